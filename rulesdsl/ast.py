@@ -1,0 +1,510 @@
+"""The typed AST of a rule file: frozen pydantic models, each with its source span.
+
+Stage: produced by `rulesdsl.grammar` (parse), read by `rulesdsl.check` (static checks)
+and `rulesdsl.interpreter.compiler` (compile). The runtime never walks these models.
+`to_json` exports a tree as plain data (`rulesdsl ast FILE`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from .diagnostics import Span
+
+
+class Node(BaseModel):
+    """Base of every node: immutable, with the span it was parsed from."""
+
+    model_config = ConfigDict(frozen=True)
+    span: Span
+
+
+# ---- expressions ---------------------------------------------------------------------
+
+
+class IntLit(Node):
+    """An integer literal: `3`."""
+
+    value: int
+
+
+class StrLit(Node):
+    """A string, possibly with `{expr}` holes: `"mark {c}"`. Parts alternate text and
+    expressions in order."""
+
+    parts: list[Union[str, "Expr"]]
+
+
+class BoolLit(Node):
+    """`true` or `false`."""
+
+    value: bool
+
+
+class NoneLit(Node):
+    """`none`: no value (an empty cell holds none)."""
+
+
+class PlayerLit(Node):
+    """`player 2`: a seat, numbered from 1."""
+
+    number: int
+
+
+class Name(Node):
+    """A name: a local, a constant, a setting, a counter, a board, a cell, an enum value
+    or a built-in such as `current` and `players`."""
+
+    name: str
+
+
+class Call(Node):
+    """A call of a built-in function or a `define`: `lines(grid, 3)`."""
+
+    func: str
+    args: list["Expr"]
+
+
+class ListLit(Node):
+    """A list: `[1, 2, 3]`."""
+
+    items: list["Expr"]
+
+
+class Of(Node):
+    """`score of p`: a per-player counter of a player, a die's `face`, a cell's `piece`."""
+
+    attr: str
+    obj: "Expr"
+
+
+class Index(Node):
+    """`xs[i]`: the i-th item of a list, counted from 1."""
+
+    obj: "Expr"
+    index: "Expr"
+
+
+class Unary(Node):
+    """`-x` or `not x`."""
+
+    op: str
+    operand: "Expr"
+
+
+class Binary(Node):
+    """Arithmetic (`+ - * / %`), comparison, `and`, `or`, `in`, `not in`, range `a..b`."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+class IsEmpty(Node):
+    """`c is empty` / `c is not empty`: a cell without a piece, or a list without items."""
+
+    operand: "Expr"
+    negated: bool
+
+
+class Cond(Node):
+    """`if test then a else b`."""
+
+    test: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+
+
+class TupleLit(Node):
+    """`(p, c)`: the key of a counter kept per two things: `used of (current, c)`."""
+
+    items: list["Expr"]
+
+
+class ListComp(Node):
+    """`[e for x in xs where c]`: a new list."""
+
+    expr: "Expr"
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+
+
+class Quantifier(Node):
+    """`count(x in xs where c)`, also `any`, `all`, `first`, `filter`."""
+
+    kind: str
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+
+
+class Aggregate(Node):
+    """`sum(e for x in xs where c)`, also `max`, `min`."""
+
+    kind: str
+    expr: "Expr"
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+
+
+Expr = Union[
+    IntLit, StrLit, BoolLit, NoneLit, PlayerLit, Name, Call, ListLit, Of, Index, Unary,
+    Binary, IsEmpty, Cond, Quantifier, Aggregate, TupleLit, ListComp,
+]
+
+
+# ---- statements ----------------------------------------------------------------------
+
+
+class Target(Node):
+    """What `set`, `add` and `subtract` change: a counter, per-X counter, or a local."""
+
+    name: str
+    of: Expr | None = None
+
+
+class Let(Node):
+    """`let x = e`: bind a local name."""
+
+    name: str
+    value: Expr
+
+
+class LetRoll(Node):
+    """`let r = roll d6`: a chance step that rolls a die kind and binds the face."""
+
+    name: str
+    die: Expr
+
+
+class Set(Node):
+    """`set score of p = 0`."""
+
+    target: Target
+    value: Expr
+
+
+class Add(Node):
+    """`add e to t` (or `subtract e from t`, with `negate`)."""
+
+    target: Target
+    amount: Expr
+    negate: bool = False
+
+
+class Place(Node):
+    """`place piece at cell`: put a piece (a player's mark, a value) on a board cell."""
+
+    piece: Expr
+    cell: Expr
+
+
+class Clear(Node):
+    """`clear cell`: take the piece off a cell."""
+
+    cell: Expr
+
+
+class Roll(Node):
+    """`roll dice`: a chance step for each die in the list (or the one die)."""
+
+    dice: Expr
+
+
+class Win(Node):
+    """`win p`: the game ends; p ranks first, everyone else second."""
+
+    player: Expr
+
+
+class Draw(Node):
+    """`draw`: the game ends and every player shares first place."""
+
+
+class EndGame(Node):
+    """`end game`: the game ends; players are ranked by the `rank` declaration."""
+
+
+class EndTurn(Node):
+    """`end turn`: leave the body of the innermost `turns` loop; the next player goes."""
+
+
+class Break(Node):
+    """`break`: leave the innermost `repeat`, `while` or `for each`."""
+
+
+class Say(Node):
+    """`say "text {e}"`: a line in the game's narrated log."""
+
+    text: StrLit
+
+
+class Expect(Node):
+    """`expect cond`: in an example, the stated result; elsewhere, a checked assertion."""
+
+    cond: Expr
+
+
+class Pass(Node):
+    """`pass`: do nothing."""
+
+
+class CallRule(Node):
+    """`name(args)`: run a `rule`."""
+
+    name: str
+    args: list[Expr]
+
+
+class Replay(Node):
+    """`play "a1", "b2"` in an example: continue the game, choosing these option ids."""
+
+    choices: list[str]
+
+
+class If(Node):
+    """`if c: ... elif c: ... else: ...`."""
+
+    branches: list[tuple[Expr, list["Stmt"]]]
+    otherwise: list["Stmt"] | None = None
+
+
+class ForEach(Node):
+    """`for each x in xs where c: ...`."""
+
+    var: str
+    domain: Expr
+    where: Expr | None
+    body: list["Stmt"]
+
+
+class Repeat(Node):
+    """`repeat n times: ...`, or `repeat: ...` until `break`."""
+
+    count: Expr | None
+    body: list["Stmt"]
+
+
+class While(Node):
+    """`while c: ...`."""
+
+    cond: Expr
+    body: list["Stmt"]
+
+
+class Turns(Node):
+    """`turns from p for n rounds: ...`: players take turns in seat order, `current` naming
+    the player whose turn it is, for n rounds (each player once a round) or until the game
+    ends."""
+
+    start: Expr | None
+    rounds: Expr | None = None
+    body: list["Stmt"]
+
+
+class Choose(Node):
+    """`choose x in xs where c by p as "label": ...`: a decision with one option per value.
+    Without a body, x stays bound for the rest of the enclosing block."""
+
+    var: str
+    domain: Expr
+    where: Expr | None
+    by: Expr | None
+    label: StrLit | None
+    body: list["Stmt"] | None
+
+
+class ChooseAny(Node):
+    """`choose any x in xs: ...`: a decision whose options are the subsets of xs."""
+
+    var: str
+    domain: Expr
+    by: Expr | None
+    label: StrLit | None
+    body: list["Stmt"] | None
+
+
+class MenuOption(Node):
+    """One option of a `choose:` menu: `option hold "hold" if c: ...`."""
+
+    id: str
+    label: StrLit | None
+    cond: Expr | None
+    body: list["Stmt"]
+
+
+class ChooseMenu(Node):
+    """`choose by p: option ... option ...`: a decision between named options."""
+
+    by: Expr | None
+    options: list[MenuOption]
+
+
+Stmt = Union[
+    Let, LetRoll, Set, Add, Place, Clear, Roll, Win, Draw, EndGame, EndTurn, Break, Say,
+    Expect, Pass, CallRule, Replay, If, ForEach, Repeat, While, Turns, Choose, ChooseAny,
+    ChooseMenu,
+]
+
+
+# ---- declarations --------------------------------------------------------------------
+
+
+class GameDecl(Node):
+    """`game "Name"`."""
+
+    name: str
+
+
+class PlayersDecl(Node):
+    """`players 2` or `players 1 to 4`."""
+
+    low: int
+    high: int
+
+
+class ConstDecl(Node):
+    """`const GOAL = 100`."""
+
+    name: str
+    value: Expr
+
+
+class SettingDecl(Node):
+    """`setting GOAL = 100 between 10 and 1000`: a constant a player may change."""
+
+    name: str
+    value: Expr
+    low: Expr | None = None
+    high: Expr | None = None
+
+
+class CounterDecl(Node):
+    """`counter score per player = 0`: a number (or flag) in the game state."""
+
+    name: str
+    per: list[str]
+    init: Expr
+    low: Expr | None = None
+    high: Expr | None = None
+    secret: bool = False
+
+
+class BoardDecl(Node):
+    """`board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column letter, row)."""
+
+    name: str
+    width: int
+    height: int
+    adjacency: str = "orthogonal"
+
+
+class EnumValue(Node):
+    """One value of an enum, with an optional readable label."""
+
+    name: str
+    label: str | None = None
+
+
+class EnumDecl(Node):
+    """`enum Category: Ones, Twos, FullHouse "Full House"`."""
+
+    name: str
+    values: list[EnumValue]
+
+
+class DieDecl(Node):
+    """`die d6: faces 1..6`: a kind of die; each face equally likely."""
+
+    name: str
+    faces: Expr
+
+
+class DiceDecl(Node):
+    """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows."""
+
+    name: str
+    count: int
+    die: str
+
+
+class DefineDecl(Node):
+    """`define points(c) = ...`: a named, pure expression."""
+
+    name: str
+    params: list[str]
+    body: Expr
+
+
+class RuleDecl(Node):
+    """`rule name(params): ...`: a named block of statements."""
+
+    name: str
+    params: list[str]
+    body: list[Stmt]
+
+
+class SetupDecl(Node):
+    """`setup: ...`: runs once before play."""
+
+    body: list[Stmt]
+
+
+class PlayDecl(Node):
+    """`play: ...`: the flow of the game."""
+
+    body: list[Stmt]
+
+
+class RankDecl(Node):
+    """`rank p by score of p, ...`: how `end game` orders players (higher is better)."""
+
+    var: str
+    keys: list[Expr]
+
+
+class ExampleDecl(Node):
+    """`example "name" with 2 players, seed 3: ...`: an executable worked example."""
+
+    name: str
+    players: int | None = None
+    seed: int | None = None
+    body: list[Stmt]
+
+
+Decl = Union[
+    GameDecl, PlayersDecl, ConstDecl, SettingDecl, CounterDecl, BoardDecl, EnumDecl,
+    DieDecl, DiceDecl, DefineDecl, RuleDecl, SetupDecl, PlayDecl, RankDecl, ExampleDecl,
+]
+
+
+class RulesFile(Node):
+    """A whole rule file."""
+
+    path: str
+    items: list[Decl]
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
+        _cls.model_rebuild()
+
+
+def to_json(node: Any) -> Any:
+    """Plain-data form of a tree: each node a dict with its class under "node"."""
+    if isinstance(node, Node):
+        out: dict[str, Any] = {"node": type(node).__name__}
+        for key in type(node).model_fields:
+            value = getattr(node, key)
+            if key == "span":
+                out["span"] = [value.line, value.column, value.end_line, value.end_column]
+            else:
+                out[key] = to_json(value)
+        return out
+    if isinstance(node, (list, tuple)):
+        return [to_json(v) for v in node]
+    return node

@@ -1,0 +1,909 @@
+"""Static checks of a rule file: declarations, names, types and counts.
+
+Stage: check. `analyze` walks the AST once, reports every problem it finds as a
+diagnostic, and records what the compiler needs: the meaning of each name, the type of
+each expression, the state layout (counter slots), and the local slots of each block.
+Nothing runs while this reports an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ast as A
+from ..diagnostics import Diagnostic, Span
+from ..interpreter.boards import SquareBoard
+from .types import (
+    ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, PLAYER, TEXT, Type, compatible, element,
+    join, list_of, show,
+)
+
+MAX_PLAYERS = 16
+
+
+class NotConstant(Exception):
+    """An expression that must be known before the game starts is not."""
+
+    def __init__(self, node: A.Node):
+        super().__init__("not constant")
+        self.node = node
+
+
+@dataclass
+class CounterInfo:
+    name: str
+    dims: list[tuple[str, str, int]]  # (kind, name, size): kind is player/enum/dice
+    base: int
+    size: int
+    type: Type
+    init: Any
+    low: int | None
+    high: int | None
+    secret: bool
+    span: Span
+
+
+@dataclass
+class DieInfo:
+    name: str
+    faces: list[Any]
+    face_type: Type
+
+
+@dataclass
+class DiceInfo:
+    name: str
+    die: str
+    count: int
+    base: int
+
+
+@dataclass
+class EnumInfo:
+    name: str
+    values: list[str]
+    labels: list[str]
+
+
+@dataclass
+class Proc:
+    """A block of statements that runs with its own locals: setup, play, a rule, an example."""
+
+    kind: str
+    name: str
+    body: list
+    params: list[str]
+    span: Span
+    nlocals: int = 0
+
+
+@dataclass
+class Analysis:
+    """Everything the checker learnt about a rule file."""
+
+    file: A.RulesFile
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    game_name: str = ""
+    min_players: int = 1
+    max_players: int = 1
+    values: dict[str, Any] = field(default_factory=dict)  # constants and settings
+    settings: dict[str, A.SettingDecl] = field(default_factory=dict)
+    counters: dict[str, CounterInfo] = field(default_factory=dict)
+    boards: dict[str, SquareBoard] = field(default_factory=dict)
+    board_index: dict[str, int] = field(default_factory=dict)
+    cells: dict[str, list[str]] = field(default_factory=dict)
+    enums: dict[str, EnumInfo] = field(default_factory=dict)
+    enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    dies: dict[str, DieInfo] = field(default_factory=dict)
+    dice: dict[str, DiceInfo] = field(default_factory=dict)
+    defines: dict[str, A.DefineDecl] = field(default_factory=dict)
+    rules: dict[str, A.RuleDecl] = field(default_factory=dict)
+    procs: list[Proc] = field(default_factory=list)
+    rank: A.RankDecl | None = None
+    nslots: int = 1  # slot 0 holds the current player
+    binding: dict[int, tuple] = field(default_factory=dict)
+    types: dict[int, Type] = field(default_factory=dict)
+    slot: dict[int, int] = field(default_factory=dict)
+    hidden: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def type_of(self, node: A.Node) -> Type:
+        return self.types.get(id(node), ANY)
+
+    def proc(self, kind: str, name: str = "") -> Proc | None:
+        for p in self.procs:
+            if p.kind == kind and (not name or p.name == name):
+                return p
+        return None
+
+
+class Scope:
+    """Local names of one procedure: a stack of blocks, and the procedure's slot count."""
+
+    def __init__(self, proc: Proc):
+        self.proc = proc
+        self.blocks: list[dict[str, tuple]] = [{}]
+        self.loops = 0
+        self.turns = 0
+
+    def new_slot(self) -> int:
+        self.proc.nlocals += 1
+        return self.proc.nlocals - 1
+
+    def lookup(self, name: str) -> tuple | None:
+        for block in reversed(self.blocks):
+            if name in block:
+                return block[name]
+        return None
+
+
+class Checker:
+    """Walks a rule file, filling an `Analysis`."""
+
+    def __init__(self, file: A.RulesFile, overrides: dict[str, Any] | None = None):
+        self.a = Analysis(file=file)
+        self.overrides = overrides or {}
+        self.names: dict[str, tuple[str, Span]] = {}
+        self.comp = 0
+
+    # ---- reporting ---------------------------------------------------------------------
+
+    def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.a.diagnostics.append(Diagnostic(code, message, span, hint=hint))
+
+    def declare(self, name: str, kind: str, span: Span) -> bool:
+        if name in self.names:
+            other_kind, other = self.names[name]
+            self.err("E021", f"'{name}' is already declared as a {other_kind}", span,
+                     hint=f"the first declaration is at {other}")
+            return False
+        self.names[name] = (kind, span)
+        return True
+
+    # ---- declarations ------------------------------------------------------------------
+
+    def run(self) -> Analysis:
+        items = self.a.file.items
+        games = [i for i in items if isinstance(i, A.GameDecl)]
+        players = [i for i in items if isinstance(i, A.PlayersDecl)]
+        plays = [i for i in items if isinstance(i, A.PlayDecl)]
+        file_span = Span(file=self.a.file.path)
+        if not games:
+            self.err("E010", "the rule file has no 'game \"Name\"' line", file_span)
+        for extra in games[1:]:
+            self.err("E010", "a second 'game' line", extra.span)
+        if games:
+            self.a.game_name = games[0].name
+        if not players:
+            self.err("E011", "the rule file does not say how many players: add 'players N'",
+                     file_span)
+        for extra in players[1:]:
+            self.err("E011", "a second 'players' line", extra.span)
+        if players:
+            p = players[0]
+            if p.low < 1 or p.high < p.low or p.high > MAX_PLAYERS:
+                self.err("E012", f"impossible player count {p.low} to {p.high}", p.span,
+                         hint=f"from 1 to {MAX_PLAYERS} players, the smaller number first")
+            else:
+                self.a.min_players, self.a.max_players = p.low, p.high
+        if not plays:
+            self.err("E044", "the rule file has no 'play:' block", file_span)
+        for extra in plays[1:]:
+            self.err("E044", "a second 'play:' block", extra.span)
+        for kind in (A.SetupDecl, A.RankDecl):
+            found = [i for i in items if isinstance(i, kind)]
+            for extra in found[1:]:
+                self.err("E021", f"a second '{'setup' if kind is A.SetupDecl else 'rank'}' "
+                         "declaration", extra.span)
+
+        # values first (constants may refer to enums), in file order
+        for item in items:
+            if isinstance(item, A.EnumDecl):
+                self.enum_decl(item)
+        for item in items:
+            if isinstance(item, A.ConstDecl):
+                if self.declare(item.name, "constant", item.span):
+                    self.a.values[item.name] = self.constant(item.value)
+            elif isinstance(item, A.SettingDecl):
+                self.setting_decl(item)
+        for item in items:
+            if isinstance(item, A.BoardDecl):
+                self.board_decl(item)
+            elif isinstance(item, A.DieDecl):
+                self.die_decl(item)
+        for item in items:
+            if isinstance(item, A.DiceDecl):
+                self.dice_decl(item)
+            elif isinstance(item, A.CounterDecl):
+                self.counter_decl(item)
+            elif isinstance(item, A.DefineDecl):
+                if self.declare(item.name, "definition", item.span):
+                    self.a.defines[item.name] = item
+            elif isinstance(item, A.RuleDecl):
+                if self.declare(item.name, "rule", item.span):
+                    self.a.rules[item.name] = item
+        for unknown in self.overrides:
+            if unknown not in self.a.settings:
+                known = ", ".join(sorted(self.a.settings)) or "none"
+                self.err("E033", f"'{unknown}' is not a setting of this game", None,
+                         hint=f"settings: {known}")
+
+        for item in items:
+            if isinstance(item, A.DefineDecl) and item.name in self.a.defines:
+                self.define_body(item)
+        for item in items:
+            if isinstance(item, A.SetupDecl):
+                self.procedure(Proc("setup", "setup", item.body, [], item.span))
+            elif isinstance(item, A.PlayDecl):
+                self.procedure(Proc("play", "play", item.body, [], item.span))
+            elif isinstance(item, A.RuleDecl) and self.a.rules.get(item.name) is item:
+                self.procedure(Proc("rule", item.name, item.body, item.params, item.span))
+            elif isinstance(item, A.RankDecl):
+                self.rank_decl(item)
+            elif isinstance(item, A.ExampleDecl):
+                self.example_decl(item)
+        return self.a
+
+    def enum_decl(self, d: A.EnumDecl) -> None:
+        if not self.declare(d.name, "enum", d.span):
+            return
+        info = EnumInfo(d.name, [], [])
+        for i, v in enumerate(d.values):
+            if self.declare(v.name, f"value of {d.name}", v.span):
+                self.a.enum_values[v.name] = (d.name, i)
+            info.values.append(v.name)
+            info.labels.append(v.label or v.name)
+        self.a.enums[d.name] = info
+
+    def setting_decl(self, d: A.SettingDecl) -> None:
+        if not self.declare(d.name, "setting", d.span):
+            return
+        self.a.settings[d.name] = d
+        value = self.constant(d.value)
+        low = self.constant(d.low) if d.low is not None else None
+        high = self.constant(d.high) if d.high is not None else None
+        if d.name in self.overrides:
+            new = self.overrides[d.name]
+            if type(new) is not type(value):
+                self.err("E033", f"setting {d.name} takes {show(self.value_type(value))}, "
+                         f"not {new!r}", d.span)
+                return
+            value = new
+            if low is not None and not (low <= value <= high):
+                self.err("E032", f"{d.name}={value} is outside its bounds {low} to {high}",
+                         d.span)
+                return
+        elif low is not None and value is not None and not (low <= value <= high):
+            self.err("E032", f"{d.name} = {value} is outside its own bounds {low} to {high}",
+                     d.span)
+        self.a.values[d.name] = value
+
+    def board_decl(self, d: A.BoardDecl) -> None:
+        if not self.declare(d.name, "board", d.span):
+            return
+        if not (1 <= d.width <= 26 and 1 <= d.height <= 99):
+            self.err("E050", f"a square board is 1 to 26 columns by 1 to 99 rows, not "
+                     f"{d.width} x {d.height}", d.span)
+            return
+        board = SquareBoard(d.name, d.width, d.height, d.adjacency)
+        self.a.board_index[d.name] = len(self.a.boards)
+        self.a.boards[d.name] = board
+        for cell in board.names:
+            self.a.cells.setdefault(cell, []).append(d.name)
+
+    def die_decl(self, d: A.DieDecl) -> None:
+        if not self.declare(d.name, "die", d.span):
+            return
+        faces = self.constant(d.faces)
+        if not isinstance(faces, list) or not faces:
+            self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
+                     hint="for example: faces 1..6")
+            return
+        face_type = self.type_of_values(faces, d.faces.span)
+        self.a.dies[d.name] = DieInfo(d.name, faces, face_type)
+
+    def dice_decl(self, d: A.DiceDecl) -> None:
+        if not self.declare(d.name, "dice", d.span):
+            return
+        if d.die not in self.a.dies:
+            self.err("E020", f"unknown die '{d.die}'", d.span, hint=self.suggest(d.die))
+            return
+        if d.count < 1:
+            self.err("E050", f"dice {d.name} needs at least one die", d.span)
+            return
+        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count, self.a.nslots)
+        self.a.nslots += d.count
+
+    def counter_decl(self, d: A.CounterDecl) -> None:
+        if not self.declare(d.name, "counter", d.span):
+            return
+        dims: list[tuple[str, str, int]] = []
+        for per in d.per:
+            if per == "player":
+                dims.append(("player", "player", self.a.max_players))
+            elif per in self.a.enums:
+                dims.append(("enum", per, len(self.a.enums[per].values)))
+            elif per in self.a.dice:
+                dims.append(("dice", per, self.a.dice[per].count))
+            else:
+                self.err("E020", f"a counter is kept per player, per enum value or per die, "
+                         f"and '{per}' is none of these", d.span, hint=self.suggest(per))
+                return
+        init = self.constant(d.init)
+        low = self.constant(d.low) if d.low is not None else None
+        high = self.constant(d.high) if d.high is not None else None
+        if not isinstance(init, (int, type(None))):
+            self.err("E030", f"a counter holds a number or true/false, not {init!r}",
+                     d.init.span)
+            return
+        if low is not None and isinstance(init, int) and not (low <= init <= high):
+            self.err("E032", f"counter {d.name} starts at {init}, outside {low} to {high}",
+                     d.init.span)
+        size = 1
+        for dim in dims:
+            size *= dim[2]
+        ctype = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
+        self.a.counters[d.name] = CounterInfo(d.name, dims, self.a.nslots, size, ctype, init,
+                                              low, high, d.secret, d.span)
+        self.a.nslots += size
+
+    def rank_decl(self, d: A.RankDecl) -> None:
+        self.a.rank = d
+        proc = Proc("rank", "rank", [], [d.var], d.span)
+        scope = Scope(proc)
+        scope.blocks[-1][d.var] = ("py", f"p_{d.var}", PLAYER)
+        for key in d.keys:
+            t = self.expr(key, scope)
+            if t not in (INT, BOOL, ANY):
+                self.err("E030", f"players are ranked by numbers, not {show(t)}", key.span)
+
+    def example_decl(self, d: A.ExampleDecl) -> None:
+        if d.players is not None and not (self.a.min_players <= d.players
+                                          <= self.a.max_players):
+            self.err("E012", f"this game is for {self.a.min_players} to {self.a.max_players} "
+                     f"players, not {d.players}", d.span)
+        self.procedure(Proc("example", d.name, d.body, [], d.span))
+
+    def define_body(self, d: A.DefineDecl) -> None:
+        proc = Proc("define", d.name, [], d.params, d.span)
+        scope = Scope(proc)
+        for p in d.params:
+            scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
+        self.a.types[id(d)] = self.expr(d.body, scope)
+
+    # ---- constants ---------------------------------------------------------------------
+
+    def constant(self, e: A.Expr) -> Any:
+        """Evaluate an expression that must be known before the game starts."""
+        try:
+            return self.const_eval(e)
+        except NotConstant as nc:
+            self.err("E031", "this must be a value known before the game starts",
+                     nc.node.span, hint="use numbers, text, lists and other constants")
+            return None
+
+    def const_eval(self, e: A.Expr) -> Any:
+        if isinstance(e, (A.IntLit, A.BoolLit)):
+            return e.value
+        if isinstance(e, A.NoneLit):
+            return None
+        if isinstance(e, A.StrLit) and all(isinstance(p, str) for p in e.parts):
+            return "".join(p for p in e.parts if isinstance(p, str))
+        if isinstance(e, A.ListLit):
+            return [self.const_eval(i) for i in e.items]
+        if isinstance(e, A.Name):
+            if e.name in self.a.values:
+                return self.a.values[e.name]
+            if e.name in self.a.enum_values:
+                return self.a.enum_values[e.name][1]
+            raise NotConstant(e)
+        if isinstance(e, A.Unary) and e.op == "-":
+            v = self.const_eval(e.operand)
+            if isinstance(v, int):
+                return -v
+        if isinstance(e, A.Binary):
+            left, right = self.const_eval(e.left), self.const_eval(e.right)
+            if isinstance(left, int) and isinstance(right, int):
+                if e.op == "..":
+                    return list(range(left, right + 1))
+                ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
+                       "*": lambda a, b: a * b}
+                if e.op in ops:
+                    return ops[e.op](left, right)
+                if e.op in ("/", "%") and right != 0:
+                    return left // right if e.op == "/" else left % right
+        raise NotConstant(e)
+
+    def value_type(self, v: Any) -> Type:
+        if isinstance(v, bool):
+            return BOOL
+        if isinstance(v, int):
+            return INT
+        if isinstance(v, str):
+            return TEXT
+        if isinstance(v, list):
+            return list_of(self.value_type(v[0]) if v else ANY)
+        return NONE if v is None else ANY
+
+    def type_of_values(self, values: list, span: Span) -> Type:
+        types = {self.value_type(v) for v in values}
+        if len(types) > 1:
+            self.err("E030", "the faces of a die must all be numbers, or all values of one "
+                     "enum", span)
+            return ANY
+        return types.pop()
+
+    def suggest(self, name: str) -> str | None:
+        import difflib
+
+        pool = list(self.names) + list(BUILTIN_NAMES) + list(BUILTINS) + list(self.a.cells)
+        close = difflib.get_close_matches(name, pool, n=1)
+        return f"did you mean '{close[0]}'?" if close else None
+
+    # ---- statements --------------------------------------------------------------------
+
+    def procedure(self, proc: Proc) -> None:
+        self.a.procs.append(proc)
+        scope = Scope(proc)
+        for p in proc.params:
+            scope.blocks[-1][p] = ("local", scope.new_slot(), ANY)
+        self.block(proc.body, scope)
+
+    def block(self, stmts: list, scope: Scope, bind: dict[str, tuple] | None = None) -> None:
+        scope.blocks.append(dict(bind or {}))
+        for s in stmts:
+            self.stmt(s, scope)
+        scope.blocks.pop()
+
+    def bind(self, node: A.Node, name: str, t: Type, scope: Scope) -> tuple:
+        slot = scope.new_slot()
+        self.a.slot[id(node)] = slot
+        b = ("local", slot, t)
+        return b
+
+    def hide(self, node: A.Node, n: int, scope: Scope) -> None:
+        self.a.hidden[id(node)] = [scope.new_slot() for _ in range(n)]
+
+    def want(self, e: A.Expr | None, t: Type, scope: Scope, what: str) -> Type:
+        if e is None:
+            return t
+        got = self.expr(e, scope)
+        if not compatible(got, t) or (got == NONE and t in (INT, BOOL)):
+            self.err("E030", f"{what} must be {show(t)}, not {show(got)}", e.span)
+        return got
+
+    def domain(self, e: A.Expr, scope: Scope) -> Type:
+        t = self.expr(e, scope)
+        el = element(t)
+        if el is None:
+            self.err("E030", f"expected a list (or a board) to choose from, not {show(t)}",
+                     e.span)
+            return ANY
+        return el
+
+    def stmt(self, s: Any, scope: Scope) -> None:
+        kind = scope.proc.kind
+        if isinstance(s, A.Let):
+            t = self.expr(s.value, scope)
+            scope.blocks[-1][s.name] = self.bind(s, s.name, t, scope)
+        elif isinstance(s, A.LetRoll):
+            t = self.die_kind(s.die, scope)
+            scope.blocks[-1][s.name] = self.bind(s, s.name, t, scope)
+        elif isinstance(s, (A.Set, A.Add)):
+            target = self.target(s.target, scope)
+            if isinstance(s, A.Set):
+                self.want(s.value, target, scope, "the new value")
+            else:
+                if target not in (INT, ANY):
+                    self.err("E030", f"only numbers can be added to, not {show(target)}",
+                             s.target.span)
+                self.want(s.amount, INT, scope, "the amount")
+        elif isinstance(s, A.Place):
+            self.expr(s.piece, scope)
+            self.cell(s.cell, scope)
+        elif isinstance(s, A.Clear):
+            self.cell(s.cell, scope)
+        elif isinstance(s, A.Roll):
+            t = self.expr(s.dice, scope)
+            if not (_is(t, "die") or _is(element(t), "die") or t == ANY):
+                self.err("E030", f"roll takes a die or a list of dice, not {show(t)}",
+                         s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
+            self.hide(s, 2, scope)
+        elif isinstance(s, A.Win):
+            self.want(s.player, PLAYER, scope, "the winner")
+        elif isinstance(s, A.EndTurn):
+            if not scope.turns:
+                self.err("E041", "'end turn' outside a 'turns' block", s.span)
+        elif isinstance(s, A.Break):
+            if not scope.loops:
+                self.err("E040", "'break' outside a loop", s.span)
+        elif isinstance(s, A.Say):
+            self.expr(s.text, scope)
+        elif isinstance(s, A.Expect):
+            self.want(s.cond, BOOL, scope, "what an example expects")
+        elif isinstance(s, A.CallRule):
+            self.call_rule(s, scope)
+        elif isinstance(s, A.Replay):
+            if kind != "example" or len(scope.blocks) > 2:
+                self.err("E043", "'play \"...\"' continues the game in an example; it belongs "
+                         "at the top of an example block", s.span)
+        elif isinstance(s, A.If):
+            for cond, body in s.branches:
+                self.want(cond, BOOL, scope, "a condition")
+                self.block(body, scope)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope)
+        elif isinstance(s, A.ForEach):
+            el = self.domain(s.domain, scope)
+            self.hide(s, 2, scope)
+            b = self.bind(s, s.var, el, scope)
+            if s.where is not None:
+                scope.blocks.append({s.var: b})
+                self.want(s.where, BOOL, scope, "a condition")
+                scope.blocks.pop()
+            self.loop(s.body, scope, {s.var: b})
+        elif isinstance(s, A.Repeat):
+            if s.count is not None:
+                self.want(s.count, INT, scope, "the number of repeats")
+                self.hide(s, 1, scope)
+            self.loop(s.body, scope)
+        elif isinstance(s, A.While):
+            self.want(s.cond, BOOL, scope, "a condition")
+            self.loop(s.body, scope)
+        elif isinstance(s, A.Turns):
+            self.want(s.start, PLAYER, scope, "the first player")
+            self.want(s.rounds, INT, scope, "the number of rounds")
+            self.hide(s, 2, scope)
+            scope.turns += 1
+            self.block(s.body, scope)
+            scope.turns -= 1
+        elif isinstance(s, A.Choose):
+            el = self.domain(s.domain, scope)
+            b = self.bind(s, s.var, el, scope)
+            self.want(s.by, PLAYER, scope, "who chooses")
+            self.option_scope(s, el, scope, s.where, s.label)
+            self.chosen(s, b, scope)
+        elif isinstance(s, A.ChooseAny):
+            el = self.domain(s.domain, scope)
+            b = self.bind(s, s.var, list_of(el), scope)
+            self.want(s.by, PLAYER, scope, "who chooses")
+            self.option_scope(s, list_of(el), scope, None, s.label)
+            self.chosen(s, b, scope)
+        elif isinstance(s, A.ChooseMenu):
+            self.want(s.by, PLAYER, scope, "who chooses")
+            self.a.slot[id(s)] = scope.new_slot()
+            seen: set[str] = set()
+            for opt in s.options:
+                if opt.id in seen:
+                    self.err("E021", f"two options named '{opt.id}'", opt.span)
+                seen.add(opt.id)
+                if opt.cond is not None:
+                    self.want(opt.cond, BOOL, scope, "an option's condition")
+                if opt.label is not None:
+                    self.expr(opt.label, scope)
+                self.block(opt.body, scope)
+        elif isinstance(s, (A.Draw, A.EndGame, A.Pass)):
+            pass
+        else:  # pragma: no cover - the grammar has no other statements
+            raise AssertionError(type(s))
+
+    def option_scope(self, s: A.Node, t: Type, scope: Scope, where: A.Expr | None,
+                     label: A.StrLit | None) -> None:
+        """The filter and the label of a choice see each candidate under the choice's name."""
+        self.comp += 1
+        var = getattr(s, "var")
+        b = ("py", f"o{self.comp}_{var}", t)
+        self.a.binding[id(s)] = b
+        scope.blocks.append({var: b})
+        if where is not None:
+            self.want(where, BOOL, scope, "a condition")
+        if label is not None:
+            self.expr(label, scope)
+        scope.blocks.pop()
+
+    def chosen(self, s: A.Choose | A.ChooseAny, b: tuple, scope: Scope) -> None:
+        if s.body is None:
+            scope.blocks[-1][s.var] = b
+        else:
+            self.block(s.body, scope, {s.var: b})
+
+    def loop(self, body: list, scope: Scope, bind: dict[str, tuple] | None = None) -> None:
+        scope.loops += 1
+        self.block(body, scope, bind)
+        scope.loops -= 1
+
+    def die_kind(self, e: A.Expr, scope: Scope) -> Type:
+        if isinstance(e, A.Name) and e.name in self.a.dies:
+            self.a.binding[id(e)] = ("die_kind", e.name)
+            return self.a.dies[e.name].face_type
+        self.err("E030", "'let x = roll ...' rolls a kind of die declared with 'die'", e.span,
+                 hint="to roll dice of a set, write: roll hand")
+        return ANY
+
+    def cell(self, e: A.Expr, scope: Scope) -> None:
+        t = self.expr(e, scope)
+        if not (_is(t, "cell") or t == ANY):
+            self.err("E030", f"expected a cell of a board, not {show(t)}", e.span)
+
+    def target(self, t: A.Target, scope: Scope) -> Type:
+        if t.of is None:
+            local = scope.lookup(t.name)
+            if local is not None and local[0] == "local":
+                self.a.binding[id(t)] = local
+                return local[2]
+            info = self.a.counters.get(t.name)
+            if info is None:
+                self.err("E020", f"unknown counter or local name '{t.name}'", t.span,
+                         hint=self.suggest(t.name))
+                return ANY
+            if info.dims:
+                self.err("E030", f"{t.name} is kept per {info.dims[0][1]}: write "
+                         f"'{t.name} of ...'", t.span)
+                return ANY
+            self.a.binding[id(t)] = ("counter", t.name)
+            return info.type
+        fake = A.Of(span=t.span, attr=t.name, obj=t.of)
+        result = self.of(fake, scope)
+        self.a.binding[id(t)] = self.a.binding.get(id(fake), ("error",))
+        if self.a.binding[id(t)][0] == "piece":
+            self.err("E030", "a cell's piece changes with 'place' and 'clear'", t.span)
+        return result
+
+    def call_rule(self, s: A.CallRule, scope: Scope) -> None:
+        rule = self.a.rules.get(s.name)
+        if rule is None:
+            what = "a definition, not a rule" if s.name in self.a.defines else "unknown rule"
+            self.err("E023", f"{what}: '{s.name}'", s.span, hint=self.suggest(s.name))
+            return
+        if len(s.args) != len(rule.params):
+            self.err("E024", f"rule {s.name} takes {len(rule.params)} argument(s), "
+                     f"not {len(s.args)}", s.span)
+        for arg in s.args:
+            self.expr(arg, scope)
+
+    # ---- expressions -------------------------------------------------------------------
+
+    def expr(self, e: Any, scope: Scope) -> Type:
+        t = self._expr(e, scope)
+        self.a.types[id(e)] = t
+        return t
+
+    def _expr(self, e: Any, scope: Scope) -> Type:
+        if isinstance(e, A.IntLit):
+            return INT
+        if isinstance(e, A.BoolLit):
+            return BOOL
+        if isinstance(e, A.NoneLit):
+            return NONE
+        if isinstance(e, A.StrLit):
+            for part in e.parts:
+                if not isinstance(part, str):
+                    self.expr(part, scope)
+            return TEXT
+        if isinstance(e, A.PlayerLit):
+            if not 1 <= e.number <= self.a.max_players:
+                self.err("E030", f"there is no player {e.number} in a game of at most "
+                         f"{self.a.max_players}", e.span)
+            return PLAYER
+        if isinstance(e, A.Name):
+            return self.name(e, scope)
+        if isinstance(e, A.ListLit):
+            t: Type = NONE
+            for item in e.items:
+                t = join(t, self.expr(item, scope))
+            return list_of(ANY if t == NONE else t)
+        if isinstance(e, A.TupleLit):
+            return ("tuple", tuple(self.expr(i, scope) for i in e.items))
+        if isinstance(e, A.Of):
+            return self.of(e, scope)
+        if isinstance(e, A.Index):
+            t = self.expr(e.obj, scope)
+            self.want(e.index, INT, scope, "an index")
+            el = element(t)
+            if el is None or _is(t, "board"):
+                self.err("E030", f"only lists can be indexed, not {show(t)}", e.obj.span)
+                return ANY
+            return el
+        if isinstance(e, A.Unary):
+            if e.op == "not":
+                self.want(e.operand, BOOL, scope, "the operand of 'not'")
+                return BOOL
+            self.want(e.operand, INT, scope, "the operand of '-'")
+            return INT
+        if isinstance(e, A.Binary):
+            return self.binary(e, scope)
+        if isinstance(e, A.IsEmpty):
+            t = self.expr(e.operand, scope)
+            if not (_is(t, "cell") or element(t) is not None):
+                self.err("E030", f"'is empty' applies to a cell or a list, not {show(t)}",
+                         e.operand.span)
+            return BOOL
+        if isinstance(e, A.Cond):
+            self.want(e.test, BOOL, scope, "a condition")
+            return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
+        if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
+            return self.comprehension(e, scope)
+        if isinstance(e, A.Call):
+            return self.call(e, scope)
+        raise AssertionError(type(e))  # pragma: no cover
+
+    def name(self, e: A.Name, scope: Scope) -> Type:
+        local = scope.lookup(e.name)
+        a = self.a
+        if local is not None:
+            self.a.binding[id(e)] = local
+            return local[2]
+        if e.name in a.values:
+            a.binding[id(e)] = ("value", a.values[e.name])
+            return self.value_type(a.values[e.name])
+        if e.name in a.enum_values:
+            enum, idx = a.enum_values[e.name]
+            a.binding[id(e)] = ("value", idx)
+            return ("enum", enum)
+        if e.name in a.counters:
+            info = a.counters[e.name]
+            if info.dims:
+                self.err("E030", f"{e.name} is kept per {info.dims[0][1]}: write "
+                         f"'{e.name} of ...'", e.span)
+                return ANY
+            a.binding[id(e)] = ("counter", e.name)
+            return info.type
+        if e.name in a.enums:
+            a.binding[id(e)] = ("value", list(range(len(a.enums[e.name].values))))
+            return list_of(("enum", e.name))
+        if e.name in a.boards:
+            a.binding[id(e)] = ("board", e.name)
+            return ("board", e.name)
+        if e.name in a.dice:
+            a.binding[id(e)] = ("dice", e.name)
+            return list_of(("die", e.name))
+        if e.name in BUILTIN_NAMES:
+            a.binding[id(e)] = ("builtin", e.name)
+            return BUILTIN_NAMES[e.name]
+        if e.name in a.cells:
+            boards = a.cells[e.name]
+            if len(boards) > 1:
+                self.err("E022", f"cell {e.name} is on several boards ({', '.join(boards)})",
+                         e.span, hint="name the board: cell(board, x, y)")
+                return ANY
+            board = a.boards[boards[0]]
+            a.binding[id(e)] = ("value", board.names.index(e.name))
+            return ("cell", boards[0])
+        if e.name in a.rules or e.name in a.defines or e.name in a.dies:
+            self.err("E022", f"'{e.name}' is not a value", e.span)
+            return ANY
+        self.err("E020", f"unknown name '{e.name}'", e.span, hint=self.suggest(e.name))
+        return ANY
+
+    def of(self, e: A.Of, scope: Scope) -> Type:
+        a = self.a
+        if e.attr == "face":
+            t = self.expr(e.obj, scope)
+            if not _is(t, "die"):
+                self.err("E030", f"only a die has a face, not {show(t)}", e.obj.span)
+                return ANY
+            a.binding[id(e)] = ("face", t[1])
+            return a.dies[a.dice[t[1]].die].face_type
+        if e.attr == "piece":
+            t = self.expr(e.obj, scope)
+            if not _is(t, "cell"):
+                self.err("E030", f"only a cell holds a piece, not {show(t)}", e.obj.span)
+                return ANY
+            a.binding[id(e)] = ("piece", t[1])
+            return ANY
+        info = a.counters.get(e.attr)
+        if info is None:
+            self.err("E020", f"unknown counter '{e.attr}'", e.span,
+                     hint=self.suggest(e.attr) or "'face of d' and 'piece of c' are built in")
+            return ANY
+        if not info.dims:
+            self.err("E030", f"{e.attr} is a single counter: write '{e.attr}' alone", e.span)
+            return info.type
+        keys = e.obj.items if isinstance(e.obj, A.TupleLit) else [e.obj]
+        if len(keys) != len(info.dims):
+            self.err("E024", f"{e.attr} is kept per " + " per ".join(d[1] for d in info.dims)
+                     + f": give {len(info.dims)} key(s)", e.obj.span)
+            return info.type
+        for key, dim in zip(keys, info.dims):
+            want: Type = {"player": PLAYER, "enum": ("enum", dim[1]),
+                          "dice": ("die", dim[1])}[dim[0]]
+            self.want(key, want, scope, f"the key of {e.attr}")
+        a.binding[id(e)] = ("counter", e.attr)
+        return info.type
+
+    def binary(self, e: A.Binary, scope: Scope) -> Type:
+        op = e.op
+        if op in ("and", "or"):
+            self.want(e.left, BOOL, scope, f"the operand of '{op}'")
+            self.want(e.right, BOOL, scope, f"the operand of '{op}'")
+            return BOOL
+        if op in ("+", "-", "*", "/", "%", ".."):
+            self.want(e.left, INT, scope, f"the operand of '{op}'")
+            self.want(e.right, INT, scope, f"the operand of '{op}'")
+            return list_of(INT) if op == ".." else INT
+        left = self.expr(e.left, scope)
+        right = self.expr(e.right, scope)
+        if op in ("in", "not in"):
+            el = element(right)
+            if el is None:
+                self.err("E030", f"'{op}' needs a list on its right, not {show(right)}",
+                         e.right.span)
+            elif not compatible(left, el):
+                self.err("E030", f"a {show(left)} is never in a {show(right)}", e.span)
+            return BOOL
+        if op in ("<", ">", "<=", ">="):
+            for side, t in ((e.left, left), (e.right, right)):
+                if t not in (INT, ANY):
+                    self.err("E030", f"'{op}' compares numbers, not {show(t)}", side.span)
+            return BOOL
+        if not compatible(left, right):
+            self.err("E030", f"comparing a {show(left)} with a {show(right)} is always "
+                     f"{'false' if op == '==' else 'true'}", e.span)
+        return BOOL
+
+    def comprehension(self, e: Any, scope: Scope) -> Type:
+        el = self.domain(e.domain, scope)
+        self.comp += 1
+        pyname = f"v{self.comp}_{e.var}"
+        self.a.binding[id(e)] = ("py", pyname, el)
+        scope.blocks.append({e.var: ("py", pyname, el)})
+        if e.where is not None:
+            self.want(e.where, BOOL, scope, "a condition")
+        value: Type = el
+        if isinstance(e, (A.Aggregate, A.ListComp)):
+            value = self.expr(e.expr, scope)
+        scope.blocks.pop()
+        if isinstance(e, A.ListComp):
+            return list_of(value)
+        if isinstance(e, A.Aggregate):
+            if e.kind == "sum" and value not in (INT, ANY):
+                self.err("E030", f"sum adds numbers, not {show(value)}", e.expr.span)
+            return INT if e.kind == "sum" else value
+        return {"count": INT, "any": BOOL, "all": BOOL, "first": el,
+                "filter": list_of(el)}[e.kind]
+
+    def call(self, e: A.Call, scope: Scope) -> Type:
+        arg_types = [self.expr(arg, scope) for arg in e.args]
+        if e.func in self.a.defines:
+            d = self.a.defines[e.func]
+            if len(e.args) != len(d.params):
+                self.err("E024", f"{e.func} takes {len(d.params)} argument(s), "
+                         f"not {len(e.args)}", e.span)
+            self.a.binding[id(e)] = ("define", e.func)
+            return self.a.types.get(id(d), ANY)
+        b = BUILTINS.get(e.func)
+        if b is None:
+            if e.func in self.a.rules:
+                self.err("E022", f"rule {e.func} does not give a value; call it as a "
+                         "statement on its own line", e.span)
+            else:
+                self.err("E023", f"unknown function '{e.func}'", e.span,
+                         hint=self.suggest(e.func))
+            return ANY
+        if not b.min_args <= len(e.args) <= b.max_args:
+            want = (str(b.min_args) if b.min_args == b.max_args
+                    else f"{b.min_args} to {b.max_args}")
+            self.err("E024", f"{e.func} takes {want} argument(s), not {len(e.args)}", e.span,
+                     hint=b.doc)
+            return ANY
+        for i in b.const_args:
+            self.constant(e.args[i])
+        result = b.result(arg_types)
+        self.a.binding[id(e)] = ("builtin", e.func)
+        if isinstance(result, str):
+            self.err("E030", result, e.span, hint=b.doc)
+            return ANY
+        return result
+
+
+def _is(t: Type | None, kind: str) -> bool:
+    return isinstance(t, tuple) and t[0] == kind
+
+
+def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analysis:
+    """Check a parsed rule file; the diagnostics are in the returned analysis."""
+    return Checker(file, overrides).run()

@@ -1,0 +1,191 @@
+"""The types of the rules language and the signatures of the built-in functions.
+
+Stage: check. A type is a string for the simple ones ("int", "bool", "text", "player",
+"none", "any") or a tuple naming what it belongs to: ("cell", board), ("board", board),
+("die", dice set), ("enum", enum), ("list", element type), ("tuple", (types...)).
+"any" is compatible with everything: a board cell may hold any piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+Type = Union[str, tuple]
+
+INT, BOOL, TEXT, PLAYER, NONE, ANY = "int", "bool", "text", "player", "none", "any"
+
+
+def list_of(t: Type) -> Type:
+    return ("list", t)
+
+
+def element(t: Type) -> Type | None:
+    """What iterating over a value of type t gives, or None if it is not a collection."""
+    if isinstance(t, tuple):
+        if t[0] == "list":
+            return t[1]
+        if t[0] == "board":
+            return ("cell", t[1])
+    if t == ANY:
+        return ANY
+    return None
+
+
+def compatible(a: Type, b: Type) -> bool:
+    """Whether values of types a and b may be compared or assigned to each other."""
+    if a == b or a == ANY or b == ANY:
+        return True
+    if a == NONE or b == NONE:
+        return True
+    if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
+        return compatible(a[1], b[1])
+    if {_kind(a), _kind(b)} == {"list", "board"}:
+        other = b if _kind(a) == "board" else a
+        return compatible(element(other) or ANY, element(a if other is b else b) or ANY)
+    return False
+
+
+def _kind(t: Type) -> str:
+    return t[0] if isinstance(t, tuple) else t
+
+
+def join(a: Type, b: Type) -> Type:
+    """The type of a value that is either an a or a b."""
+    if a == b:
+        return a
+    if a == NONE or a == ANY:
+        return b if a == NONE else a
+    if b == NONE or b == ANY:
+        return a if b == NONE else b
+    return ANY
+
+
+def show(t: Type) -> str:
+    """A type as the error messages name it."""
+    if isinstance(t, tuple):
+        kind = t[0]
+        if kind == "list":
+            return f"list of {show(t[1])}"
+        if kind == "tuple":
+            return "(" + ", ".join(show(x) for x in t[1]) + ")"
+        if kind == "cell":
+            return f"cell of {t[1]}"
+        if kind == "board":
+            return f"board {t[1]}"
+        if kind == "die":
+            return f"die of {t[1]}"
+        if kind == "enum":
+            return t[1]
+    return {"int": "number", "bool": "true/false", "text": "text"}.get(t, str(t))
+
+
+# ---- built-in functions ----------------------------------------------------------------
+
+Sig = Callable[[list[Type]], Union[Type, str]]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in function: its arity, the kinds its arguments must be, its result type,
+    and a one-line description (for docs and hints)."""
+
+    name: str
+    min_args: int
+    max_args: int
+    result: Sig
+    doc: str
+    const_args: tuple[int, ...] = ()
+
+
+def _need(kind: str, t: Type) -> bool:
+    return t == ANY or (isinstance(t, tuple) and t[0] == kind) or t == kind
+
+
+def _lines(ts: list[Type]) -> Type | str:
+    if not _need("board", ts[0]):
+        return f"the first argument of lines must be a board, not {show(ts[0])}"
+    if ts[1] != INT:
+        return "the length of a line must be a number"
+    if len(ts) == 3 and not (ts[2] == ANY or ts[2] == ("cell", ts[0][1])):
+        return f"the third argument of lines must be a cell of {ts[0][1]}"
+    return list_of(list_of(("cell", ts[0][1])))
+
+
+def _board_list(fname: str) -> Sig:
+    def sig(ts: list[Type]) -> Type | str:
+        if not _need("board", ts[0]):
+            return f"the first argument of {fname} must be a board, not {show(ts[0])}"
+        if ts[1] != INT:
+            return f"the second argument of {fname} must be a number"
+        return list_of(("cell", ts[0][1]))
+    return sig
+
+
+def _cell(ts: list[Type]) -> Type | str:
+    if not _need("board", ts[0]):
+        return f"the first argument of cell must be a board, not {show(ts[0])}"
+    if ts[1] != INT or ts[2] != INT:
+        return "cell(board, column, row) takes numbers for column and row"
+    return ("cell", ts[0][1])
+
+
+def _neighbours(ts: list[Type]) -> Type | str:
+    if not _need("cell", ts[0]) or ts[0] == ANY:
+        return f"neighbours takes a cell, not {show(ts[0])}"
+    return list_of(ts[0])
+
+
+def _distance(ts: list[Type]) -> Type | str:
+    if not (_need("cell", ts[0]) and ts[0] == ts[1]):
+        return "distance takes two cells of the same board"
+    return INT
+
+
+def _length(ts: list[Type]) -> Type | str:
+    if element(ts[0]) is None:
+        return f"length takes a list, not {show(ts[0])}"
+    return INT
+
+
+def _player_step(ts: list[Type]) -> Type | str:
+    if ts[0] not in (PLAYER, ANY):
+        return f"expected a player, not {show(ts[0])}"
+    return PLAYER
+
+
+def _ints(ts: list[Type]) -> Type | str:
+    if all(t in (INT, ANY) for t in ts):
+        return INT
+    return "expected numbers"
+
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("lines", 2, 3, _lines,
+            "lines(board, n): every straight run of n cells (rows, columns, diagonals); "
+            "lines(board, n, c): only those through cell c", const_args=(1,)),
+    Builtin("column", 2, 2, _board_list("column"),
+            "column(board, k): the cells of column k (from 1), bottom to top"),
+    Builtin("row", 2, 2, _board_list("row"),
+            "row(board, k): the cells of row k (from 1), left to right"),
+    Builtin("cell", 3, 3, _cell, "cell(board, x, y): the cell in column x, row y (from 1)"),
+    Builtin("neighbours", 1, 1, _neighbours,
+            "neighbours(c): the cells next to c (diagonals too on a diagonal board)"),
+    Builtin("distance", 2, 2, _distance,
+            "distance(a, b): steps between two cells of a board"),
+    Builtin("length", 1, 1, _length, "length(xs): how many items xs has"),
+    Builtin("next", 1, 1, _player_step, "next(p): the player after p in seat order"),
+    Builtin("previous", 1, 1, _player_step, "previous(p): the player before p"),
+    Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),
+    Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
+    Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
+]}
+
+# names that mean something everywhere
+BUILTIN_NAMES: dict[str, Type] = {
+    "current": PLAYER,
+    "players": list_of(PLAYER),
+    "player_count": INT,
+    "winner": PLAYER,
+    "game_over": BOOL,
+}

@@ -1,0 +1,249 @@
+"""Parse a rule file into the typed AST (stage 1 of the pipeline).
+
+lark (LALR, positions kept) parses `rules.lark`; `AstBuilder` turns the tree into
+`rulesdsl.ast` nodes. Syntax errors become diagnostics with the place and a readable list
+of what was expected; the parser recovers at the next top-level declaration so one run
+reports the syntax errors of several declarations.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from .. import ast as A
+from ..diagnostics import Diagnostic, RulesError, Span
+from .builder import AstBuilder, StringError
+
+GRAMMAR = Path(__file__).with_name("rules.lark")
+MAX_SYNTAX_ERRORS = 20
+
+TOKEN_NAMES = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+    "CMP": "a comparison",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'",
+    "QUANT": "count/any/all/first/filter",
+    "AGG": "sum/max/min",
+    "ADJ": "'orthogonal' or 'diagonal'",
+    "SECRET": "'secret'",
+    "PLAYER": "'player'",
+}
+
+
+class RulesIndenter(Indenter):
+    """Turns leading white space into _INDENT/_DEDENT tokens."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+    )
+
+
+def _readable(parser: Lark, name: str) -> str:
+    if name in TOKEN_NAMES:
+        return TOKEN_NAMES[name]
+    for term in parser.terminals:
+        if term.name == name and term.pattern.type == "str":
+            return repr(term.pattern.value)
+    return name
+
+
+def _describe_token(tok: Token) -> str:
+    if tok.type == "_NL":
+        return "the end of the line"
+    if tok.type == "_INDENT":
+        return "an indented line"
+    if tok.type == "_DEDENT":
+        return "the end of the block"
+    if tok.type == "$END":
+        return "the end of the file"
+    return repr(str(tok))
+
+
+def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
+    parser = _parser()
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        line, col = tok.line or 1, tok.column or 1
+        if tok.type == "_DEDENT":
+            # these tokens carry the place of the next line; point at the end of the last one
+            line, col = _end_of_previous_line(text, line, col)
+        expected = sorted({_readable(parser, e) for e in err.expected if not e.startswith("__")})
+        hint = None
+        if len(expected) <= 6:
+            hint = "expected " + ", ".join(expected)
+        msg = f"unexpected {_describe_token(tok)}"
+        if tok.type == "_INDENT":
+            msg = "unexpected indentation"
+            hint = "only a line ending with ':' starts an indented block"
+        width = max(len(str(tok)), 1) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+        span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
+        return Diagnostic("E001", msg, span, hint=hint)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        span = Span(file=path, line=err.line, column=err.column, end_line=err.line,
+                    end_column=err.column + 1)
+        return Diagnostic("E001", f"unexpected character {ch!r}", span)
+    if isinstance(err, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        span = Span(file=path, line=len(lines), column=len(lines[-1]) + 1,
+                    end_line=len(lines), end_column=len(lines[-1]) + 2)
+        return Diagnostic("E001", "unexpected end of file", span)
+    if isinstance(err, DedentError):
+        return Diagnostic("E003", "this line's indentation matches no enclosing block",
+                          _dedent_span(path, text),
+                          hint="indent with the same spaces as the block it belongs to")
+    return Diagnostic("E001", str(err), Span(file=path))
+
+
+def _end_of_previous_line(text: str, line: int, col: int) -> tuple[int, int]:
+    lines = text.splitlines()
+    i = min(line, len(lines)) - 1
+    while i > 0 and (not lines[i - 1].strip() or lines[i - 1].lstrip().startswith("#")):
+        i -= 1
+    if i <= 0:
+        return line, col
+    return i, len(lines[i - 1].rstrip()) + 1
+
+
+def _dedent_span(path: str, text: str) -> Span:
+    """The first line whose indentation matches no enclosing level."""
+    levels = [0]
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        width = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
+        if width > levels[-1]:
+            levels.append(width)
+            continue
+        while width < levels[-1]:
+            levels.pop()
+        if width != levels[-1]:
+            return Span(file=path, line=n, column=1, end_line=n, end_column=width + 1)
+    return Span(file=path)
+
+
+def _blank_item(text: str, line: int) -> str | None:
+    """Blank the top-level declaration around `line`, keeping line numbers; None if no
+    progress is possible."""
+    lines = text.split("\n")
+    if not lines:
+        return None
+    idx = min(max(line - 1, 0), len(lines) - 1)
+
+    def top(i: int) -> bool:
+        s = lines[i]
+        return bool(s.strip()) and not s[0].isspace() and not s.startswith("#")
+
+    start = idx
+    while start > 0 and not top(start):
+        start -= 1
+    end = idx + 1
+    while end < len(lines) and not top(end):
+        end += 1
+    if all(not lines[i].strip() for i in range(start, end)):
+        return None
+    for i in range(start, end):
+        lines[i] = ""
+    return "\n".join(lines)
+
+
+def parse(text: str, path: str = "<input>") -> A.RulesFile:
+    """Parse rule-file text into a `RulesFile`, or raise `RulesError` with every syntax
+    error found (one per top-level declaration)."""
+    parser = _parser()
+    diags: list[Diagnostic] = []
+    current = text if text.endswith("\n") else text + "\n"
+    tree = None
+    while True:
+        try:
+            tree = parser.parse(current, start="start")
+            break
+        except (UnexpectedInput, DedentError) as err:
+            diag = _syntax_diagnostic(err, path, text)
+            if diags and diag.render() == diags[-1].render():
+                break
+            diags.append(diag)
+            line = diag.span.line if diag.span else 1
+            nxt = _blank_item(current, line)
+            if nxt is None or nxt == current or len(diags) >= MAX_SYNTAX_ERRORS:
+                break
+            current = nxt
+    if diags:
+        raise RulesError(diags, {path: text})
+
+    def parse_expr(src: str, line: int, col: int) -> A.Expr:
+        try:
+            sub = parser.parse(src, start="expr")
+        except UnexpectedInput as err:
+            raise StringError(f"bad expression in '{{{src}}}'",
+                              Span(file=path, line=line, column=col, end_line=line,
+                                   end_column=col + len(src))) from err
+        node = AstBuilder(path, parse_expr).transform(sub)
+        return _shift(node, line, col - 1)
+
+    try:
+        return AstBuilder(path, parse_expr).transform(tree)
+    except StringError as err:
+        raise RulesError([Diagnostic("E002", err.message, err.span)], {path: text}) from None
+    except Exception as err:  # lark wraps builder errors in VisitError
+        inner = getattr(err, "orig_exc", None)
+        if isinstance(inner, StringError):
+            raise RulesError([Diagnostic("E002", inner.message, inner.span)],
+                             {path: text}) from None
+        raise
+
+
+def _shift(node: A.Node, line: int, col_offset: int) -> A.Node:
+    """Move the spans of an expression parsed from inside a string to its real place."""
+    updates = {}
+    for key in type(node).model_fields:
+        value = getattr(node, key)
+        if key == "span":
+            updates["span"] = value.model_copy(update={
+                "line": line, "end_line": line,
+                "column": value.column + col_offset,
+                "end_column": value.end_column + col_offset,
+            })
+        elif isinstance(value, A.Node):
+            updates[key] = _shift(value, line, col_offset)
+        elif isinstance(value, list):
+            updates[key] = [_shift(v, line, col_offset) if isinstance(v, A.Node) else v
+                            for v in value]
+    return node.model_copy(update=updates)
+
+
+def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:
+    """Read and parse a file; returns the AST and the source text."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+    return parse(text, str(path)), text

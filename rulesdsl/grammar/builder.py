@@ -1,0 +1,455 @@
+"""Parse tree -> AST: a lark Transformer that builds the typed nodes of `rulesdsl.ast`.
+
+Stage: parse. lark's trees and tokens never leave `rulesdsl.grammar`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lark import Token, Transformer, v_args
+
+from .. import ast as A
+from ..diagnostics import Span
+
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
+
+
+class StringError(Exception):
+    """A malformed string literal (bad escape, unclosed `{`), with its place."""
+
+    def __init__(self, message: str, span: Span):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+class AstBuilder(Transformer):
+    """Builds AST nodes bottom-up. `parse_expr` parses the `{...}` holes of strings."""
+
+    def __init__(self, path: str, parse_expr: Callable[[str], Any]):
+        super().__init__()
+        self.path = path
+        self.parse_expr = parse_expr
+
+    # ---- helpers -------------------------------------------------------------------
+
+    def span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(file=self.path)
+        return Span(file=self.path, line=meta.line, column=meta.column,
+                    end_line=meta.end_line, end_column=meta.end_column)
+
+    def tok_span(self, tok: Token) -> Span:
+        return Span(file=self.path, line=tok.line or 1, column=tok.column or 1,
+                    end_line=tok.end_line or tok.line or 1,
+                    end_column=tok.end_column or tok.column or 1)
+
+    def string(self, tok: Token) -> A.StrLit:
+        """A string literal, its escapes decoded and its `{expr}` holes parsed."""
+        raw = str(tok)[1:-1]
+        base = self.tok_span(tok)
+        parts: list[str | A.Expr] = []
+        text: list[str] = []
+        i = 0
+        while i < len(raw):
+            ch = raw[i]
+            col = base.column + 1 + i
+            here = Span(file=self.path, line=base.line, column=col,
+                        end_line=base.line, end_column=col + 1)
+            if ch == "\\":
+                nxt = raw[i + 1] if i + 1 < len(raw) else ""
+                if nxt not in ESCAPES:
+                    raise StringError(f"unknown escape '\\{nxt}' in a string", here)
+                text.append(ESCAPES[nxt])
+                i += 2
+            elif ch == "{":
+                close = raw.find("}", i)
+                if close < 0:
+                    raise StringError("'{' in a string is not closed by '}'", here)
+                if text:
+                    parts.append("".join(text))
+                    text = []
+                inner = raw[i + 1:close]
+                parts.append(self.parse_expr(inner, base.line, col + 1))
+                i = close + 1
+            elif ch == "}":
+                raise StringError("'}' in a string without '{' (write '\\}')", here)
+            else:
+                text.append(ch)
+                i += 1
+        if text or not parts:
+            parts.append("".join(text))
+        return A.StrLit(span=base, parts=parts)
+
+    def plain(self, tok: Token) -> str:
+        """A string literal used as plain text (labels, option ids): no holes allowed."""
+        lit = self.string(tok)
+        if any(not isinstance(p, str) for p in lit.parts):
+            raise StringError("this string cannot contain {...}", lit.span)
+        return "".join(p for p in lit.parts if isinstance(p, str))
+
+    # ---- file and declarations -------------------------------------------------------
+
+    @v_args(meta=True)
+    def start(self, meta: Any, items: list) -> A.RulesFile:
+        return A.RulesFile(span=self.span(meta), path=self.path, items=items)
+
+    @v_args(meta=True)
+    def game_decl(self, meta: Any, c: list) -> A.GameDecl:
+        return A.GameDecl(span=self.span(meta), name=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def players_decl(self, meta: Any, c: list) -> A.PlayersDecl:
+        low = int(c[0])
+        high = int(c[1]) if c[1] is not None else low
+        return A.PlayersDecl(span=self.span(meta), low=low, high=high)
+
+    @v_args(meta=True)
+    def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
+        return A.ConstDecl(span=self.span(meta), name=str(c[0]), value=c[1])
+
+    def bounds(self, c: list) -> tuple:
+        return (c[0], c[1])
+
+    @v_args(meta=True)
+    def setting_decl(self, meta: Any, c: list) -> A.SettingDecl:
+        low, high = c[2] if c[2] is not None else (None, None)
+        return A.SettingDecl(span=self.span(meta), name=str(c[0]), value=c[1],
+                             low=low, high=high)
+
+    def per(self, c: list) -> str:
+        return str(c[0])
+
+    @v_args(meta=True)
+    def counter_decl(self, meta: Any, c: list) -> A.CounterDecl:
+        name, *rest = c
+        secret = rest[-1] is not None
+        bounds = rest[-2]
+        init = rest[-3]
+        per = rest[:-3]
+        low, high = bounds if bounds is not None else (None, None)
+        return A.CounterDecl(span=self.span(meta), name=str(name), per=per, init=init,
+                             low=low, high=high, secret=secret)
+
+    @v_args(meta=True)
+    def board_decl(self, meta: Any, c: list) -> A.BoardDecl:
+        adjacency = str(c[3]) if c[3] is not None else "orthogonal"
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=int(c[1]),
+                           height=int(c[2]), adjacency=adjacency)
+
+    @v_args(meta=True)
+    def enum_value(self, meta: Any, c: list) -> A.EnumValue:
+        label = self.plain(c[1]) if c[1] is not None else None
+        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label)
+
+    @v_args(meta=True)
+    def enum_decl(self, meta: Any, c: list) -> A.EnumDecl:
+        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=c[1:])
+
+    @v_args(meta=True)
+    def die_decl(self, meta: Any, c: list) -> A.DieDecl:
+        return A.DieDecl(span=self.span(meta), name=str(c[0]), faces=c[1])
+
+    @v_args(meta=True)
+    def dice_decl(self, meta: Any, c: list) -> A.DiceDecl:
+        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=int(c[1]), die=str(c[2]))
+
+    def params(self, c: list) -> list[str]:
+        return [str(t) for t in c if t is not None]
+
+    @v_args(meta=True)
+    def define_decl(self, meta: Any, c: list) -> A.DefineDecl:
+        return A.DefineDecl(span=self.span(meta), name=str(c[0]), params=c[1] or [], body=c[2])
+
+    @v_args(meta=True)
+    def rule_decl(self, meta: Any, c: list) -> A.RuleDecl:
+        return A.RuleDecl(span=self.span(meta), name=str(c[0]), params=c[1] or [], body=c[2])
+
+    @v_args(meta=True)
+    def setup_decl(self, meta: Any, c: list) -> A.SetupDecl:
+        return A.SetupDecl(span=self.span(meta), body=c[0])
+
+    @v_args(meta=True)
+    def play_decl(self, meta: Any, c: list) -> A.PlayDecl:
+        return A.PlayDecl(span=self.span(meta), body=c[0])
+
+    @v_args(meta=True)
+    def rank_decl(self, meta: Any, c: list) -> A.RankDecl:
+        return A.RankDecl(span=self.span(meta), var=str(c[0]), keys=c[1:])
+
+    def ex_players(self, c: list) -> tuple:
+        return ("players", int(c[0]))
+
+    def ex_seed(self, c: list) -> tuple:
+        return ("seed", int(c[0]))
+
+    def example_opts(self, c: list) -> dict:
+        return dict(c)
+
+    @v_args(meta=True)
+    def example_decl(self, meta: Any, c: list) -> A.ExampleDecl:
+        opts = c[1] or {}
+        return A.ExampleDecl(span=self.span(meta), name=self.plain(c[0]),
+                             players=opts.get("players"), seed=opts.get("seed"), body=c[2])
+
+    # ---- statements ----------------------------------------------------------------
+
+    def block(self, c: list) -> list:
+        return list(c)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta: Any, c: list) -> A.Let:
+        return A.Let(span=self.span(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def let_roll_stmt(self, meta: Any, c: list) -> A.LetRoll:
+        return A.LetRoll(span=self.span(meta), name=str(c[0]), die=c[1])
+
+    @v_args(meta=True)
+    def target_name(self, meta: Any, c: list) -> A.Target:
+        return A.Target(span=self.span(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def target_of(self, meta: Any, c: list) -> A.Target:
+        return A.Target(span=self.span(meta), name=str(c[0]), of=c[1])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta: Any, c: list) -> A.Set:
+        return A.Set(span=self.span(meta), target=c[0], value=c[1])
+
+    @v_args(meta=True)
+    def add_stmt(self, meta: Any, c: list) -> A.Add:
+        return A.Add(span=self.span(meta), amount=c[0], target=c[1])
+
+    @v_args(meta=True)
+    def subtract_stmt(self, meta: Any, c: list) -> A.Add:
+        return A.Add(span=self.span(meta), amount=c[0], target=c[1], negate=True)
+
+    @v_args(meta=True)
+    def place_stmt(self, meta: Any, c: list) -> A.Place:
+        return A.Place(span=self.span(meta), piece=c[0], cell=c[1])
+
+    @v_args(meta=True)
+    def clear_stmt(self, meta: Any, c: list) -> A.Clear:
+        return A.Clear(span=self.span(meta), cell=c[0])
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta: Any, c: list) -> A.Roll:
+        return A.Roll(span=self.span(meta), dice=c[0])
+
+    @v_args(meta=True)
+    def win_stmt(self, meta: Any, c: list) -> A.Win:
+        return A.Win(span=self.span(meta), player=c[0])
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta: Any, c: list) -> A.Draw:
+        return A.Draw(span=self.span(meta))
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta: Any, c: list) -> A.EndGame:
+        return A.EndGame(span=self.span(meta))
+
+    @v_args(meta=True)
+    def end_turn_stmt(self, meta: Any, c: list) -> A.EndTurn:
+        return A.EndTurn(span=self.span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta: Any, c: list) -> A.Break:
+        return A.Break(span=self.span(meta))
+
+    @v_args(meta=True)
+    def say_stmt(self, meta: Any, c: list) -> A.Say:
+        return A.Say(span=self.span(meta), text=self.string(c[0]))
+
+    @v_args(meta=True)
+    def expect_stmt(self, meta: Any, c: list) -> A.Expect:
+        return A.Expect(span=self.span(meta), cond=c[0])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta: Any, c: list) -> A.Pass:
+        return A.Pass(span=self.span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta: Any, c: list) -> A.CallRule:
+        return A.CallRule(span=self.span(meta), name=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def replay_stmt(self, meta: Any, c: list) -> A.Replay:
+        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in c])
+
+    def elif_clause(self, c: list) -> tuple:
+        return (c[0], c[1])
+
+    def else_clause(self, c: list) -> list:
+        return c[0]
+
+    @v_args(meta=True)
+    def if_stmt(self, meta: Any, c: list) -> A.If:
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for extra in c[2:]:
+            if isinstance(extra, tuple):
+                branches.append(extra)
+            elif extra is not None:
+                otherwise = extra
+        return A.If(span=self.span(meta), branches=branches, otherwise=otherwise)
+
+    @v_args(meta=True)
+    def for_stmt(self, meta: Any, c: list) -> A.ForEach:
+        return A.ForEach(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2], body=c[3])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta: Any, c: list) -> A.Repeat:
+        return A.Repeat(span=self.span(meta), count=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta: Any, c: list) -> A.While:
+        return A.While(span=self.span(meta), cond=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def turns_stmt(self, meta: Any, c: list) -> A.Turns:
+        return A.Turns(span=self.span(meta), start=c[0], rounds=c[1], body=c[-1])
+
+    def by(self, c: list) -> Any:
+        return c[0]
+
+    def label(self, c: list) -> A.StrLit:
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta: Any, c: list) -> A.Choose:
+        return A.Choose(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
+                        by=c[3], label=c[4], body=c[5] if len(c) > 5 else None)
+
+    @v_args(meta=True)
+    def choose_any_stmt(self, meta: Any, c: list) -> A.ChooseAny:
+        return A.ChooseAny(span=self.span(meta), var=str(c[0]), domain=c[1], by=c[2],
+                           label=c[3], body=c[4] if len(c) > 4 else None)
+
+    @v_args(meta=True)
+    def option(self, meta: Any, c: list) -> A.MenuOption:
+        label = self.string(c[1]) if c[1] is not None else None
+        return A.MenuOption(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
+                            body=c[3])
+
+    @v_args(meta=True)
+    def choose_menu_stmt(self, meta: Any, c: list) -> A.ChooseMenu:
+        return A.ChooseMenu(span=self.span(meta), by=c[0], options=c[1:])
+
+    # ---- expressions ---------------------------------------------------------------
+
+    @v_args(meta=True)
+    def cond_expr(self, meta: Any, c: list) -> A.Cond:
+        return A.Cond(span=self.span(meta), test=c[0], then=c[1], otherwise=c[2])
+
+    @v_args(meta=True)
+    def or_op(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op="or", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def and_op(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op="and", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def not_op(self, meta: Any, c: list) -> A.Unary:
+        return A.Unary(span=self.span(meta), op="not", operand=c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def member(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op="in", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def not_member(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op="not in", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def is_empty(self, meta: Any, c: list) -> A.IsEmpty:
+        return A.IsEmpty(span=self.span(meta), operand=c[0], negated=False)
+
+    @v_args(meta=True)
+    def is_not_empty(self, meta: Any, c: list) -> A.IsEmpty:
+        return A.IsEmpty(span=self.span(meta), operand=c[0], negated=True)
+
+    @v_args(meta=True)
+    def range_expr(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op="..", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def binop(self, meta: Any, c: list) -> A.Binary:
+        return A.Binary(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def neg(self, meta: Any, c: list) -> A.Unary:
+        return A.Unary(span=self.span(meta), op="-", operand=c[0])
+
+    @v_args(meta=True)
+    def of_expr(self, meta: Any, c: list) -> A.Of:
+        return A.Of(span=self.span(meta), attr=str(c[0]), obj=c[1])
+
+    @v_args(meta=True)
+    def index(self, meta: Any, c: list) -> A.Index:
+        return A.Index(span=self.span(meta), obj=c[0], index=c[1])
+
+    def int_lit(self, c: list) -> A.IntLit:
+        return A.IntLit(span=self.tok_span(c[0]), value=int(c[0]))
+
+    def str_lit(self, c: list) -> A.StrLit:
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def true_lit(self, meta: Any, c: list) -> A.BoolLit:
+        return A.BoolLit(span=self.span(meta), value=True)
+
+    @v_args(meta=True)
+    def false_lit(self, meta: Any, c: list) -> A.BoolLit:
+        return A.BoolLit(span=self.span(meta), value=False)
+
+    @v_args(meta=True)
+    def none_lit(self, meta: Any, c: list) -> A.NoneLit:
+        return A.NoneLit(span=self.span(meta))
+
+    @v_args(meta=True)
+    def player_lit(self, meta: Any, c: list) -> A.PlayerLit:
+        return A.PlayerLit(span=self.span(meta), number=int(c[0]))
+
+    def name(self, c: list) -> A.Name:
+        return A.Name(span=self.tok_span(c[0]), name=str(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta: Any, c: list) -> A.Call:
+        return A.Call(span=self.span(meta), func=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def list_lit(self, meta: Any, c: list) -> A.ListLit:
+        return A.ListLit(span=self.span(meta), items=c[0] or [])
+
+    @v_args(meta=True)
+    def agg_call(self, meta: Any, c: list) -> A.Call:
+        return A.Call(span=self.span(meta), func=str(c[0]), args=c[1])
+
+    @v_args(meta=True)
+    def tuple_lit(self, meta: Any, c: list) -> A.TupleLit:
+        return A.TupleLit(span=self.span(meta), items=[c[0], *c[1]])
+
+    @v_args(meta=True)
+    def list_comp(self, meta: Any, c: list) -> A.ListComp:
+        return A.ListComp(span=self.span(meta), expr=c[0], var=str(c[1]), domain=c[2],
+                          where=c[3])
+
+    def args(self, c: list) -> list:
+        return list(c)
+
+    @v_args(meta=True)
+    def quantifier(self, meta: Any, c: list) -> A.Quantifier:
+        return A.Quantifier(span=self.span(meta), kind=str(c[0]), var=str(c[1]), domain=c[2],
+                            where=c[3])
+
+    @v_args(meta=True)
+    def aggregate(self, meta: Any, c: list) -> A.Aggregate:
+        return A.Aggregate(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
+                           domain=c[3], where=c[4])

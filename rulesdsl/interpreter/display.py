@@ -1,0 +1,63 @@
+"""How values look to people and in option ids.
+
+Stage: run. A value in the state is plain data (a player is a seat number from 0, a cell
+a number, an enum value its index); its type, known from the checker, says how to show it:
+`player 2`, `b3`, `Full House`. Option ids are short, stable and free of spaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..check.checker import Analysis
+from ..check.types import Type
+
+
+class Display:
+    """Shows values of one rule file's types."""
+
+    def __init__(self, analysis: Analysis):
+        self.boards = {name: b.names for name, b in analysis.boards.items()}
+        self.enums = {name: (e.values, e.labels) for name, e in analysis.enums.items()}
+
+    def show(self, value: Any, t: Type) -> str:
+        if value is None:
+            return "none"
+        if isinstance(t, tuple):
+            kind = t[0]
+            if kind == "cell":
+                return self.boards[t[1]][value]
+            if kind == "enum":
+                return self.enums[t[1]][1][value]
+            if kind == "die":
+                return f"{t[1]} {value + 1}"
+            if kind == "list":
+                return "[" + ", ".join(self.show(x, t[1]) for x in value) + "]"
+            if kind == "board":
+                return t[1]
+        if t == "player":
+            return f"player {value + 1}"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return "[" + ", ".join(self.show(x, "any") for x in value) + "]"
+        return str(value)
+
+    def option_id(self, value: Any, t: Type) -> str:
+        if isinstance(t, tuple):
+            kind = t[0]
+            if kind == "cell":
+                return self.boards[t[1]][value]
+            if kind == "enum":
+                return self.enums[t[1]][0][value]
+            if kind == "die":
+                return f"{t[1]}{value + 1}"
+            if kind == "list":
+                return "+".join(self.option_id(x, t[1]) for x in value) or "none"
+        if t == "player":
+            return f"p{value + 1}"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return "+".join(self.option_id(x, "any") for x in value) or "none"
+        return str(value).replace(" ", "_")

@@ -1,0 +1,82 @@
+"""Running the worked examples of a rule file (`example "..." :` blocks).
+
+Stage: run (driven by `rulesdsl check`). An example starts a game with its players and
+seed, runs the setup, then runs its own statements: they may set up a position, call
+rules, continue the game with `play "id", ...` (choosing options by id), and state the
+expected result with `expect`. A failing example is a diagnostic at its span.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, RulesError
+from .game import Game, Rules, advance
+from .runtime import OVER, REPLAY, SUSPEND, RuleRuntimeError
+
+
+def run_example(rules: Rules, name: str) -> list[Diagnostic]:
+    """Run one example; returns its failures (empty when it holds)."""
+    proc = rules.analysis.proc("example", name)
+    assert proc is not None
+    decl = next(i for i in rules.analysis.file.items
+                if getattr(i, "name", None) == name and type(i).__name__ == "ExampleDecl")
+    players = decl.players or rules.analysis.min_players
+    st = rules.fresh_state(players, decl.seed or 0)
+    prog = rules.program
+    game_stack = [rules.frame("play", "play")]
+    started = False
+    try:
+        if rules.analysis.proc("setup"):
+            st.stack = [rules.frame("setup", "setup")]
+            if advance(prog, st) is not None:
+                return [Diagnostic("E060", f"example '{name}': the setup asks for a decision, "
+                                   "which an example cannot answer", decl.span)]
+        st.stack = [rules.frame("example", name)]
+        while True:
+            code = advance(prog, st)
+            if code is None:
+                return []
+            if code == REPLAY:
+                choices, st.replay = st.replay or [], None
+                example_stack, st.stack = st.stack, game_stack
+                game = Game(rules, st, decl.seed or 0)
+                if not started:
+                    # without a seed, 'play' answers the chance steps too: "6", "roll", ...
+                    st.auto = decl.seed is not None
+                    advance(prog, st)
+                    started = True
+                for choice in choices:
+                    if game.over:
+                        return [Diagnostic("E060", f"example '{name}': the game is over "
+                                           f"before '{choice}' is played", _replay_span(
+                                               rules, example_stack))]
+                    try:
+                        game.apply(choice)
+                    except RulesError as err:
+                        d = err.diagnostics[0]
+                        return [Diagnostic("E060", f"example '{name}': {d.message}",
+                                           _replay_span(rules, example_stack))]
+                game_stack, st.stack = st.stack, example_stack
+                continue
+            what = "a decision" if code == SUSPEND else "the end of the game"
+            if code == OVER:
+                what = "the end of the game outside 'play'"
+            return [Diagnostic("E060", f"example '{name}' reached {what}; continue the game "
+                               "with 'play \"option\", ...'", decl.span)]
+    except RuleRuntimeError as err:
+        d = err.diagnostic
+        if d.code != "E061":
+            d.message = f"example '{name}': {d.message}"
+        return [d]
+
+
+def _replay_span(rules: Rules, stack: list) -> object:
+    block = stack[-1][0] if stack else 0
+    return rules.program.spans[rules.program.block_sid[block]]
+
+
+def run_examples(rules: Rules) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for proc in rules.analysis.procs:
+        if proc.kind == "example":
+            out.extend(run_example(rules, proc.name))
+    return out

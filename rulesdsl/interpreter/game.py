@@ -1,0 +1,333 @@
+"""The Python API: load rules, start a game, read the decision, apply an option.
+
+Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
+history of chosen option indices. `advance` runs blocks until the rules pause at a
+decision or chance step, or the game ends; every step counts against a budget so a rule
+file that loops forever stops with an error naming the rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from ..check.checker import Analysis
+from ..diagnostics import Diagnostic, RulesError
+from .compiler import Program
+from .runtime import CALL, OVER, REPLAY, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .state import State, seed_to_rng
+
+SAVE_FORMAT = "rulesdsl-game/1"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal option: a stable id and a readable label."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who decides now, and between what."""
+
+    player: int
+    options: list[Option]
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A chance step: its outcomes, each with its probability."""
+
+    outcomes: list[tuple[Option, float]]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
+
+    ranking: list[int]
+    scores: list[int] | None
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p, r in enumerate(self.ranking) if r == 1]
+
+
+def advance(prog: Program, st: State) -> int | None:
+    """Run the rules until they pause; returns SUSPEND, OVER, REPLAY, or None when the
+    stack of frames has emptied."""
+    blocks = prog.blocks
+    stack = st.stack
+    steps = 0
+    fr: list = []
+    st.steps = 0
+    try:
+        while stack:
+            fr = stack[-1]
+            r = blocks[fr[0]](st, fr)
+            if r >= 0:
+                fr[0] = r
+                steps += 1
+                if steps > STEP_BUDGET:
+                    raise _stuck(prog, r)
+                continue
+            if r == RET:
+                stack.pop()
+                continue
+            if r == CALL:
+                if len(stack) > 200:
+                    raise RuleRuntimeError("R001", "rules call each other more than 200 "
+                                           "deep: endless recursion?",
+                                           prog.spans[prog.block_sid[fr[0]]])
+                continue
+            return r
+    except RuleRuntimeError:
+        raise
+    except Exception as exc:  # a Python error inside generated code: a rule bug
+        span = prog.spans[prog.block_sid[fr[0]]] if fr else None
+        raise RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span) from None
+    return None
+
+
+def _stuck(prog: Program, block: int) -> RuleRuntimeError:
+    sid = prog.block_sid[block]
+    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
+                            f"an endless loop in {prog.analysis.procs and _proc_name(prog, sid)}?",
+                            prog.spans[sid])
+
+
+def _proc_name(prog: Program, sid: int) -> str:
+    span = prog.spans[sid]
+    for proc in prog.analysis.procs:
+        if proc.span.line <= span.line <= max(proc.span.end_line, proc.span.line):
+            return f"'{proc.name}'"
+    return "the rules"
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return "a value is none where a number, player or cell is needed"
+    return f"{type(exc).__name__}: {exc}"
+
+
+class Rules:
+    """A checked and compiled rule file."""
+
+    def __init__(self, program: Program, sources: dict[str, str]):
+        self.program = program
+        self.analysis: Analysis = program.analysis
+        self.sources = sources
+        self.path = program.analysis.file.path
+        text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
+        self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def name(self) -> str:
+        return self.analysis.game_name
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return self.analysis.min_players, self.analysis.max_players
+
+    def check_players(self, players: int | None) -> int:
+        low, high = self.player_range
+        if players is None:
+            return low
+        if not isinstance(players, int) or not low <= players <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            raise RulesError([Diagnostic("C002", f"{self.name} is for {want} players, "
+                                         f"not {players}")])
+        return players
+
+    def fresh_state(self, players: int, seed: int) -> State:
+        prog = self.program
+        boards = [[None] * b.size for b in self.analysis.boards.values()]
+        st = State(players, prog.init_counters[:], boards, [], seed_to_rng(seed))
+        return st
+
+    def frame(self, kind: str, name: str, args: list | None = None) -> list:
+        key = (kind, name)
+        locals_ = list(args or [])
+        locals_ += [None] * (self.program.nlocals[key] - len(locals_))
+        return [self.program.entries[key], locals_]
+
+    def new_game(self, players: int | None = None, seed: int = 0,
+                 narrate: bool = False, auto_chance: bool = True) -> "Game":
+        """Start a game: run the setup and play until the first decision."""
+        players = self.check_players(players)
+        st = self.fresh_state(players, seed)
+        st.auto = auto_chance
+        if narrate:
+            st.log = []
+        st.stack.append(self.frame("play", "play"))
+        if self.analysis.proc("setup"):
+            st.stack.append(self.frame("setup", "setup"))
+        game = Game(self, st, seed)
+        game._run()
+        return game
+
+    def load_game(self, data: Any) -> "Game":
+        """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
+        from .saves import load_game
+
+        return load_game(self, data)
+
+
+class Game:
+    """One game of some rules: its state and the options chosen so far."""
+
+    def __init__(self, rules: Rules, st: State, seed: int):
+        self.rules = rules
+        self.program = rules.program
+        self.st = st
+        self.seed = seed
+        self.history: list[int] = []
+
+    def _run(self) -> None:
+        try:
+            advance(self.program, self.st)
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+
+    # ---- reading -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.st.np
+
+    @property
+    def over(self) -> bool:
+        return self.st.result is not None
+
+    @property
+    def log(self) -> list[str]:
+        return self.st.log if self.st.log is not None else []
+
+    @property
+    def is_chance(self) -> bool:
+        p = self.st.pending
+        return p is not None and p[1] == -1 and self.st.result is None
+
+    def num_options(self) -> int:
+        return len(self.st.pending[2])
+
+    def _options(self) -> list[Option]:
+        p = self.st.pending
+        site = self.program.sites[p[0]]
+        disp = self.program.display
+        out = []
+        locals_ = self.st.stack[-1][1]
+        for value in p[2]:
+            if site.kind == "menu":
+                oid, label = site.menu[value]
+                if callable(label):
+                    label = label(self.st, locals_, value)
+            else:
+                oid = disp.option_id(value, site.type)
+                if site.label is not None:
+                    label = site.label(self.st, locals_, value)
+                elif site.kind in ("roll", "die"):
+                    label = f"rolled {disp.show(value, site.type)}"
+                else:
+                    label = disp.show(value, site.type)
+            out.append(Option(oid, label))
+        return out
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over or chance is next."""
+        p = self.st.pending
+        if p is None or self.st.result is not None or p[1] == -1:
+            return None
+        site = self.program.sites[p[0]]
+        src = self.rules.sources.get(site.span.file, "").splitlines()
+        prompt = src[site.span.line - 1].strip().rstrip(":") if site.span.line <= len(src) else ""
+        return Decision(p[1], self._options(), prompt)
+
+    @property
+    def chance(self) -> Chance | None:
+        if not self.is_chance:
+            return None
+        opts = self._options()
+        return Chance([(o, 1 / len(opts)) for o in opts])
+
+    @property
+    def result(self) -> Result | None:
+        r = self.st.result
+        if r is None:
+            return None
+        score = self.rules.analysis.counters.get("score")
+        scores = None
+        if score is not None and [d[0] for d in score.dims] == ["player"]:
+            scores = self.st.v[score.base:score.base + self.st.np]
+        return Result(list(r), scores)
+
+    # ---- acting ------------------------------------------------------------------------
+
+    def apply_index(self, i: int) -> None:
+        """Apply option i (from 0) of the pending decision or chance step."""
+        st = self.st
+        p = st.pending
+        if p is None or st.result is not None:
+            raise RulesError([Diagnostic("G002", "the game is over: there is nothing to "
+                                         "choose")])
+        opts = p[2]
+        if not (isinstance(i, int) and 0 <= i < len(opts)):
+            raise RulesError([Diagnostic("G002", f"option {i} does not exist: there are "
+                                         f"{len(opts)} options (0 to {len(opts) - 1})")])
+        site = self.program.sites[p[0]]
+        fr = st.stack[-1]
+        if site.kind == "die":
+            lst, idx = site.hidden
+            st.v[site.base + fr[1][lst][fr[1][idx]]] = opts[i]
+        else:
+            fr[1][site.slot] = opts[i]
+        st.pending = None
+        self.history.append(i)
+        self._run()
+
+    def apply(self, option_id: str) -> None:
+        """Apply the option with this id; an unknown id raises RulesError (G002)."""
+        if self.st.pending is None or self.over:
+            raise RulesError([Diagnostic("G002", "the game is over: there is nothing to "
+                                         "choose")])
+        options = self._options()
+        for i, opt in enumerate(options):
+            if opt.id == option_id:
+                self.apply_index(i)
+                return
+        known = ", ".join(o.id for o in options[:20])
+        more = " ..." if len(options) > 20 else ""
+        raise RulesError([Diagnostic("G002", f"'{option_id}' is not an option here; the "
+                                     f"options are: {known}{more}")])
+
+    def copy(self) -> "Game":
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.program = self.program
+        new.st = self.st.copy()
+        new.seed = self.seed
+        new.history = self.history[:]
+        return new
+
+    # ---- saving and viewing ------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "game": self.rules.name,
+            "rules": self.rules.digest,
+            "seed": self.seed,
+            "history": self.history,
+            "state": self.st.to_json(),
+        }
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` may see of the game (see `views.view`)."""
+        from .views import view
+
+        return view(self, player)

@@ -1,0 +1,137 @@
+"""What compiled rules call at run time: return codes, errors and small helpers.
+
+Stage: run. The compiler (`compiler.py`) turns each rule block into Python functions,
+"blocks", that take `(st, fr)` and return the number of the next block or one of the
+codes below. The helpers here are the only names generated code may use besides its own
+tables; they raise `RuleRuntimeError` with the span of the rule that went wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Diagnostic, Span
+
+# codes a block returns instead of the next block number
+SUSPEND = -1   # a decision or chance step is pending
+RET = -2       # the block list of a rule has ended: pop the frame
+CALL = -3      # a frame was pushed
+OVER = -4      # the game is over
+REPLAY = -5    # an example asks to continue the game with given choices
+
+STEP_BUDGET = 2_000_000   # steps between two decisions before the rules are declared stuck
+MAX_SUBSET_ITEMS = 12
+
+
+class RuleRuntimeError(Exception):
+    """A rule went wrong while the game ran; carries a diagnostic with the rule's span."""
+
+    def __init__(self, code: str, message: str, span: Span | None, hint: str | None = None):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, message, span, hint=hint)
+
+
+@dataclass
+class Env:
+    """The spans table of a compiled program, so helpers can name the failing rule."""
+
+    spans: list[Span]
+    procs: list[str]
+
+
+def make_helpers(env: Env) -> dict[str, Any]:
+    """The helper functions generated code calls, bound to one program's span table."""
+    spans = env.spans
+
+    def _err(code: str, message: str, sid: int, hint: str | None = None) -> RuleRuntimeError:
+        return RuleRuntimeError(code, message, spans[sid], hint)
+
+    def _div(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            raise _err("R003", "division by zero", sid)
+        return a // b
+
+    def _mod(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            raise _err("R003", "remainder of a division by zero", sid)
+        return a % b
+
+    def _idx(xs: list, i: int, sid: int) -> Any:
+        if not 1 <= i <= len(xs):
+            raise _err("R003", f"item {i} of a list of {len(xs)} (lists count from 1)", sid)
+        return xs[i - 1]
+
+    def _pick(table: list, k: int, sid: int, what: str) -> Any:
+        if not 1 <= k <= len(table):
+            raise _err("R003", f"there is no {what} {k} (1 to {len(table)})", sid)
+        return table[k - 1]
+
+    def _cell(width: int, height: int, x: int, y: int, sid: int) -> int:
+        if not (1 <= x <= width and 1 <= y <= height):
+            raise _err("R003", f"cell ({x}, {y}) is off the {width} x {height} board", sid)
+        return (y - 1) * width + (x - 1)
+
+    def _place(cells: list, c: int, piece: Any, sid: int) -> None:
+        if cells[c] is not None:
+            raise _err("R004", "placing a piece on a cell that is not empty", sid,
+                       hint="clear the cell first, or choose among empty cells")
+        cells[c] = piece
+
+    def _bounded(value: int, low: int, high: int, name: str, sid: int) -> int:
+        if not low <= value <= high:
+            raise _err("R005", f"{name} would become {value}, outside {low} to {high}", sid)
+        return value
+
+    def _none_left(sid: int) -> RuleRuntimeError:
+        return _err("R002", "this choice has no legal option", sid,
+                    hint="guard the choice with an 'if' when nothing may be possible")
+
+    def _subsets(xs: list, sid: int) -> list[list]:
+        if len(xs) > MAX_SUBSET_ITEMS:
+            raise _err("R006", f"choosing any of {len(xs)} items gives {2 ** len(xs)} "
+                       "options; split it into smaller choices", sid)
+        return [[x for i, x in enumerate(xs) if mask >> i & 1] for mask in range(1 << len(xs))]
+
+    def _uniq(xs: Any) -> list:
+        try:
+            return list(dict.fromkeys(xs))
+        except TypeError:
+            out: list = []
+            for x in xs:
+                if x not in out:
+                    out.append(x)
+            return out
+
+    def _expect(ok: bool, sid: int, detail: str) -> None:
+        if not ok:
+            raise _err("E061", f"example expectation failed: {detail}", sid)
+
+    def _need(value: Any, sid: int, what: str) -> Any:
+        if value is None:
+            raise _err("R003", f"{what} is none here", sid,
+                       hint="'current' is only set inside 'turns'; 'winner' once a player "
+                            "has won")
+        return value
+
+    def _extreme(values: list, sid: int, kind: str) -> Any:
+        if not values:
+            raise _err("R003", f"{kind} of nothing", sid)
+        return max(values) if kind == "max" else min(values)
+
+    def _winner(st: Any) -> Any:
+        if st.result is None:
+            return None
+        firsts = [p for p, r in enumerate(st.result) if r == 1]
+        return firsts[0] if len(firsts) == 1 else None
+
+    def _win(st: Any, p: int) -> list[int]:
+        return [1 if q == p else 2 for q in range(st.np)]
+
+    def _tick(st: Any, sid: int) -> None:
+        st.steps += 1
+        if st.steps > STEP_BUDGET:
+            raise _err("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
+                       f"an endless loop in {env.procs[sid]}?", sid)
+
+    return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)}

@@ -1,0 +1,87 @@
+"""The game state: plain data, cheap to copy, saved and loaded as JSON.
+
+Stage: run. The state holds the counters (one flat list of slots), the boards (a list of
+cells each), the random generator's state (one integer), the result once the game is
+over, the pending decision or chance step, and the position in the rules: a stack of
+frames, each a block number and that block's locals. No Python generator or closure holds
+any of it, so a state can be copied for search, saved mid-game, resumed, hashed and
+compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MASK = (1 << 64) - 1
+
+
+def seed_to_rng(seed: int) -> int:
+    """The generator's first state from a seed (splitmix64, never zero)."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z ^= z >> 31
+    return z or 0x2545F4914F6CDD1D
+
+
+class State:
+    """One position of one game. Every field is plain data (ints, strings, lists)."""
+
+    __slots__ = ("np", "pl", "v", "b", "stack", "pending", "rng", "result", "auto", "log",
+                 "steps", "replay")
+
+    def __init__(self, np: int, v: list, b: list, stack: list, rng: int):
+        self.np = np                  # number of players
+        self.pl = list(range(np))     # the players, in seat order
+        self.v = v                    # counters, dice faces; slot 0 is the current player
+        self.b = b                    # boards: one list of cells each, None when empty
+        self.stack = stack            # frames: [block number, locals]
+        self.pending: tuple | None = None   # (site, player or -1 for chance, options)
+        self.rng = rng
+        self.result: list[int] | None = None  # rank per seat once the game is over
+        self.auto = True              # roll chance steps at once instead of pausing
+        self.log: list[str] | None = None     # narration, when asked for
+        self.steps = 0
+        self.replay: list[str] | None = None  # choices an example is about to play
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.np = self.np
+        new.pl = self.pl
+        new.v = self.v[:]
+        new.b = [cells[:] for cells in self.b]
+        new.stack = [[fr[0], fr[1][:]] for fr in self.stack]
+        new.pending = self.pending
+        new.rng = self.rng
+        new.result = self.result
+        new.auto = self.auto
+        new.log = None
+        new.steps = 0
+        new.replay = None
+        return new
+
+    def rand(self, n: int) -> int:
+        """A uniform integer in [0, n): xorshift64* (deterministic on every platform)."""
+        x = self.rng
+        x ^= x >> 12
+        x ^= (x << 25) & MASK
+        x ^= x >> 27
+        self.rng = x
+        return (((x * 0x2545F4914F6CDD1D) & MASK) * n) >> 64
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.np,
+            "counters": self.v,
+            "boards": self.b,
+            "stack": self.stack,
+            "pending": list(self.pending) if self.pending is not None else None,
+            "rng": self.rng,
+            "result": self.result,
+        }
+
+    def key(self) -> str:
+        """A canonical text of the whole position, for hashing and comparing."""
+        import json
+
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))

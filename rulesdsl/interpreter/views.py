@@ -1,0 +1,60 @@
+"""Per-player views: what one player may see of a game.
+
+Stage: run. Counters declared `secret` are seen by their own player only (a per-player
+secret counter shows the viewer's own entry; a shared secret counter is hidden from
+everyone). Boards and dice are public. The pending decision's options are shown to the
+player who decides; the others see who is deciding.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+HIDDEN = "?"
+
+
+def view(game: "Game", player: int) -> dict[str, Any]:
+    a = game.rules.analysis
+    st = game.st
+    disp = game.program.display
+    counters: dict[str, Any] = {}
+    for name, info in a.counters.items():
+        values = st.v[info.base:info.base + info.size]
+        if info.dims and info.dims[0][0] == "player":
+            per = info.size // info.dims[0][2]
+            rows = [values[p * per:(p + 1) * per] for p in range(st.np)]
+            shown = [row if (not info.secret or p == player) else [HIDDEN] * len(row)
+                     for p, row in enumerate(rows)]
+            counters[name] = [row[0] if per == 1 else row for row in shown]
+        elif info.secret:
+            counters[name] = HIDDEN
+        else:
+            counters[name] = values[0] if not info.dims else values
+    boards = {}
+    for name, board in a.boards.items():
+        cells = st.b[a.board_index[name]]
+        boards[name] = {board.names[c]: disp.show(piece, "any") if not isinstance(piece, int)
+                        or isinstance(piece, bool) else piece
+                        for c, piece in enumerate(cells) if piece is not None}
+    dice = {name: st.v[d.base:d.base + d.count] for name, d in a.dice.items()}
+    out: dict[str, Any] = {
+        "game": a.game_name,
+        "viewer": player,
+        "players": st.np,
+        "current": st.v[0],
+        "counters": counters,
+        "boards": boards,
+        "dice": dice,
+    }
+    decision = game.decision
+    if decision is not None:
+        out["decision"] = {"player": decision.player}
+        if decision.player == player:
+            out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
+    result = game.result
+    if result is not None:
+        out["result"] = {"ranking": result.ranking, "scores": result.scores}
+    return out

@@ -1,0 +1,55 @@
+"""The pipeline in one place: source -> parse -> check -> compile -> Rules.
+
+Nothing is compiled while the checker reports an error; every failure is a RulesError
+carrying diagnostics and the source texts to show them with.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .check import analyze
+from .check.checker import Analysis
+from .diagnostics import Diagnostic, RulesError
+from .grammar import parse, parse_file
+from .interpreter.compiler import compile_program
+from .interpreter.game import Rules
+
+
+def _build(file: Any, text: str, path: str, overrides: dict[str, Any] | None) -> Rules:
+    sources = {path: text}
+    analysis = analyze(file, overrides)
+    if analysis.errors:
+        raise RulesError(analysis.diagnostics, sources)
+    return Rules(compile_program(analysis, text), sources)
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Rules:
+    """Load a rule file: parsed, checked and compiled, or a RulesError."""
+    file, text = parse_file(path)
+    return _build(file, text, str(path), overrides)
+
+
+def load_text(text: str, path: str = "<input>",
+              overrides: dict[str, Any] | None = None) -> Rules:
+    """Load rules from a string (tests, docs)."""
+    return _build(parse(text, path), text, path, overrides)
+
+
+def check_file(path: str | Path, run_examples: bool = True,
+               overrides: dict[str, Any] | None = None) -> tuple[list[Diagnostic], dict[str, str]]:
+    """All diagnostics of a file: syntax, checks, then (if those pass) its examples."""
+    from .interpreter.examples import run_examples as run
+
+    try:
+        rules = load(path, overrides)
+    except RulesError as err:
+        return err.diagnostics, err.sources
+    diags: list[Diagnostic] = []
+    if run_examples:
+        diags = run(rules)
+    return diags, rules.sources
+
+
+__all__ = ["Analysis", "check_file", "load", "load_text"]
