@@ -13,6 +13,7 @@ literals are `repr`'d, so a rule file cannot reach the host.
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,9 @@ from ..diagnostics import Span
 from .display import Display
 from .runtime import CALL, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 
+SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")
+INLINE_LINES = 24   # blocks this short are copied into the blocks that jump to them
+INLINE_DEPTH = 2
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
            A.Replay)
 
@@ -102,6 +106,8 @@ class Compiler:
         self.nlocals: dict[tuple[str, str], int] = {}
         self.proc: Proc | None = None
         self.loops: list[tuple] = []
+        self.helpers: list[str] = []
+        self.pyvars: list[str] = []
         self.turns: list[int] = []
         self.tmp = 0
 
@@ -156,13 +162,15 @@ class Compiler:
             else:
                 self.line(pos, f"return {RET}")
         self.proc = None
+        self.inline_jumps()
         src = ["# generated from " + self.a.file.path]
         src += defines
         src.append(self.rank_function())
         for n, body in enumerate(self.blocks):
             src.append(f"def _b{n}(st, fr):")
-            src.append("    V = st.v; L = fr[1]; B = st.b")
+            src.append("    " + _prologue(body, "L = fr[1]"))
             src.extend(body or ["    pass"])
+        src.extend(self.helpers)
         src.append("BLOCKS = [" + ", ".join(f"_b{n}" for n in range(len(self.blocks))) + "]")
         src.extend(self.labels)
         code = "\n".join(src) + "\n"
@@ -182,6 +190,27 @@ class Compiler:
                        self.spans, self.block_sid, namespace["RANK"], self.display,
                        code, init)
 
+    def inline_jumps(self) -> None:
+        """Replace `return N` by the code of block N where that block is short: one Python
+        call less per jump. Block N stays, for the other places that jump or resume there."""
+        originals = [list(body) for body in self.blocks]
+
+        def expand(body: list[str], depth: int) -> list[str]:
+            out: list[str] = []
+            for text in body:
+                stripped = text.lstrip()
+                target = stripped[7:] if stripped.startswith("return ") else ""
+                if target.isdigit() and depth < INLINE_DEPTH:
+                    code = originals[int(target)]
+                    if len(code) <= INLINE_LINES:
+                        pad = text[:len(text) - len(stripped)]
+                        out.extend(pad[4:] + line for line in expand(code, depth + 1))
+                        continue
+                out.append(text)
+            return out
+
+        self.blocks = [expand(body, 0) for body in originals]
+
     def initial_counters(self) -> list[Any]:
         v: list[Any] = [None] * self.a.nslots
         for info in self.a.counters.values():
@@ -195,8 +224,11 @@ class Compiler:
 
     def define(self, d: A.DefineDecl) -> str:
         params = "".join(f", a_{p}" for p in d.params)
-        return (f"def D_{d.name}(st{params}):\n    V = st.v; B = st.b\n"
-                f"    return {self.expr(d.body)}")
+        self.pyvars = [f"a_{p}" for p in d.params]
+        body = self.expr(d.body)
+        self.pyvars = []
+        return (f"def D_{d.name}(st{params}):\n    {_prologue([body], 'L = None')}\n"
+                f"    return {body}")
 
     def rank_function(self) -> str:
         rank = self.a.rank
@@ -209,8 +241,10 @@ class Compiler:
             var = "p_p"
         else:
             var = f"p_{rank.var}"
+            self.pyvars = [var]
             key = "(" + "".join(f"{self.expr(k)}, " for k in rank.keys) + ")"
-        return (f"def RANK(st):\n    V = st.v; B = st.b\n"
+            self.pyvars = []
+        return (f"def RANK(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
                 f"    keys = [{key} for {var} in range(st.np)]\n"
                 f"    return [1 + sum(1 for o in keys if o > k) for k in keys]")
 
@@ -241,12 +275,14 @@ class Compiler:
         elif isinstance(s, A.Place):
             cell_t = a.type_of(s.cell)
             board = a.board_index[cell_t[1]] if isinstance(cell_t, tuple) else 0
-            self.line(pos, f"_place(B[{board}], {self.expr(s.cell)}, {self.expr(s.piece)}, "
-                      f"{self.sid(s.span)})")
+            cell = self.fresh("c")
+            self.line(pos, f"{cell} = {self.expr(s.cell)}")
+            self.line(pos, f"if B{board}[{cell}] is not None: raise _occupied({self.sid(s.span)})")
+            self.line(pos, f"B{board}[{cell}] = {self.expr(s.piece)}")
         elif isinstance(s, A.Clear):
             cell_t = a.type_of(s.cell)
             board = a.board_index[cell_t[1]] if isinstance(cell_t, tuple) else 0
-            self.line(pos, f"B[{board}][{self.expr(s.cell)}] = None")
+            self.line(pos, f"B{board}[{self.expr(s.cell)}] = None")
         elif isinstance(s, A.Win):
             self.line(pos, f"st.result = _win(st, _need({self.expr(s.player)}, "
                       f"{self.sid(s.span)}, 'the winner'))")
@@ -277,7 +313,9 @@ class Compiler:
             self.pause(pos, cont, REPLAY)
             return (cont, 1)
         elif isinstance(s, A.If):
-            branches = [(self.expr(c), body) for c, body in s.branches]
+            first = self.condition(s.branches[0][0], pos)
+            branches = [(first, s.branches[0][1])]
+            branches += [(self.expr(c), body) for c, body in s.branches[1:]]
             return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span)
         elif isinstance(s, A.ForEach):
             return self.for_each(s, pos)
@@ -462,26 +500,38 @@ class Compiler:
         end = self.stmts(s.body, hp)
         self.loops.pop()
         self.turns.pop()
-        self.goto(end, nxt)
-        if s.rounds is not None:
-            self.line((nxt, 1), f"L[{taken}] += 1")
-            self.line((nxt, 1), f"if L[{taken}] >= ({self.expr(s.rounds)}) * st.np: "
-                      f"return {exit_}")
-        self.line((nxt, 1), f"L[{who}] = (L[{who}] + 1) % st.np")
-        self.goto((nxt, 1), head)
+        for at in (end, (nxt, 1)):
+            if s.rounds is not None:
+                self.line(at, f"L[{taken}] += 1")
+                self.line(at, f"if L[{taken}] >= ({self.expr(s.rounds)}) * st.np: "
+                          f"return {exit_}")
+            self.line(at, f"L[{who}] = (L[{who}] + 1) % st.np")
+            self.goto(at, head)
         return (exit_, 1)
+
+    def need(self, code: str, span: Span, what: str) -> str:
+        """`code`, with a clear error if it is none; literals and slots are not re-checked
+        through a call."""
+        if code.isdigit():
+            return code
+        if SIMPLE.match(code):
+            return f"({code} if {code} is not None else _need(None, {self.sid(span)}, {what!r}))"
+        return f"_need({code}, {self.sid(span)}, {what!r})"
 
     def decider(self, by: A.Expr | None, span: Span) -> str:
         if by is not None:
-            return f"_need({self.expr(by)}, {self.sid(span)}, 'who chooses')"
-        return f"_need(V[0], {self.sid(span)}, 'current')"
+            return self.need(self.expr(by), span, "who chooses")
+        return f"(V[0] if V[0] is not None else _need(None, {self.sid(span)}, 'current'))"
 
     def label_function(self, label: A.StrLit | None, var: str) -> str | None:
         if label is None:
             return None
         name = Generated(f"LABEL{len(self.labels)}")
-        self.labels.append(f"def {name}(st, L, {var}):\n    V = st.v; B = st.b\n"
-                           f"    return {self.expr(label)}")
+        self.pyvars.append(var)
+        body = self.expr(label)
+        self.pyvars.pop()
+        self.labels.append(f"def {name}(st, L, {var}):\n    {_prologue([body], '')}\n"
+                           f"    return {body}")
         return name
 
     def suspend_for(self, site: Site, options: str, player: str, pos: tuple[int, int],
@@ -489,7 +539,7 @@ class Compiler:
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(span)
-        if check_empty:
+        if check_empty and not options.startswith("K"):
             opts = self.fresh("o")
             self.line(pos, f"{opts} = {options}")
             self.line(pos, f"if not {opts}: raise _none_left({self.sid(span)})")
@@ -503,7 +553,9 @@ class Compiler:
         var, el = b[1], b[2]
         domain = self.domain(s.domain)
         if s.where is not None:
+            self.pyvars.append(var)
             options = f"[{var} for {var} in {domain} if {self.expr(s.where)}]"
+            self.pyvars.pop()
         else:
             options = f"list({domain})"
         dt = self.a.type_of(s.domain)
@@ -590,7 +642,7 @@ class Compiler:
         if b[0] == "face":
             return f"V[{self.a.dice[b[1]].base} + {self.expr(obj)}]"
         if b[0] == "piece":
-            return f"B[{self.a.board_index[b[1]]}][{self.expr(obj)}]"
+            return f"B{self.a.board_index[b[1]]}[{self.expr(obj)}]"
         info = self.a.counters[attr]
         keys = obj.items if isinstance(obj, A.TupleLit) else [obj]
         index = str(info.base)
@@ -599,7 +651,7 @@ class Compiler:
             stride //= dim[2]
             code = self.expr(key)
             if dim[0] == "player":
-                code = f"_need({code}, {self.sid(key.span)}, 'the player')"
+                code = self.need(code, key.span, "the player")
             index += f" + {code}" if stride == 1 else f" + ({code}) * {stride}"
         return f"V[{index}]"
 
@@ -628,7 +680,11 @@ class Compiler:
         if isinstance(e, A.Of):
             return self.of_code(a.binding[id(e)], e.attr, e.obj)
         if isinstance(e, A.Index):
-            return f"_idx({self.expr(e.obj)}, {self.expr(e.index)}, {self.sid(e.span)})"
+            xs, i, sid = self.expr(e.obj), self.expr(e.index), self.sid(e.span)
+            if i.isdigit():
+                tmp = self.fresh("w")
+                return f"({tmp}[{int(i) - 1}] if len({tmp} := {xs}) >= {i} else _idx({tmp}, {i}, {sid}))"
+            return f"_idx({xs}, {i}, {sid})"
         if isinstance(e, A.Unary):
             op = "not " if e.op == "not" else "-"
             return f"({op}{self.expr(e.operand)})"
@@ -638,7 +694,7 @@ class Compiler:
             t = a.type_of(e.operand)
             inner = self.expr(e.operand)
             if isinstance(t, tuple) and t[0] == "cell":
-                test = f"B[{a.board_index[t[1]]}][{inner}] is None"
+                test = f"B{a.board_index[t[1]]}[{inner}] is None"
             else:
                 test = f"not {inner}"
             return f"(not ({test}))" if e.negated else f"({test})"
@@ -647,17 +703,24 @@ class Compiler:
         if isinstance(e, A.Quantifier):
             return self.quantifier(e)
         if isinstance(e, A.Aggregate):
+            if e.kind == "sum":
+                return self.loop_function(e, "sum")
             var = a.binding[id(e)][1]
-            gen = f"{self.expr(e.expr)} for {var} in {self.domain(e.domain)}"
+            domain = self.domain(e.domain)
+            self.pyvars.append(var)
+            gen = f"{self.expr(e.expr)} for {var} in {domain}"
             if e.where is not None:
                 gen += f" if {self.expr(e.where)}"
-            if e.kind == "sum":
-                return f"sum({gen})"
+            self.pyvars.pop()
             return f"_extreme([{gen}], {self.sid(e.span)}, {e.kind!r})"
         if isinstance(e, A.ListComp):
             var = a.binding[id(e)][1]
+            domain = self.domain(e.domain)
+            self.pyvars.append(var)
             where = f" if {self.expr(e.where)}" if e.where is not None else ""
-            return f"[{self.expr(e.expr)} for {var} in {self.domain(e.domain)}{where}]"
+            value = self.expr(e.expr)
+            self.pyvars.pop()
+            return f"[{value} for {var} in {domain}{where}]"
         if isinstance(e, A.Call):
             return self.call(e)
         raise AssertionError(type(e))  # pragma: no cover
@@ -694,21 +757,142 @@ class Compiler:
             return f"list(range({left}, {right} + 1))"
         return f"({left} {op} {right})"
 
+    def empty_cells_test(self, e: Any) -> tuple[int, bool] | None:
+        """(board, empty?) when e ranges over a whole board testing only whether each cell
+        is empty: such a quantifier is a scan of the board's list, done in C."""
+        dt = self.a.type_of(e.domain)
+        w = e.where
+        if (isinstance(dt, tuple) and dt[0] == "board" and isinstance(w, A.IsEmpty)
+                and isinstance(w.operand, A.Name) and w.operand.name == e.var):
+            return self.a.board_index[dt[1]], not w.negated
+        return None
+
     def quantifier(self, e: A.Quantifier) -> str:
+        scan = self.empty_cells_test(e)
+        if scan is not None and e.kind in ("any", "all", "count"):
+            board, empty = scan
+            cells = f"B{board}"
+            if e.kind == "count":
+                n = f"{cells}.count(None)"
+                return n if empty else f"(len({cells}) - {n})"
+            if e.kind == "any":
+                return f"(None in {cells})" if empty else f"({cells}.count(None) < len({cells}))"
+            return f"({cells}.count(None) == len({cells}))" if empty else f"(None not in {cells})"
         var = self.a.binding[id(e)][1]
         domain = self.domain(e.domain)
-        where = self.expr(e.where) if e.where is not None else "True"
-        if e.kind == "count":
-            if e.where is None:
-                return f"len({domain})"
-            return f"sum(1 for {var} in {domain} if {where})"
-        if e.kind == "any":
-            return f"any({where} for {var} in {domain})"
-        if e.kind == "all":
-            return f"all({where} for {var} in {domain})"
-        if e.kind == "first":
-            return f"next(({var} for {var} in {domain} if {where}), None)"
-        return f"[{var} for {var} in {domain} if {where}]"
+        if e.kind == "count" and e.where is None:
+            return f"len({domain})"
+        if e.kind == "filter":
+            self.pyvars.append(var)
+            where = self.expr(e.where) if e.where is not None else "True"
+            self.pyvars.pop()
+            return f"[{var} for {var} in {domain} if {where}]"
+        return self.loop_function(e, e.kind)
+
+    def loop_function(self, e: Any, kind: str) -> str:
+        """A quantifier or sum as a small generated function with a plain loop: faster
+        than a generator expression, and it stops at the first item that decides."""
+        var = self.a.binding[id(e)][1]
+        domain = self.domain(e.domain)
+        outer = list(dict.fromkeys(self.pyvars))
+        name = f"Q{len(self.helpers)}"
+        params = "".join(f", {v}" for v in outer)
+        nested = (kind in ("any", "all") and isinstance(e.where, A.Quantifier)
+                  and e.where.kind in ("any", "all"))
+        if nested:
+            self.helpers.append(self.nested_loops(name, params, e, var, domain))
+            return f"{name}(st, V, L, B{params})"
+        self.pyvars.append(var)
+        where = self.expr(e.where) if e.where is not None else None
+        value = self.expr(e.expr) if kind == "sum" else None
+        self.pyvars.pop()
+        body = {
+            "any": (f"        if {where}: return True", "    return False"),
+            "all": (f"        if not ({where}): return False", "    return True"),
+            "count": (f"        if {where}: n += 1", "    return n"),
+            "first": (f"        if {where}: return {var}", "    return None"),
+            "sum": (f"        {'if ' + where + ': ' if where else ''}n += {value}",
+                    "    return n"),
+        }[kind]
+        lines = [f"def {name}(st, V, L, B{params}):"]
+        aliases = _board_aliases([domain, where or "", value or ""])
+        if aliases:
+            lines.append("    " + aliases)
+        if kind in ("count", "sum"):
+            lines.append("    n = 0")
+        lines += [f"    for {var} in {domain}:", body[0], body[1]]
+        self.helpers.append("\n".join(lines))
+        return f"{name}(st, V, L, B{params})"
+
+    def condition(self, c: A.Expr, pos: tuple[int, int]) -> str:
+        """The test of an `if`. An `any`/`all` test becomes a loop written into the block
+        itself (no function call), leaving its answer in a flag."""
+        if not (isinstance(c, A.Quantifier) and c.kind in ("any", "all") and c.where is not None
+                and self.empty_cells_test(c) is None):
+            return self.expr(c)
+        flag = self.fresh("t")
+        var = self.a.binding[id(c)][1]
+        lines = [f"for {var} in {self.domain(c.domain)}:"]
+        self.pyvars.append(var)
+        inner = c.where
+        outer_any = c.kind == "any"
+        if isinstance(inner, A.Quantifier) and inner.kind in ("any", "all") \
+                and inner.where is not None:
+            ivar = self.a.binding[id(inner)][1]
+            lines.append(f"    for {ivar} in {self.domain(inner.domain)}:")
+            self.pyvars.append(ivar)
+            test = self.expr(inner.where)
+            self.pyvars.pop()
+            inner_any = inner.kind == "any"
+            lines.append(f"        if {test}: break" if inner_any
+                         else f"        if not ({test}): break")
+            if outer_any != inner_any:
+                # the inner loop running to its end decides the outer one
+                lines += ["    else:", f"        {flag} = {outer_any}", "        break"]
+            else:
+                # the inner loop stopping early decides the outer one
+                lines += ["    else:", "        continue", f"    {flag} = {outer_any}",
+                          "    break"]
+        else:
+            test = self.expr(inner)
+            if outer_any:
+                lines.append(f"    if {test}: {flag} = True; break")
+            else:
+                lines.append(f"    if not ({test}): {flag} = False; break")
+        self.pyvars.pop()
+        self.line(pos, f"{flag} = {not outer_any}")
+        for text in lines:
+            self.line(pos, text)
+        return flag
+
+    def nested_loops(self, name: str, params: str, e: A.Quantifier, var: str,
+                     domain: str) -> str:
+        """`any`/`all` whose condition is itself `any`/`all`: two plain nested loops."""
+        inner = e.where
+        assert isinstance(inner, A.Quantifier)
+        self.pyvars.append(var)
+        ivar = self.a.binding[id(inner)][1]
+        idomain = self.domain(inner.domain)
+        self.pyvars.append(ivar)
+        test = self.expr(inner.where) if inner.where is not None else "True"
+        self.pyvars.pop()
+        self.pyvars.pop()
+        outer_any, inner_any = e.kind == "any", inner.kind == "any"
+        lines = [f"def {name}(st, V, L, B{params}):"]
+        aliases = _board_aliases([domain, idomain, test])
+        if aliases:
+            lines.append("    " + aliases)
+        lines += [f"    for {var} in {domain}:", f"        for {ivar} in {idomain}:"]
+        if outer_any and inner_any:
+            lines += [f"            if {test}: return True", "    return False"]
+        elif not outer_any and not inner_any:
+            lines += [f"            if not ({test}): return False", "    return True"]
+        else:
+            hit = f"if {test}: break" if inner_any else f"if not ({test}): break"
+            decided = "return True" if outer_any else "return False"
+            lines += [f"            {hit}", "        else:", f"            {decided}",
+                      f"    return {not outer_any}"]
+        return "\n".join(lines)
 
     def call(self, e: A.Call) -> str:
         b = self.a.binding[id(e)]
@@ -728,7 +912,11 @@ class Compiler:
             if f == "cell":
                 return f"_cell({board.width}, {board.height}, {args[1]}, {args[2]}, {sid})"
             table = board.columns if f == "column" else board.rows
-            return f"_pick({self.const(table)}, {args[1]}, {sid}, {f!r})"
+            k, name = args[1], self.const(table)
+            if SIMPLE.match(k) or k.isdigit():
+                return (f"({name}[{k} - 1] if 0 < {k} <= {len(table)} "
+                        f"else _pick({name}, {k}, {sid}, {f!r}))")
+            return f"_pick({name}, {k}, {sid}, {f!r})"
         if f == "neighbours":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
             return f"{self.const(board.neighbours)}[{args[0]}]"
@@ -757,6 +945,29 @@ class Compiler:
         checker.a.values = self.a.values
         checker.a.enum_values = self.a.enum_values
         return int(checker.const_eval(e))
+
+
+BOARD_ALIAS = re.compile(r"\bB(\d+)\b")
+
+
+def _prologue(body: list[str], locals_: str, boards: bool = True) -> str:
+    """The aliases a generated function needs, and no more: V for the counters, L for the
+    frame's locals, B0, B1, ... for the cells of each board."""
+    text = "\n".join(body)
+    out = []
+    if "V" in text:
+        out.append("V = st.v")
+    if "L" in text and locals_:
+        out.append(locals_)
+    if "B" in text and boards:
+        out.append("B = st.b")
+        out += [f"B{n} = B[{n}]" for n in sorted(set(BOARD_ALIAS.findall(text)), key=int)]
+    return "; ".join(out) or "pass"
+
+
+def _board_aliases(code: list[str]) -> str:
+    names = sorted(set(BOARD_ALIAS.findall("\n".join(code))), key=int)
+    return "; ".join(f"B{n} = B[{n}]" for n in names)
 
 
 def suspends_any(s: A.ChooseMenu) -> bool:

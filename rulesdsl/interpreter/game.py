@@ -62,12 +62,13 @@ def advance(prog: Program, st: State) -> int | None:
     stack of frames has emptied."""
     blocks = prog.blocks
     stack = st.stack
+    if not stack:
+        return None
     steps = 0
-    fr: list = []
+    fr = stack[-1]
     st.steps = 0
     try:
-        while stack:
-            fr = stack[-1]
+        while True:
             r = blocks[fr[0]](st, fr)
             if r >= 0:
                 fr[0] = r
@@ -77,12 +78,16 @@ def advance(prog: Program, st: State) -> int | None:
                 continue
             if r == RET:
                 stack.pop()
+                if not stack:
+                    return None
+                fr = stack[-1]
                 continue
             if r == CALL:
                 if len(stack) > 200:
                     raise RuleRuntimeError("R001", "rules call each other more than 200 "
                                            "deep: endless recursion?",
                                            prog.spans[prog.block_sid[fr[0]]])
+                fr = stack[-1]
                 continue
             return r
     except RuleRuntimeError:
@@ -124,6 +129,10 @@ class Rules:
         self.path = program.analysis.file.path
         text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self._board_sizes = [b.size for b in self.analysis.boards.values()]
+        self._has_setup = self.analysis.proc("setup") is not None
+        self._play = (self.program.entries[("play", "play")],
+                      self.program.nlocals[("play", "play")])
 
     @property
     def name(self) -> str:
@@ -144,10 +153,8 @@ class Rules:
         return players
 
     def fresh_state(self, players: int, seed: int) -> State:
-        prog = self.program
-        boards = [[None] * b.size for b in self.analysis.boards.values()]
-        st = State(players, prog.init_counters[:], boards, [], seed_to_rng(seed))
-        return st
+        boards = [[None] * n for n in self._board_sizes]
+        return State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed))
 
     def frame(self, kind: str, name: str, args: list | None = None) -> list:
         key = (kind, name)
@@ -158,13 +165,15 @@ class Rules:
     def new_game(self, players: int | None = None, seed: int = 0,
                  narrate: bool = False, auto_chance: bool = True) -> "Game":
         """Start a game: run the setup and play until the first decision."""
-        players = self.check_players(players)
+        if players is None or not self.analysis.min_players <= players <= \
+                self.analysis.max_players:
+            players = self.check_players(players)
         st = self.fresh_state(players, seed)
         st.auto = auto_chance
         if narrate:
             st.log = []
-        st.stack.append(self.frame("play", "play"))
-        if self.analysis.proc("setup"):
+        st.stack.append([self._play[0], [None] * self._play[1]])
+        if self._has_setup:
             st.stack.append(self.frame("setup", "setup"))
         game = Game(self, st, seed)
         game._run()
@@ -186,22 +195,20 @@ class Game:
         self.st = st
         self.seed = seed
         self.history: list[int] = []
+        self.over = st.result is not None  # kept up to date after every step
 
     def _run(self) -> None:
         try:
             advance(self.program, self.st)
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
+        self.over = self.st.result is not None
 
     # ---- reading -----------------------------------------------------------------------
 
     @property
     def players(self) -> int:
         return self.st.np
-
-    @property
-    def over(self) -> bool:
-        return self.st.result is not None
 
     @property
     def log(self) -> list[str]:
@@ -272,23 +279,32 @@ class Game:
         """Apply option i (from 0) of the pending decision or chance step."""
         st = self.st
         p = st.pending
-        if p is None or st.result is not None:
-            raise RulesError([Diagnostic("G002", "the game is over: there is nothing to "
-                                         "choose")])
-        opts = p[2]
-        if not (isinstance(i, int) and 0 <= i < len(opts)):
-            raise RulesError([Diagnostic("G002", f"option {i} does not exist: there are "
-                                         f"{len(opts)} options (0 to {len(opts) - 1})")])
+        if p is None or type(i) is not int or not 0 <= i < len(p[2]):
+            raise self._bad_index(i)
         site = self.program.sites[p[0]]
-        fr = st.stack[-1]
-        if site.kind == "die":
-            lst, idx = site.hidden
-            st.v[site.base + fr[1][lst][fr[1][idx]]] = opts[i]
+        slot = site.slot
+        if slot >= 0:
+            st.stack[-1][1][slot] = p[2][i]
         else:
-            fr[1][site.slot] = opts[i]
+            lst, idx = site.hidden
+            locals_ = st.stack[-1][1]
+            st.v[site.base + locals_[lst][locals_[idx]]] = p[2][i]
         st.pending = None
         self.history.append(i)
-        self._run()
+        try:
+            advance(self.program, st)
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        self.over = st.result is not None
+
+    def _bad_index(self, i: object) -> RulesError:
+        p = self.st.pending
+        if p is None or self.st.result is not None:
+            return RulesError([Diagnostic("G002", "the game is over: there is nothing to "
+                                          "choose")])
+        n = len(p[2])
+        return RulesError([Diagnostic("G002", f"option {i} does not exist: there are {n} "
+                                      f"options (0 to {n - 1})")])
 
     def apply(self, option_id: str) -> None:
         """Apply the option with this id; an unknown id raises RulesError (G002)."""
@@ -312,6 +328,7 @@ class Game:
         new.st = self.st.copy()
         new.seed = self.seed
         new.history = self.history[:]
+        new.over = self.over
         return new
 
     # ---- saving and viewing ------------------------------------------------------------

@@ -72,11 +72,9 @@ def make_helpers(env: Env) -> dict[str, Any]:
             raise _err("R003", f"cell ({x}, {y}) is off the {width} x {height} board", sid)
         return (y - 1) * width + (x - 1)
 
-    def _place(cells: list, c: int, piece: Any, sid: int) -> None:
-        if cells[c] is not None:
-            raise _err("R004", "placing a piece on a cell that is not empty", sid,
-                       hint="clear the cell first, or choose among empty cells")
-        cells[c] = piece
+    def _occupied(sid: int) -> RuleRuntimeError:
+        return _err("R004", "placing a piece on a cell that is not empty", sid,
+                    hint="clear the cell first, or choose among empty cells")
 
     def _bounded(value: int, low: int, high: int, name: str, sid: int) -> int:
         if not low <= value <= high:

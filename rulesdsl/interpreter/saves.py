@@ -87,6 +87,8 @@ def load_game(rules: "Rules", data: Any) -> "Game":
     if result is not None and not (isinstance(result, list) and len(result) == np and
                                    all(isinstance(r, int) and 1 <= r <= np for r in result)):
         raise _bad("the result is malformed")
+    if pending is not None and result is not None:
+        raise _bad("the game is over yet a decision is pending")
     if pending is None and result is None:
         raise _bad("the game is neither over nor waiting for a decision")
     st = State(np, v, boards, stack, rng)

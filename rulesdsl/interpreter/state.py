@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 MASK = (1 << 64) - 1
+SEATS = [list(range(n)) for n in range(65)]
 
 
 def seed_to_rng(seed: int) -> int:
     """The generator's first state from a seed (splitmix64, never zero)."""
-    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    z = ((seed & MASK) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     z ^= z >> 31
     return z or 0x2545F4914F6CDD1D
 
@@ -32,7 +32,7 @@ class State:
 
     def __init__(self, np: int, v: list, b: list, stack: list, rng: int):
         self.np = np                  # number of players
-        self.pl = list(range(np))     # the players, in seat order
+        self.pl = SEATS[np]           # the players, in seat order (shared, never changed)
         self.v = v                    # counters, dice faces; slot 0 is the current player
         self.b = b                    # boards: one list of cells each, None when empty
         self.stack = stack            # frames: [block number, locals]
@@ -41,8 +41,8 @@ class State:
         self.result: list[int] | None = None  # rank per seat once the game is over
         self.auto = True              # roll chance steps at once instead of pausing
         self.log: list[str] | None = None     # narration, when asked for
-        self.steps = 0
-        self.replay: list[str] | None = None  # choices an example is about to play
+        # `steps` (set by each run of the rules) and `replay` (set by an example's
+        # 'play "..."') are left unset here: a new state is made for every game
 
     def copy(self) -> "State":
         new = State.__new__(State)
