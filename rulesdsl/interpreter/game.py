@@ -297,6 +297,12 @@ class Game:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
 
+    def roll_chance(self, i: int) -> None:
+        """Take outcome i of a pending chance step without recording it: a game record is
+        the seed and the decisions, and the seed reproduces the chance outcomes."""
+        self.apply_index(i)
+        self.history.pop()
+
     def _bad_index(self, i: object) -> RulesError:
         p = self.st.pending
         if p is None or self.st.result is not None:

@@ -1,0 +1,307 @@
+"""The `rulesdsl` command line: check, ast, run, play, simulate, perft.
+
+Every bad input (a rule file, a saved game, an argument) ends with a message for people
+and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
+exit 2 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn, Sequence
+
+from . import ast as A
+from .agents import AGENTS
+from .diagnostics import RulesError
+from .grammar import parse_file
+from .interpreter.game import Game, Rules
+from .loader import check_file, load
+from .runner import agents_for, play_out, simulate
+
+
+class UsageError(Exception):
+    """A bad command line: printed on one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {value}")
+    return value
+
+
+def _agents(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in AGENTS:
+            raise argparse.ArgumentTypeError(
+                f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})")
+    if not names:
+        raise argparse.ArgumentTypeError("no agent named")
+    return names
+
+
+def _setting(text: str) -> tuple[str, Any]:
+    name, eq, raw = text.partition("=")
+    if not eq or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not {text!r}")
+    raw = raw.strip()
+    value: Any
+    if raw in ("true", "false"):
+        value = raw == "true"
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = raw
+    return name.strip(), value
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="rulesdsl", description="Tabletop game rules as text: check them, run "
+               "them, play them, measure them.")
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+
+    c = sub.add_parser("check", help="check rule files and run their examples")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--no-examples", action="store_true", help="do not run the examples")
+
+    a = sub.add_parser("ast", help="print the syntax tree of a rule file as JSON")
+    a.add_argument("file", metavar="FILE")
+
+    def game_options(q: Parser, agents_default: str = "random") -> None:
+        q.add_argument("file", metavar="FILE")
+        q.add_argument("--players", type=_positive, help="number of players")
+        q.add_argument("--seed", type=_natural, default=1, help="random seed (default 1)")
+        q.add_argument("--agents", type=_agents, default=[agents_default],
+                       help="comma-separated agents for the seats, cycled "
+                            f"({', '.join(sorted(AGENTS))})")
+        q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                       metavar="NAME=VALUE", help="change a setting of the rules")
+
+    r = sub.add_parser("run", help="play one game with bots and narrate it")
+    game_options(r)
+    r.add_argument("--json", action="store_true", help="print the game record as JSON")
+
+    pl = sub.add_parser("play", help="play at the terminal; bots take the other seats")
+    game_options(pl)
+    pl.add_argument("--seats", default="1", help="the seats you play, e.g. 1 or 1,3")
+    pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
+
+    s = sub.add_parser("simulate", help="play many games with bots and summarise them")
+    game_options(s)
+    s.add_argument("--games", type=_positive, default=100)
+    s.add_argument("--workers", type=_positive, default=1)
+    s.add_argument("--json", action="store_true")
+
+    f = sub.add_parser("perft", help="count the step sequences of exactly D steps")
+    f.add_argument("file", metavar="FILE")
+    f.add_argument("--depth", type=_natural, required=True)
+    f.add_argument("--players", type=_positive)
+    f.add_argument("--seed", type=_natural, default=1)
+    return p
+
+
+def print_diagnostics(err: RulesError) -> None:
+    print(err.render(), file=sys.stderr)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    failed = False
+    out: list[dict] = []
+    for path in args.files:
+        diags, sources = check_file(path, run_examples=not args.no_examples)
+        errors = [d for d in diags if d.severity == "error"]
+        failed = failed or bool(errors)
+        if args.format == "json":
+            out.extend(d.to_json() for d in diags)
+            continue
+        for d in diags:
+            print(d.render(sources), file=sys.stderr)
+        if not errors:
+            print(f"{path}: ok")
+    if args.format == "json":
+        print(json.dumps({"diagnostics": out, "ok": not failed}, indent=2))
+    else:
+        n = sum(1 for _ in args.files)
+        if failed:
+            print(f"{'some' if n > 1 else 'the'} rule file{'s' if n > 1 else ''} "
+                  "had errors", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_ast(args: argparse.Namespace) -> int:
+    tree, _ = parse_file(args.file)
+    print(json.dumps(A.to_json(tree), indent=1))
+    return 0
+
+
+def _load(args: argparse.Namespace) -> Rules:
+    return load(args.file, dict(args.settings) or None)
+
+
+def _seat(p: int) -> str:
+    return f"player {p + 1}"
+
+
+def describe_result(game: Game) -> list[str]:
+    result = game.result
+    assert result is not None
+    lines = []
+    order = sorted(range(game.players), key=lambda p: result.ranking[p])
+    for p in order:
+        score = f", score {result.scores[p]}" if result.scores is not None else ""
+        lines.append(f"  {result.ranking[p]}. {_seat(p)}{score}")
+    winners = result.winners
+    if len(winners) == 1:
+        head = f"{_seat(winners[0])} wins"
+    elif len(winners) == game.players:
+        head = "a draw"
+    else:
+        head = "a shared win: " + ", ".join(_seat(p) for p in winners)
+    return [f"Result: {head}"] + lines
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    rules = _load(args)
+    players = rules.check_players(args.players)
+    game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
+    agents = agents_for(args.agents, players, args.seed)
+    said = 0
+    lines: list[str] = [f"{rules.name}: {players} players, seed {args.seed}, agents "
+                        + ", ".join(a.name for a in agents)]
+
+    def flush() -> None:
+        nonlocal said
+        for text in game.log[said:]:
+            lines.append(f"    {text}")
+        said = len(game.log)
+
+    def on_step(g: Game, i: int) -> None:
+        flush()
+        if g.is_chance:
+            lines.append(f"  chance: {g.chance.outcomes[i][0].label}")
+        else:
+            decision = g.decision
+            assert decision is not None
+            lines.append(f"  {_seat(decision.player)}: {decision.options[i].label}")
+
+    flush()
+    play_out(game, agents, on_step)
+    flush()
+    if args.json:
+        print(json.dumps(game.to_json(), indent=1))
+        return 0
+    print("\n".join(lines + describe_result(game)))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _load(args)
+    players = rules.check_players(args.players)
+    summary = simulate(args.file, players, args.games, args.seed, args.agents,
+                       args.workers, dict(args.settings) or None, rules)
+    data = summary.to_json()
+    if args.json:
+        print(json.dumps(data, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{summary.game}: {summary.games} games, {players} players, "
+                  f"agents {', '.join(args.agents)}")
+    table.add_column("seat")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    if data["mean_scores"] is not None:
+        table.add_column("mean score", justify="right")
+    for p in range(players):
+        row = [str(p + 1), str(summary.wins[p]), f"{data['win_rates'][p]:.1%}"]
+        if data["mean_scores"] is not None:
+            row.append(f"{data['mean_scores'][p]:.1f}")
+        table.add_row(*row)
+    console = Console(width=100)
+    console.print(table)
+    console.print(f"draws {summary.draws} ({summary.draws / summary.games:.1%}); "
+                  f"{data['mean_decisions']:.1f} decisions a game; "
+                  f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
+                  f"({summary.seconds:.2f} s)")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from .interpreter.perft import perft
+
+    rules = load(args.file)
+    game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
+                          auto_chance=False)
+    print(perft(game, args.depth))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import play_at_terminal
+
+    rules = _load(args)
+    players = rules.check_players(args.players)
+    seats = set()
+    for part in args.seats.split(","):
+        try:
+            seat = int(part)
+        except ValueError:
+            raise UsageError(f"--seats: expected seat numbers like 1 or 1,3, not "
+                             f"{args.seats!r}") from None
+        if not 1 <= seat <= players:
+            raise UsageError(f"--seats: there is no seat {seat} in a game of {players}")
+        seats.add(seat - 1)
+    return play_at_terminal(rules, players, args.seed, args.agents, seats, args.load)
+
+
+COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
+            "simulate": cmd_simulate, "perft": cmd_perft}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        print(f"rulesdsl: error: {err}", file=sys.stderr)
+        return 2
+    except RulesError as err:
+        print_diagnostics(err)
+        return 1
+    except KeyboardInterrupt:
+        print("rulesdsl: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

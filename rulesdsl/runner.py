@@ -1,0 +1,129 @@
+"""Playing whole games with agents: one narrated game, or many for statistics.
+
+Used by `rulesdsl run`, `play` and `simulate`. Game k of a simulation uses the game seed
+`seed + k` and agents seeded from it, so the results do not depend on how many worker
+processes share the work.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .agents import make_agent
+from .interpreter.game import Game, Rules
+from .loader import load
+
+AGENT_SEED_STRIDE = 7919
+
+
+def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
+    """One agent per seat: the names given cycle over the seats."""
+    return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
+            for p in range(players)]
+
+
+def play_out(game: Game, agents: list[Any],
+             on_step: Callable[[Game, int], None] | None = None) -> Game:
+    """Play a game to its end. Chance steps, if the game pauses at them, are rolled with
+    the game's own generator, exactly as they would be rolled without pausing."""
+    while not game.over:
+        if game.is_chance:
+            i = game.st.rand(game.num_options())
+            if on_step:
+                on_step(game, i)
+            game.roll_chance(i)
+            continue
+        decision = game.st.pending
+        i = agents[decision[1]].choose(game)
+        if on_step:
+            on_step(game, i)
+        game.apply_index(i)
+    return game
+
+
+@dataclass
+class Summary:
+    """What many games of one rule file came to."""
+
+    file: str
+    game: str
+    games: int
+    players: int
+    wins: list[int]
+    draws: int
+    decisions: int
+    scores: list[float] | None
+    seconds: float
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        return {
+            "file": self.file,
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "wins": self.wins,
+            "win_rates": [w / n for w in self.wins],
+            "draws": self.draws,
+            "mean_decisions": self.decisions / n,
+            "mean_scores": [s / n for s in self.scores] if self.scores is not None else None,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _play_chunk(args: tuple) -> tuple:
+    path, overrides, players, seeds, agent_names = args
+    rules = load(path, overrides)
+    wins = [0] * players
+    draws = 0
+    decisions = 0
+    scores: list[float] | None = None
+    for seed in seeds:
+        game = rules.new_game(players=players, seed=seed)
+        play_out(game, agents_for(agent_names, players, seed))
+        result = game.result
+        assert result is not None
+        firsts = result.winners
+        if len(firsts) == 1:
+            wins[firsts[0]] += 1
+        else:
+            draws += 1
+        decisions += len(game.history)
+        if result.scores is not None:
+            if scores is None:
+                scores = [0.0] * players
+            for p, s in enumerate(result.scores):
+                scores[p] += s
+    return wins, draws, decisions, scores
+
+
+def simulate(path: str, players: int, games: int, seed: int, agent_names: list[str],
+             workers: int = 1, overrides: dict[str, Any] | None = None,
+             rules: Rules | None = None) -> Summary:
+    rules = rules or load(path, overrides)
+    start = time.perf_counter()
+    seeds = list(range(seed, seed + games))
+    workers = max(1, min(workers, games))
+    chunks = [seeds[i::workers] for i in range(workers)]
+    jobs = [(path, overrides, players, chunk, agent_names) for chunk in chunks if chunk]
+    if workers == 1:
+        parts = [_play_chunk(job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(_play_chunk, jobs))
+    wins = [0] * players
+    draws = decisions = 0
+    scores: list[float] | None = None
+    for w, d, n, s in parts:
+        wins = [a + b for a, b in zip(wins, w)]
+        draws += d
+        decisions += n
+        if s is not None:
+            scores = s if scores is None else [a + b for a, b in zip(scores, s)]
+    return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
+                   scores, time.perf_counter() - start)

@@ -1,0 +1,140 @@
+"""Playing at the terminal: a person picks numbered options for their seats, bots take
+the others. Boards are drawn as grids; the player sees only their own view.
+
+Commands at the prompt: a number or an option id; `save FILE` writes the game so that
+`rulesdsl play --load FILE` resumes it; `quit` leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .diagnostics import RulesError
+from .interpreter.game import Game, Rules
+from .runner import agents_for
+
+
+def draw_boards(game: Game, player: int) -> list[str]:
+    a = game.rules.analysis
+    lines = []
+    for name, board in a.boards.items():
+        cells = game.st.b[a.board_index[name]]
+        lines.append(f"{name}:")
+        for y in reversed(range(board.height)):
+            row = []
+            for x in range(board.width):
+                piece = cells[board.index(x, y)]
+                if piece is None:
+                    row.append(".")
+                elif isinstance(piece, int) and not isinstance(piece, bool):
+                    row.append(str(piece + 1))
+                else:
+                    row.append(str(piece)[:2])
+            lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
+        letters = "abcdefghijklmnopqrstuvwxyz"[:board.width]
+        lines.append("    " + " ".join(letters))
+    return lines
+
+
+def show_state(game: Game, player: int) -> list[str]:
+    view = game.view(player)
+    lines = draw_boards(game, player)
+    for name, value in view["counters"].items():
+        lines.append(f"{name}: {value}")
+    for name, faces in view["dice"].items():
+        lines.append(f"{name}: {' '.join(str(f) for f in faces)}")
+    return lines
+
+
+def play_at_terminal(rules: Rules, players: int, seed: int, agent_names: list[str],
+                     seats: set[int], load_path: str | None,
+                     stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    if load_path:
+        try:
+            data = json.loads(Path(load_path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RulesError([_diag(f"no such saved game: {load_path}")]) from None
+        except (OSError, ValueError) as err:
+            raise RulesError([_diag(f"cannot read the saved game {load_path}: {err}")]) from None
+        game = rules.load_game(data)
+        players = game.players
+    else:
+        game = rules.new_game(players=players, seed=seed, auto_chance=False, narrate=True)
+    game.st.auto = False
+    if game.st.log is None:
+        game.st.log = []
+    agents = agents_for(agent_names, players, seed)
+    said = len(game.log)
+    say(f"{rules.name}: you play seat{'s' if len(seats) > 1 else ''} "
+        + ", ".join(str(s + 1) for s in sorted(seats)))
+    while not game.over:
+        for text in game.log[said:]:
+            say(f"  {text}")
+        said = len(game.log)
+        if game.is_chance:
+            i = game.st.rand(game.num_options())
+            say(f"  chance: {game.chance.outcomes[i][0].label}")
+            game.roll_chance(i)
+            continue
+        decision = game.decision
+        assert decision is not None
+        who = decision.player
+        if who not in seats:
+            i = agents[who].choose(game)
+            say(f"  player {who + 1} ({agents[who].name}): {decision.options[i].label}")
+            game.apply_index(i)
+            continue
+        say()
+        for line in show_state(game, who):
+            say(line)
+        say(f"player {who + 1}, choose ({decision.prompt}):")
+        for n, opt in enumerate(decision.options, start=1):
+            say(f"  {n:>3}. {opt.label}   [{opt.id}]")
+        while True:
+            stdout.write("> ")
+            stdout.flush()
+            answer = stdin.readline()
+            if not answer:
+                say("\nend of input: the game is left unfinished")
+                return 1
+            answer = answer.strip()
+            if answer == "quit":
+                say("game left unfinished")
+                return 0
+            if answer.startswith("save "):
+                target = answer[5:].strip()
+                try:
+                    Path(target).write_text(json.dumps(game.to_json()), encoding="utf-8")
+                    say(f"saved to {target}; resume with: rulesdsl play "
+                        f"{rules.path} --load {target}")
+                except OSError as err:
+                    say(f"cannot save to {target}: {err}")
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                game.apply_index(int(answer) - 1)
+                break
+            ids = [o.id for o in decision.options]
+            if answer in ids:
+                game.apply_index(ids.index(answer))
+                break
+            say(f"  type a number from 1 to {len(decision.options)}, an option id, "
+                "'save FILE' or 'quit'")
+    for text in game.log[said:]:
+        say(f"  {text}")
+    from .cli import describe_result
+
+    for line in describe_result(game):
+        say(line)
+    return 0
+
+
+def _diag(message: str):  # type: ignore[no-untyped-def]
+    from .diagnostics import Diagnostic
+
+    return Diagnostic("G001", message)
