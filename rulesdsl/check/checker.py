@@ -15,8 +15,8 @@ from .. import ast as A
 from ..diagnostics import Diagnostic, Span
 from ..interpreter.boards import SquareBoard
 from .types import (
-    ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, PLAYER, TEXT, Type, compatible, element,
-    join, list_of, show,
+    ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, PLAYER, TEXT, Problem, Type, compatible,
+    element, join, list_of, show,
 )
 
 MAX_PLAYERS = 16
@@ -894,7 +894,7 @@ class Checker:
             self.constant(e.args[i])
         result = b.result(arg_types)
         self.a.binding[id(e)] = ("builtin", e.func)
-        if isinstance(result, str):
+        if isinstance(result, Problem):
             self.err("E030", result, e.span, hint=b.doc)
             return ANY
         return result

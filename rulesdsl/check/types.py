@@ -82,7 +82,11 @@ def show(t: Type) -> str:
 
 # ---- built-in functions ----------------------------------------------------------------
 
-Sig = Callable[[list[Type]], Union[Type, str]]
+class Problem(str):
+    """What is wrong with the arguments of a built-in function (not a type)."""
+
+
+Sig = Callable[[list[Type]], Union[Type, Problem]]
 
 
 @dataclass(frozen=True)
@@ -104,60 +108,60 @@ def _need(kind: str, t: Type) -> bool:
 
 def _lines(ts: list[Type]) -> Type | str:
     if not _need("board", ts[0]):
-        return f"the first argument of lines must be a board, not {show(ts[0])}"
+        return Problem(f"the first argument of lines must be a board, not {show(ts[0])}")
     if ts[1] != INT:
-        return "the length of a line must be a number"
+        return Problem("the length of a line must be a number")
     if len(ts) == 3 and not (ts[2] == ANY or ts[2] == ("cell", ts[0][1])):
-        return f"the third argument of lines must be a cell of {ts[0][1]}"
+        return Problem(f"the third argument of lines must be a cell of {ts[0][1]}")
     return list_of(list_of(("cell", ts[0][1])))
 
 
 def _board_list(fname: str) -> Sig:
     def sig(ts: list[Type]) -> Type | str:
         if not _need("board", ts[0]):
-            return f"the first argument of {fname} must be a board, not {show(ts[0])}"
+            return Problem(f"the first argument of {fname} must be a board, not {show(ts[0])}")
         if ts[1] != INT:
-            return f"the second argument of {fname} must be a number"
+            return Problem(f"the second argument of {fname} must be a number")
         return list_of(("cell", ts[0][1]))
     return sig
 
 
 def _cell(ts: list[Type]) -> Type | str:
     if not _need("board", ts[0]):
-        return f"the first argument of cell must be a board, not {show(ts[0])}"
+        return Problem(f"the first argument of cell must be a board, not {show(ts[0])}")
     if ts[1] != INT or ts[2] != INT:
-        return "cell(board, column, row) takes numbers for column and row"
+        return Problem("cell(board, column, row) takes numbers for column and row")
     return ("cell", ts[0][1])
 
 
 def _neighbours(ts: list[Type]) -> Type | str:
     if not _need("cell", ts[0]) or ts[0] == ANY:
-        return f"neighbours takes a cell, not {show(ts[0])}"
+        return Problem(f"neighbours takes a cell, not {show(ts[0])}")
     return list_of(ts[0])
 
 
 def _distance(ts: list[Type]) -> Type | str:
     if not (_need("cell", ts[0]) and ts[0] == ts[1]):
-        return "distance takes two cells of the same board"
+        return Problem("distance takes two cells of the same board")
     return INT
 
 
 def _length(ts: list[Type]) -> Type | str:
     if element(ts[0]) is None:
-        return f"length takes a list, not {show(ts[0])}"
+        return Problem(f"length takes a list, not {show(ts[0])}")
     return INT
 
 
 def _player_step(ts: list[Type]) -> Type | str:
     if ts[0] not in (PLAYER, ANY):
-        return f"expected a player, not {show(ts[0])}"
+        return Problem(f"expected a player, not {show(ts[0])}")
     return PLAYER
 
 
 def _ints(ts: list[Type]) -> Type | str:
     if all(t in (INT, ANY) for t in ts):
         return INT
-    return "expected numbers"
+    return Problem("expected numbers")
 
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [

@@ -795,12 +795,14 @@ class Compiler:
         var = self.a.binding[id(e)][1]
         domain = self.domain(e.domain)
         outer = list(dict.fromkeys(self.pyvars))
-        name = f"Q{len(self.helpers)}"
+        slot = len(self.helpers)
+        self.helpers.append("")  # reserved: quantifiers inside this one come after it
+        name = f"Q{slot}"
         params = "".join(f", {v}" for v in outer)
         nested = (kind in ("any", "all") and isinstance(e.where, A.Quantifier)
                   and e.where.kind in ("any", "all"))
         if nested:
-            self.helpers.append(self.nested_loops(name, params, e, var, domain))
+            self.helpers[slot] = self.nested_loops(name, params, e, var, domain)
             return f"{name}(st, V, L, B{params})"
         self.pyvars.append(var)
         where = self.expr(e.where) if e.where is not None else None
@@ -821,7 +823,7 @@ class Compiler:
         if kind in ("count", "sum"):
             lines.append("    n = 0")
         lines += [f"    for {var} in {domain}:", body[0], body[1]]
-        self.helpers.append("\n".join(lines))
+        self.helpers[slot] = "\n".join(lines)
         return f"{name}(st, V, L, B{params})"
 
     def condition(self, c: A.Expr, pos: tuple[int, int]) -> str:

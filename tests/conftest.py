@@ -1,0 +1,28 @@
+"""Shared fixtures: every game under games/ is found automatically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_FILES = sorted(ROOT.glob("games/*/*.rules"))
+
+
+def game_id(path: Path) -> str:
+    return str(path.relative_to(ROOT / "games"))
+
+
+@pytest.fixture(scope="session")
+def load_rules():
+    cache: dict[Path, rulesdsl.Rules] = {}
+
+    def load(path: Path) -> rulesdsl.Rules:
+        if path not in cache:
+            cache[path] = rulesdsl.load(path)
+        return cache[path]
+
+    return load
