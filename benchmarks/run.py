@@ -7,12 +7,13 @@ for both and their ratio (rulesdsl / hand-written).
 
 Usage, from the repository root:
 
-    python -m benchmarks.run [--games NAME ...] [--seconds S] [--seed N] [--json]
+    python -m benchmarks.run [--games NAME ...] [--seconds S] [--repeat N] [--seed N] [--json]
 """
 
 import argparse
 import json
 import random
+import statistics
 import time
 from pathlib import Path
 
@@ -61,33 +62,39 @@ def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
             return games, elapsed
 
 
-def run_game(name: str, seconds: float, seed: int) -> dict:
+def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
+    """Time both sides `repeat` times, in turn (A B A B ...), and report the medians:
+    of each side's rate, and of the ratio within each pair (robust to a drifting machine)."""
     rule_file, module = GAMES[name]
     rules = rulesdsl.load(str(ROOT / rule_file))
-    engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
-    hand_games, hand_time = bench_handwritten(module, seconds, seed)
-    engine_rate = engine_games / engine_time
-    hand_rate = hand_games / hand_time
+    engine_rates, hand_rates, ratios = [], [], []
+    for _ in range(repeat):
+        engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
+        hand_games, hand_time = bench_handwritten(module, seconds, seed)
+        engine_rates.append(engine_games / engine_time)
+        hand_rates.append(hand_games / hand_time)
+        ratios.append(engine_rates[-1] / hand_rates[-1])
     return {
         "game": name,
         "players": module.PLAYERS,
-        "rulesdsl_playouts": engine_games,
-        "rulesdsl_seconds": round(engine_time, 3),
-        "rulesdsl_per_sec": round(engine_rate, 1),
-        "handwritten_playouts": hand_games,
-        "handwritten_seconds": round(hand_time, 3),
-        "handwritten_per_sec": round(hand_rate, 1),
-        "ratio": round(engine_rate / hand_rate, 4),
+        "runs": repeat,
+        "rulesdsl_per_sec": round(statistics.median(engine_rates), 1),
+        "handwritten_per_sec": round(statistics.median(hand_rates), 1),
+        "ratio": round(statistics.median(ratios), 4),
+        "ratio_min": round(min(ratios), 4),
+        "ratio_max": round(max(ratios), 4),
     }
 
 
 def print_table(results: list[dict]) -> None:
-    header = f"{'game':<14}{'rulesdsl/s':>14}{'hand-written/s':>16}{'ratio':>10}"
+    header = (f"{'game':<14}{'rulesdsl/s':>14}{'hand-written/s':>16}{'ratio':>10}"
+              f"{'min-max':>16}")
     print(header)
     print("-" * len(header))
     for r in results:
         print(f"{r['game']:<14}{r['rulesdsl_per_sec']:>14,.1f}"
-              f"{r['handwritten_per_sec']:>16,.1f}{r['ratio']:>10.4f}")
+              f"{r['handwritten_per_sec']:>16,.1f}{r['ratio']:>10.4f}"
+              f"{r['ratio_min']:>8.3f}-{r['ratio_max']:.3f}")
 
 
 def main(argv=None) -> None:
@@ -98,10 +105,12 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time budget per side per game (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="timed runs of each side; medians are reported (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     args = parser.parse_args(argv)
 
-    results = [run_game(name, args.seconds, args.seed) for name in args.games]
+    results = [run_game(name, args.seconds, args.seed, args.repeat) for name in args.games]
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -51,7 +51,11 @@ def show_state(game: Game, player: int) -> list[str]:
 
 def play_at_terminal(rules: Rules, players: int, seed: int, agent_names: list[str],
                      seats: set[int], load_path: str | None,
-                     stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+                     stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 

@@ -22,7 +22,7 @@ from ..check.checker import Analysis, Proc
 from ..check.types import ANY, PLAYER, Type, element
 from ..diagnostics import Span
 from .display import Display
-from .runtime import CALL, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
+from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 
 SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")
 INLINE_LINES = 24   # blocks this short are copied into the blocks that jump to them
@@ -571,7 +571,14 @@ class Compiler:
     def choose_any(self, s: A.ChooseAny, pos: tuple[int, int]) -> tuple[int, int]:
         b = self.a.binding[id(s)]
         var, t = b[1], b[2]
-        options = f"_subsets(_uniq({self.domain(s.domain)}), {self.sid(s.span)})"
+        domain = self.domain(s.domain)
+        if domain in self.consts and len(self.consts[domain]) <= MAX_SUBSET_ITEMS:
+            # a fixed set (the dice of a set, say): its subsets are worked out once
+            items = list(dict.fromkeys(self.consts[domain]))
+            options = self.const([[x for i, x in enumerate(items) if mask >> i & 1]
+                                  for mask in range(1 << len(items))])
+        else:
+            options = f"_subsets(_uniq({domain}), {self.sid(s.span)})"
         site = Site("any", self.proc.name, s.span, t, self.a.slot[id(s)],
                     label=self.label_function(s.label, var))
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)

@@ -96,4 +96,25 @@ def load_game(rules: "Rules", data: Any) -> "Game":
     st.result = result
     game = Game(rules, st, seed)
     game.history = list(history)
+    if pending is not None:
+        _check_pending(game)
     return game
+
+
+def _check_pending(game: "Game") -> None:
+    """The pending options must have labels and a place in the top frame to go: a save
+    whose frame or options do not fit the rules would otherwise fail later, mid-game."""
+    st = game.st
+    site = game.program.sites[st.pending[0]]
+    locals_ = st.stack[-1][1]
+    try:
+        game._options()
+        if site.slot >= 0:
+            ok = site.slot < len(locals_)
+        else:
+            lst, idx = site.hidden
+            ok = 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
+    except Exception:
+        ok = False
+    if not ok:
+        raise _bad("the pending decision does not fit the rule stack")
