@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import rulesdsl
-
 from benchmarks.handwritten import connect_four, pig, tictactoe, yacht
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +100,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES),
-                        metavar="NAME", help="games to run (default: all: " + ", ".join(GAMES) + ")")
+                        metavar="NAME",
+                        help="games to run (default: all: " + ", ".join(GAMES) + ")")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time budget per side per game (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")

@@ -7,7 +7,7 @@ and `rulesdsl.interpreter.compiler` (compile). The runtime never walks these mod
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,7 +34,7 @@ class StrLit(Node):
     """A string, possibly with `{expr}` holes: `"mark {c}"`. Parts alternate text and
     expressions in order."""
 
-    parts: list[Union[str, "Expr"]]
+    parts: list[str | Expr]
 
 
 class BoolLit(Node):
@@ -64,72 +64,72 @@ class Call(Node):
     """A call of a built-in function or a `define`: `lines(grid, 3)`."""
 
     func: str
-    args: list["Expr"]
+    args: list[Expr]
 
 
 class ListLit(Node):
     """A list: `[1, 2, 3]`."""
 
-    items: list["Expr"]
+    items: list[Expr]
 
 
 class Of(Node):
     """`score of p`: a per-player counter of a player, a die's `face`, a cell's `piece`."""
 
     attr: str
-    obj: "Expr"
+    obj: Expr
 
 
 class Index(Node):
     """`xs[i]`: the i-th item of a list, counted from 1."""
 
-    obj: "Expr"
-    index: "Expr"
+    obj: Expr
+    index: Expr
 
 
 class Unary(Node):
     """`-x` or `not x`."""
 
     op: str
-    operand: "Expr"
+    operand: Expr
 
 
 class Binary(Node):
     """Arithmetic (`+ - * / %`), comparison, `and`, `or`, `in`, `not in`, range `a..b`."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 class IsEmpty(Node):
     """`c is empty` / `c is not empty`: a cell without a piece, or a list without items."""
 
-    operand: "Expr"
+    operand: Expr
     negated: bool
 
 
 class Cond(Node):
     """`if test then a else b`."""
 
-    test: "Expr"
-    then: "Expr"
-    otherwise: "Expr"
+    test: Expr
+    then: Expr
+    otherwise: Expr
 
 
 class TupleLit(Node):
     """`(p, c)`: the key of a counter kept per two things: `used of (current, c)`."""
 
-    items: list["Expr"]
+    items: list[Expr]
 
 
 class ListComp(Node):
     """`[e for x in xs where c]`: a new list."""
 
-    expr: "Expr"
+    expr: Expr
     var: str
-    domain: "Expr"
-    where: "Expr | None"
+    domain: Expr
+    where: Expr | None
 
 
 class Quantifier(Node):
@@ -137,24 +137,24 @@ class Quantifier(Node):
 
     kind: str
     var: str
-    domain: "Expr"
-    where: "Expr | None"
+    domain: Expr
+    where: Expr | None
 
 
 class Aggregate(Node):
     """`sum(e for x in xs where c)`, also `max`, `min`."""
 
     kind: str
-    expr: "Expr"
+    expr: Expr
     var: str
-    domain: "Expr"
-    where: "Expr | None"
+    domain: Expr
+    where: Expr | None
 
 
-Expr = Union[
-    IntLit, StrLit, BoolLit, NoneLit, PlayerLit, Name, Call, ListLit, Of, Index, Unary,
-    Binary, IsEmpty, Cond, Quantifier, Aggregate, TupleLit, ListComp,
-]
+Expr = (
+    IntLit | StrLit | BoolLit | NoneLit | PlayerLit | Name | Call | ListLit | Of | Index |
+    Unary | Binary | IsEmpty | Cond | Quantifier | Aggregate | TupleLit | ListComp
+)
 
 
 # ---- statements ----------------------------------------------------------------------
@@ -269,8 +269,8 @@ class Replay(Node):
 class If(Node):
     """`if c: ... elif c: ... else: ...`."""
 
-    branches: list[tuple[Expr, list["Stmt"]]]
-    otherwise: list["Stmt"] | None = None
+    branches: list[tuple[Expr, list[Stmt]]]
+    otherwise: list[Stmt] | None = None
 
 
 class ForEach(Node):
@@ -279,21 +279,21 @@ class ForEach(Node):
     var: str
     domain: Expr
     where: Expr | None
-    body: list["Stmt"]
+    body: list[Stmt]
 
 
 class Repeat(Node):
     """`repeat n times: ...`, or `repeat: ...` until `break`."""
 
     count: Expr | None
-    body: list["Stmt"]
+    body: list[Stmt]
 
 
 class While(Node):
     """`while c: ...`."""
 
     cond: Expr
-    body: list["Stmt"]
+    body: list[Stmt]
 
 
 class Turns(Node):
@@ -303,7 +303,7 @@ class Turns(Node):
 
     start: Expr | None
     rounds: Expr | None = None
-    body: list["Stmt"]
+    body: list[Stmt]
 
 
 class Choose(Node):
@@ -315,7 +315,7 @@ class Choose(Node):
     where: Expr | None
     by: Expr | None
     label: StrLit | None
-    body: list["Stmt"] | None
+    body: list[Stmt] | None
 
 
 class ChooseAny(Node):
@@ -325,7 +325,7 @@ class ChooseAny(Node):
     domain: Expr
     by: Expr | None
     label: StrLit | None
-    body: list["Stmt"] | None
+    body: list[Stmt] | None
 
 
 class MenuOption(Node):
@@ -334,7 +334,7 @@ class MenuOption(Node):
     id: str
     label: StrLit | None
     cond: Expr | None
-    body: list["Stmt"]
+    body: list[Stmt]
 
 
 class ChooseMenu(Node):
@@ -344,11 +344,11 @@ class ChooseMenu(Node):
     options: list[MenuOption]
 
 
-Stmt = Union[
-    Let, LetRoll, Set, Add, Place, Clear, Roll, Win, Draw, EndGame, EndTurn, Break, Say,
-    Expect, Pass, CallRule, Replay, If, ForEach, Repeat, While, Turns, Choose, ChooseAny,
-    ChooseMenu,
-]
+Stmt = (
+    Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | Break |
+    Say | Expect | Pass | CallRule | Replay | If | ForEach | Repeat | While | Turns | Choose |
+    ChooseAny | ChooseMenu
+)
 
 
 # ---- declarations --------------------------------------------------------------------
@@ -476,10 +476,11 @@ class ExampleDecl(Node):
     body: list[Stmt]
 
 
-Decl = Union[
-    GameDecl, PlayersDecl, ConstDecl, SettingDecl, CounterDecl, BoardDecl, EnumDecl,
-    DieDecl, DiceDecl, DefineDecl, RuleDecl, SetupDecl, PlayDecl, RankDecl, ExampleDecl,
-]
+Decl = (
+    GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
+    DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
+    ExampleDecl
+)
 
 
 class RulesFile(Node):

@@ -8,10 +8,11 @@ processes share the work.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .agents import make_agent
 from .interpreter.game import Game, Rules

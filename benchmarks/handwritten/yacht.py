@@ -109,5 +109,5 @@ if __name__ == "__main__":
         print(outcome, n)
     rng = random.Random(2)
     totals = [s for _ in range(1000) for s in play_scores(rng)]
-    print("mean score per player: %.1f (min %d, max %d)"
-          % (sum(totals) / len(totals), min(totals), max(totals)))
+    print(f"mean score per player: {sum(totals) / len(totals):.1f} "
+          f"(min {min(totals)}, max {max(totals)})")

@@ -15,8 +15,21 @@ from .. import ast as A
 from ..diagnostics import Diagnostic, Span
 from ..interpreter.boards import SquareBoard
 from .types import (
-    ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, PLAYER, TEXT, Problem, Type, compatible,
-    element, join, list_of, show,
+    ANY,
+    BOOL,
+    BUILTIN_NAMES,
+    BUILTINS,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    Problem,
+    Type,
+    compatible,
+    element,
+    join,
+    list_of,
+    show,
 )
 
 MAX_PLAYERS = 16
@@ -76,6 +89,7 @@ class Proc:
     params: list[str]
     span: Span
     nlocals: int = 0
+    example: A.ExampleDecl | None = None
 
 
 @dataclass
@@ -362,11 +376,15 @@ class Checker:
                 self.err("E030", f"players are ranked by numbers, not {show(t)}", key.span)
 
     def example_decl(self, d: A.ExampleDecl) -> None:
+        if self.a.proc("example", d.name) is not None:
+            self.err("E021", f"a second example named '{d.name}'", d.span,
+                     hint="give every example its own name")
+            return
         if d.players is not None and not (self.a.min_players <= d.players
                                           <= self.a.max_players):
             self.err("E012", f"this game is for {self.a.min_players} to {self.a.max_players} "
                      f"players, not {d.players}", d.span)
-        self.procedure(Proc("example", d.name, d.body, [], d.span))
+        self.procedure(Proc("example", d.name, d.body, [], d.span, example=d))
 
     def define_body(self, d: A.DefineDecl) -> None:
         proc = Proc("define", d.name, [], d.params, d.span)
@@ -595,7 +613,7 @@ class Checker:
                      label: A.StrLit | None) -> None:
         """The filter and the label of a choice see each candidate under the choice's name."""
         self.comp += 1
-        var = getattr(s, "var")
+        var = s.var
         b = ("py", f"o{self.comp}_{var}", t)
         self.a.binding[id(s)] = b
         scope.blocks.append({var: b})

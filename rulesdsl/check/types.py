@@ -8,10 +8,10 @@ Stage: check. A type is a string for the simple ones ("int", "bool", "text", "pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
 
-Type = Union[str, tuple]
+Type = str | tuple
 
 INT, BOOL, TEXT, PLAYER, NONE, ANY = "int", "bool", "text", "player", "none", "any"
 
@@ -86,7 +86,7 @@ class Problem(str):
     """What is wrong with the arguments of a built-in function (not a type)."""
 
 
-Sig = Callable[[list[Type]], Union[Type, Problem]]
+Sig = Callable[[list[Type]], Type | Problem]
 
 
 @dataclass(frozen=True)

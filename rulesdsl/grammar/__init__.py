@@ -100,7 +100,8 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
         if tok.type == "_INDENT":
             msg = "unexpected indentation"
             hint = "only a line ending with ':' starts an indented block"
-        width = max(len(str(tok)), 1) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+        layout = tok.type in ("_NL", "_INDENT", "_DEDENT", "$END")
+        width = 1 if layout else max(len(str(tok)), 1)
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
         return Diagnostic("E001", msg, span, hint=hint)
     if isinstance(err, UnexpectedCharacters):

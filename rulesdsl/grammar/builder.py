@@ -5,7 +5,8 @@ Stage: parse. lark's trees and tokens never leave `rulesdsl.grammar`.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lark import Token, Transformer, v_args
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.checker import Analysis, Proc
-from ..check.types import ANY, PLAYER, Type, element
+from ..check.types import ANY, Type, element
 from ..diagnostics import Span
 from .display import Display
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
@@ -690,7 +690,8 @@ class Compiler:
             xs, i, sid = self.expr(e.obj), self.expr(e.index), self.sid(e.span)
             if i.isdigit():
                 tmp = self.fresh("w")
-                return f"({tmp}[{int(i) - 1}] if len({tmp} := {xs}) >= {i} else _idx({tmp}, {i}, {sid}))"
+                return (f"({tmp}[{int(i) - 1}] if len({tmp} := {xs}) >= {i} "
+                        f"else _idx({tmp}, {i}, {sid}))")
             return f"_idx({xs}, {i}, {sid})"
         if isinstance(e, A.Unary):
             op = "not " if e.op == "not" else "-"

@@ -8,7 +8,7 @@ expected result with `expect`. A failing example is a diagnostic at its span.
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, RulesError
+from ..diagnostics import Diagnostic, RulesError, Span
 from .game import Game, Rules, advance
 from .runtime import OVER, REPLAY, SUSPEND, RuleRuntimeError
 
@@ -16,9 +16,8 @@ from .runtime import OVER, REPLAY, SUSPEND, RuleRuntimeError
 def run_example(rules: Rules, name: str) -> list[Diagnostic]:
     """Run one example; returns its failures (empty when it holds)."""
     proc = rules.analysis.proc("example", name)
-    assert proc is not None
-    decl = next(i for i in rules.analysis.file.items
-                if getattr(i, "name", None) == name and type(i).__name__ == "ExampleDecl")
+    assert proc is not None and proc.example is not None
+    decl = proc.example
     players = decl.players or rules.analysis.min_players
     st = rules.fresh_state(players, decl.seed or 0)
     prog = rules.program
@@ -53,8 +52,14 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
                         game.apply(choice)
                     except RulesError as err:
                         d = err.diagnostics[0]
-                        return [Diagnostic("E060", f"example '{name}': {d.message}",
-                                           _replay_span(rules, example_stack))]
+                        where = _replay_span(rules, example_stack)
+                        if d.code.startswith("R") or d.code == "E061":
+                            # a rule went wrong: keep its code and place, say how we got there
+                            if d.code != "E061":
+                                d.message = f"example '{name}': {d.message}"
+                            d.notes.append(f"reached by 'play \"{choice}\"' at {where}")
+                            return [d]
+                        return [Diagnostic("E060", f"example '{name}': {d.message}", where)]
                 game_stack, st.stack = st.stack, example_stack
                 continue
             what = "a decision" if code == SUSPEND else "the end of the game"
@@ -69,7 +74,7 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
         return [d]
 
 
-def _replay_span(rules: Rules, stack: list) -> object:
+def _replay_span(rules: Rules, stack: list) -> Span:
     block = stack[-1][0] if stack else 0
     return rules.program.spans[rules.program.block_sid[block]]
 

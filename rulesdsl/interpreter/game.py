@@ -15,7 +15,7 @@ from typing import Any
 from ..check.checker import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
-from .runtime import CALL, OVER, REPLAY, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .runtime import CALL, RET, STEP_BUDGET, RuleRuntimeError
 from .state import State, seed_to_rng
 
 SAVE_FORMAT = "rulesdsl-game/1"
@@ -100,7 +100,7 @@ def advance(prog: Program, st: State) -> int | None:
 
 def _stuck(prog: Program, block: int) -> RuleRuntimeError:
     sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
+    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
                             f"an endless loop in {prog.analysis.procs and _proc_name(prog, sid)}?",
                             prog.spans[sid])
 
@@ -163,7 +163,7 @@ class Rules:
         return [self.program.entries[key], locals_]
 
     def new_game(self, players: int | None = None, seed: int = 0,
-                 narrate: bool = False, auto_chance: bool = True) -> "Game":
+                 narrate: bool = False, auto_chance: bool = True) -> Game:
         """Start a game: run the setup and play until the first decision."""
         if players is None or not self.analysis.min_players <= players <= \
                 self.analysis.max_players:
@@ -179,7 +179,7 @@ class Rules:
         game._run()
         return game
 
-    def load_game(self, data: Any) -> "Game":
+    def load_game(self, data: Any) -> Game:
         """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
         from .saves import load_game
 
@@ -327,7 +327,7 @@ class Game:
         raise RulesError([Diagnostic("G002", f"'{option_id}' is not an option here; the "
                                      f"options are: {known}{more}")])
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         new = Game.__new__(Game)
         new.rules = self.rules
         new.program = self.program

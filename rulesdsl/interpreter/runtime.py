@@ -129,7 +129,7 @@ def make_helpers(env: Env) -> dict[str, Any]:
     def _tick(st: Any, sid: int) -> None:
         st.steps += 1
         if st.steps > STEP_BUDGET:
-            raise _err("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
-                       f"an endless loop in {env.procs[sid]}?", sid)
+            raise _err("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
+                       f"an endless loop in '{env.procs[sid]}'?", sid)
 
     return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)}

@@ -36,7 +36,7 @@ def _plain(value: Any, where: str) -> None:
         raise _bad(f"{where} holds a value that is not plain data")
 
 
-def load_game(rules: "Rules", data: Any) -> "Game":
+def load_game(rules: Rules, data: Any) -> Game:
     from .game import SAVE_FORMAT, Game
 
     if not isinstance(data, dict):
@@ -101,7 +101,7 @@ def load_game(rules: "Rules", data: Any) -> "Game":
     return game
 
 
-def _check_pending(game: "Game") -> None:
+def _check_pending(game: Game) -> None:
     """The pending options must have labels and a place in the top frame to go: a save
     whose frame or options do not fit the rules would otherwise fail later, mid-game."""
     st = game.st

@@ -44,7 +44,7 @@ class State:
         # `steps` (set by each run of the rules) and `replay` (set by an example's
         # 'play "..."') are left unset here: a new state is made for every game
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         new = State.__new__(State)
         new.np = self.np
         new.pl = self.pl

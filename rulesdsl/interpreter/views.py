@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 HIDDEN = "?"
 
 
-def view(game: "Game", player: int) -> dict[str, Any]:
+def view(game: Game, player: int) -> dict[str, Any]:
     a = game.rules.analysis
     st = game.st
     disp = game.program.display
