@@ -19,7 +19,7 @@ from .diagnostics import RulesError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
 from .loader import check_file, load
-from .runner import agents_for, play_out, simulate
+from .runner import agents_for, describe_result, play_out, seat_name, simulate
 
 
 class UsageError(Exception):
@@ -162,28 +162,6 @@ def _load(args: argparse.Namespace) -> Rules:
     return load(args.file, dict(args.settings) or None)
 
 
-def _seat(p: int) -> str:
-    return f"player {p + 1}"
-
-
-def describe_result(game: Game) -> list[str]:
-    result = game.result
-    assert result is not None
-    lines = []
-    order = sorted(range(game.players), key=lambda p: result.ranking[p])
-    for p in order:
-        score = f", score {result.scores[p]}" if result.scores is not None else ""
-        lines.append(f"  {result.ranking[p]}. {_seat(p)}{score}")
-    winners = result.winners
-    if len(winners) == 1:
-        head = f"{_seat(winners[0])} wins"
-    elif len(winners) == game.players:
-        head = "a draw"
-    else:
-        head = "a shared win: " + ", ".join(_seat(p) for p in winners)
-    return [f"Result: {head}"] + lines
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     rules = _load(args)
     players = rules.check_players(args.players)
@@ -206,7 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             decision = g.decision
             assert decision is not None
-            lines.append(f"  {_seat(decision.player)}: {decision.options[i].label}")
+            lines.append(f"  {seat_name(decision.player)}: {decision.options[i].label}")
 
     flush()
     play_out(game, agents, on_step)
@@ -262,10 +240,16 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .terminal import play_at_terminal
+    from .terminal import play_at_terminal, read_save
 
     rules = _load(args)
-    players = rules.check_players(args.players)
+    if args.load:
+        game = read_save(rules, args.load)
+        players, seed = game.players, game.seed
+    else:
+        players = rules.check_players(args.players)
+        seed = args.seed
+        game = rules.new_game(players=players, seed=seed, auto_chance=False, narrate=True)
     seats = set()
     for part in args.seats.split(","):
         try:
@@ -276,7 +260,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 1 <= seat <= players:
             raise UsageError(f"--seats: there is no seat {seat} in a game of {players}")
         seats.add(seat - 1)
-    return play_at_terminal(rules, players, args.seed, args.agents, seats, args.load)
+    return play_at_terminal(game, agents_for(args.agents, players, seed), seats)
 
 
 COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,

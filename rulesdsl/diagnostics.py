@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Span(BaseModel):
-    """A place in a source file: 1-based line and column, end exclusive."""
+    """A place in a source file: 1-based line and column, end exclusive. Line 0 means the
+    whole file (a diagnostic about something missing from it)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -25,6 +26,8 @@ class Span(BaseModel):
     end_column: int = 1
 
     def __str__(self) -> str:
+        if self.line < 1:
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 

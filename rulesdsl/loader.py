@@ -22,7 +22,7 @@ def _build(file: Any, text: str, path: str, overrides: dict[str, Any] | None) ->
     analysis = analyze(file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, sources)
-    return Rules(compile_program(analysis, text), sources)
+    return Rules(compile_program(analysis, text), sources, overrides)
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Rules:

@@ -128,3 +128,25 @@ def simulate(path: str, players: int, games: int, seed: int, agent_names: list[s
             scores = s if scores is None else [a + b for a, b in zip(scores, s)]
     return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
                    scores, time.perf_counter() - start)
+
+
+def seat_name(p: int) -> str:
+    return f"player {p + 1}"
+
+
+def describe_result(game: Game) -> list[str]:
+    result = game.result
+    assert result is not None
+    lines = []
+    order = sorted(range(game.players), key=lambda p: result.ranking[p])
+    for p in order:
+        score = f", score {result.scores[p]}" if result.scores is not None else ""
+        lines.append(f"  {result.ranking[p]}. {seat_name(p)}{score}")
+    winners = result.winners
+    if len(winners) == 1:
+        head = f"{seat_name(winners[0])} wins"
+    elif len(winners) == game.players:
+        head = "a draw"
+    else:
+        head = "a shared win: " + ", ".join(seat_name(p) for p in winners)
+    return [f"Result: {head}"] + lines

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
-from .runner import agents_for
+from .runner import describe_result
 
 
 def draw_boards(game: Game, player: int) -> list[str]:
@@ -49,31 +49,31 @@ def show_state(game: Game, player: int) -> list[str]:
     return lines
 
 
-def play_at_terminal(rules: Rules, players: int, seed: int, agent_names: list[str],
-                     seats: set[int], load_path: str | None,
+def read_save(rules: Rules, path: str) -> Game:
+    """A game saved at the prompt with `save FILE`."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError([_diag(f"no such saved game: {path}")]) from None
+    except (OSError, ValueError) as err:
+        raise RulesError([_diag(f"cannot read the saved game {path}: {err}")]) from None
+    return rules.load_game(data)
+
+
+def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Play `game` to its end: the person answers for `seats`, `agents` for the others."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
+    rules = game.rules
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    if load_path:
-        try:
-            data = json.loads(Path(load_path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError([_diag(f"no such saved game: {load_path}")]) from None
-        except (OSError, ValueError) as err:
-            raise RulesError([_diag(f"cannot read the saved game {load_path}: {err}")]) from None
-        game = rules.load_game(data)
-        players = game.players
-    else:
-        game = rules.new_game(players=players, seed=seed, auto_chance=False, narrate=True)
     game.st.auto = False
     if game.st.log is None:
         game.st.log = []
-    agents = agents_for(agent_names, players, seed)
     said = len(game.log)
     say(f"{rules.name}: you play seat{'s' if len(seats) > 1 else ''} "
         + ", ".join(str(s + 1) for s in sorted(seats)))
@@ -120,19 +120,21 @@ def play_at_terminal(rules: Rules, players: int, seed: int, agent_names: list[st
                 except OSError as err:
                     say(f"cannot save to {target}: {err}")
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
-                game.apply_index(int(answer) - 1)
-                break
             ids = [o.id for o in decision.options]
-            if answer in ids:
-                game.apply_index(ids.index(answer))
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                chosen = int(answer) - 1
+            elif answer in ids:
+                chosen = ids.index(answer)
+            else:
+                chosen = -1
+            if chosen >= 0:
+                say(f"  player {who + 1} (you): {decision.options[chosen].label}")
+                game.apply_index(chosen)
                 break
             say(f"  type a number from 1 to {len(decision.options)}, an option id, "
                 "'save FILE' or 'quit'")
     for text in game.log[said:]:
         say(f"  {text}")
-    from .cli import describe_result
-
     for line in describe_result(game):
         say(line)
     return 0

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli import main
+from rulesdsl.diagnostics import RulesError
 from rulesdsl.loader import load
+from rulesdsl.runner import agents_for
 from rulesdsl.terminal import play_at_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -415,7 +417,8 @@ def test_play_as_seat_two(capsys, monkeypatch):
 def test_play_at_terminal_with_streams():
     rules = load(TICTACTOE)
     stdout = io.StringIO()
-    code = play_at_terminal(rules, 2, 1, ["first"], {0}, None,
+    game = rules.new_game(players=2, seed=1)
+    code = play_at_terminal(game, agents_for(["first"], 2, 1), {0},
                             stdin=io.StringIO("a1\nb2\na2\na3\n"), stdout=stdout)
     assert code == 0
     assert "Result: player 1 wins" in stdout.getvalue()
@@ -446,3 +449,19 @@ def test_console_script_entry_point(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.startswith("rulesdsl: error:")
     assert "Traceback" not in proc.stderr
+
+
+def test_set_outside_bounds_reports_only_the_bound(capsys):
+    _, _, err = run_cli(capsys, "run", PIG, "--set", "GOAL=5")
+    assert "E020" not in err
+
+
+def test_settings_are_part_of_the_rules_digest(tmp_path):
+    plain = load(PIG)
+    short = load(PIG, {"GOAL": 20})
+    assert plain.digest != short.digest
+    saved = short.new_game(seed=1).to_json()
+    with pytest.raises(RulesError) as err:
+        plain.load_game(saved)
+    assert err.value.diagnostics[0].code == "G003"
+    assert short.load_game(saved).st.key() == short.new_game(seed=1).st.key()

@@ -29,7 +29,7 @@ from .types import (
     element,
     join,
     list_of,
-    show,
+    with_article,
 )
 
 MAX_PLAYERS = 16
@@ -162,6 +162,7 @@ class Checker:
         self.a = Analysis(file=file)
         self.overrides = overrides or {}
         self.names: dict[str, tuple[str, Span]] = {}
+        self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
         self.comp = 0
 
     # ---- reporting ---------------------------------------------------------------------
@@ -170,10 +171,10 @@ class Checker:
         self.a.diagnostics.append(Diagnostic(code, message, span, hint=hint))
 
     def declare(self, name: str, kind: str, span: Span) -> bool:
-        if name in self.names:
-            other_kind, other = self.names[name]
-            self.err("E021", f"'{name}' is already declared as a {other_kind}", span,
-                     hint=f"the first declaration is at {other}")
+        first_kind, first = self.first.setdefault(name, (kind, span))
+        if first != span:
+            self.err("E021", f"'{name}' is already declared as a {first_kind}", span,
+                     hint=f"the first declaration is at {first}")
             return False
         self.names[name] = (kind, span)
         return True
@@ -185,7 +186,7 @@ class Checker:
         games = [i for i in items if isinstance(i, A.GameDecl)]
         players = [i for i in items if isinstance(i, A.PlayersDecl)]
         plays = [i for i in items if isinstance(i, A.PlayDecl)]
-        file_span = Span(file=self.a.file.path)
+        file_span = Span(file=self.a.file.path, line=0, column=0, end_line=0, end_column=0)
         if not games:
             self.err("E010", "the rule file has no 'game \"Name\"' line", file_span)
         for extra in games[1:]:
@@ -200,7 +201,8 @@ class Checker:
         if players:
             p = players[0]
             if p.low < 1 or p.high < p.low or p.high > MAX_PLAYERS:
-                self.err("E012", f"impossible player count {p.low} to {p.high}", p.span,
+                count = str(p.low) if p.low == p.high else f"{p.low} to {p.high}"
+                self.err("E012", f"impossible player count {count}", p.span,
                          hint=f"from 1 to {MAX_PLAYERS} players, the smaller number first")
             else:
                 self.a.min_players, self.a.max_players = p.low, p.high
@@ -211,8 +213,19 @@ class Checker:
         for kind in (A.SetupDecl, A.RankDecl):
             found = [i for i in items if isinstance(i, kind)]
             for extra in found[1:]:
-                self.err("E021", f"a second '{'setup' if kind is A.SetupDecl else 'rank'}' "
-                         "declaration", extra.span)
+                what = "'setup:' block" if kind is A.SetupDecl else "'rank' line"
+                self.err("E021", f"a second {what}", extra.span)
+
+        # declarations are checked kind by kind; a duplicate is the later one in the file
+        kinds = {A.ConstDecl: "constant", A.SettingDecl: "setting", A.CounterDecl: "counter",
+                 A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die",
+                 A.DiceDecl: "dice", A.DefineDecl: "definition", A.RuleDecl: "rule"}
+        for item in items:
+            if type(item) in kinds:
+                self.first.setdefault(item.name, (kinds[type(item)], item.span))
+            if isinstance(item, A.EnumDecl):
+                for v in item.values:
+                    self.first.setdefault(v.name, (f"value of {item.name}", v.span))
 
         # values first (constants may refer to enums), in file order
         for item in items:
@@ -282,18 +295,19 @@ class Checker:
         high = self.constant(d.high) if d.high is not None else None
         if d.name in self.overrides:
             new = self.overrides[d.name]
+            # a rejected value leaves the default in force, so uses of the setting still
+            # check (and are not reported as unknown names)
             if type(new) is not type(value):
-                self.err("E033", f"setting {d.name} takes {show(self.value_type(value))}, "
+                self.err("E033", f"setting {d.name} takes {with_article(self.value_type(value))}, "
                          f"not {new!r}", d.span)
-                return
-            value = new
-            if low is not None and not (low <= value <= high):
-                self.err("E032", f"{d.name}={value} is outside its bounds {low} to {high}",
+            elif low is not None and not (low <= new <= high):
+                self.err("E032", f"{d.name}={new} is outside its bounds {low} to {high}",
                          d.span)
-                return
+            else:
+                value = new
         elif low is not None and value is not None and not (low <= value <= high):
             self.err("E032", f"{d.name} = {value} is outside its own bounds {low} to {high}",
-                     d.span)
+                     d.value.span)
         self.a.values[d.name] = value
 
     def board_decl(self, d: A.BoardDecl) -> None:
@@ -373,7 +387,7 @@ class Checker:
         for key in d.keys:
             t = self.expr(key, scope)
             if t not in (INT, BOOL, ANY):
-                self.err("E030", f"players are ranked by numbers, not {show(t)}", key.span)
+                self.err("E030", f"players are ranked by numbers, not {with_article(t)}", key.span)
 
     def example_decl(self, d: A.ExampleDecl) -> None:
         if self.a.proc("example", d.name) is not None:
@@ -459,7 +473,7 @@ class Checker:
         import difflib
 
         pool = list(self.names) + list(BUILTIN_NAMES) + list(BUILTINS) + list(self.a.cells)
-        close = difflib.get_close_matches(name, pool, n=1)
+        close = [c for c in difflib.get_close_matches(name, pool, n=2) if c != name]
         return f"did you mean '{close[0]}'?" if close else None
 
     # ---- statements --------------------------------------------------------------------
@@ -491,14 +505,14 @@ class Checker:
             return t
         got = self.expr(e, scope)
         if not compatible(got, t) or (got == NONE and t in (INT, BOOL)):
-            self.err("E030", f"{what} must be {show(t)}, not {show(got)}", e.span)
+            self.err("E030", f"{what} must be {with_article(t)}, not {with_article(got)}", e.span)
         return got
 
     def domain(self, e: A.Expr, scope: Scope) -> Type:
         t = self.expr(e, scope)
         el = element(t)
         if el is None:
-            self.err("E030", f"expected a list (or a board) to choose from, not {show(t)}",
+            self.err("E030", f"expected a list (or a board) to choose from, not {with_article(t)}",
                      e.span)
             return ANY
         return el
@@ -517,7 +531,7 @@ class Checker:
                 self.want(s.value, target, scope, "the new value")
             else:
                 if target not in (INT, ANY):
-                    self.err("E030", f"only numbers can be added to, not {show(target)}",
+                    self.err("E030", f"only numbers can be added to, not {with_article(target)}",
                              s.target.span)
                 self.want(s.amount, INT, scope, "the amount")
         elif isinstance(s, A.Place):
@@ -528,7 +542,7 @@ class Checker:
         elif isinstance(s, A.Roll):
             t = self.expr(s.dice, scope)
             if not (_is(t, "die") or _is(element(t), "die") or t == ANY):
-                self.err("E030", f"roll takes a die or a list of dice, not {show(t)}",
+                self.err("E030", f"roll takes a die or a list of dice, not {with_article(t)}",
                          s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
             self.hide(s, 2, scope)
         elif isinstance(s, A.Win):
@@ -645,7 +659,7 @@ class Checker:
     def cell(self, e: A.Expr, scope: Scope) -> None:
         t = self.expr(e, scope)
         if not (_is(t, "cell") or t == ANY):
-            self.err("E030", f"expected a cell of a board, not {show(t)}", e.span)
+            self.err("E030", f"expected a cell of a board, not {with_article(t)}", e.span)
 
     def target(self, t: A.Target, scope: Scope) -> Type:
         if t.of is None:
@@ -654,6 +668,10 @@ class Checker:
                 self.a.binding[id(t)] = local
                 return local[2]
             info = self.a.counters.get(t.name)
+            if info is None and t.name in self.names:
+                self.err("E022", f"'{t.name}' is a {self.names[t.name][0]}: only counters and "
+                         "names made with 'let' can change", t.span)
+                return ANY
             if info is None:
                 self.err("E020", f"unknown counter or local name '{t.name}'", t.span,
                          hint=self.suggest(t.name))
@@ -674,11 +692,14 @@ class Checker:
     def call_rule(self, s: A.CallRule, scope: Scope) -> None:
         rule = self.a.rules.get(s.name)
         if rule is None:
-            what = "a definition, not a rule" if s.name in self.a.defines else "unknown rule"
-            self.err("E023", f"{what}: '{s.name}'", s.span, hint=self.suggest(s.name))
+            if s.name in self.a.defines:
+                self.err("E023", f"'{s.name}' is a definition, not a rule: use its value in an "
+                         "expression", s.span)
+            else:
+                self.err("E023", f"unknown rule '{s.name}'", s.span, hint=self.suggest(s.name))
             return
         if len(s.args) != len(rule.params):
-            self.err("E024", f"rule {s.name} takes {len(rule.params)} argument(s), "
+            self.err("E024", f"rule {s.name} takes {_count(len(rule.params), 'argument')}, "
                      f"not {len(s.args)}", s.span)
         for arg in s.args:
             self.expr(arg, scope)
@@ -723,7 +744,7 @@ class Checker:
             self.want(e.index, INT, scope, "an index")
             el = element(t)
             if el is None or _is(t, "board"):
-                self.err("E030", f"only lists can be indexed, not {show(t)}", e.obj.span)
+                self.err("E030", f"only lists can be indexed, not {with_article(t)}", e.obj.span)
                 return ANY
             return el
         if isinstance(e, A.Unary):
@@ -737,7 +758,7 @@ class Checker:
         if isinstance(e, A.IsEmpty):
             t = self.expr(e.operand, scope)
             if not (_is(t, "cell") or element(t) is not None):
-                self.err("E030", f"'is empty' applies to a cell or a list, not {show(t)}",
+                self.err("E030", f"'is empty' applies to a cell or a list, not {with_article(t)}",
                          e.operand.span)
             return BOOL
         if isinstance(e, A.Cond):
@@ -792,7 +813,10 @@ class Checker:
             a.binding[id(e)] = ("value", board.names.index(e.name))
             return ("cell", boards[0])
         if e.name in a.rules or e.name in a.defines or e.name in a.dies:
-            self.err("E022", f"'{e.name}' is not a value", e.span)
+            kind = self.names[e.name][0]
+            self.err("E022", f"'{e.name}' is a {kind}, not a value", e.span,
+                     hint={"definition": f"call it: {e.name}(...)",
+                           "die": f"roll it: let r = roll {e.name}"}.get(kind))
             return ANY
         self.err("E020", f"unknown name '{e.name}'", e.span, hint=self.suggest(e.name))
         return ANY
@@ -802,20 +826,26 @@ class Checker:
         if e.attr == "face":
             t = self.expr(e.obj, scope)
             if not _is(t, "die"):
-                self.err("E030", f"only a die has a face, not {show(t)}", e.obj.span)
+                self.err("E030", f"only a die has a face, not {with_article(t)}", e.obj.span)
                 return ANY
             a.binding[id(e)] = ("face", t[1])
             return a.dies[a.dice[t[1]].die].face_type
         if e.attr == "piece":
             t = self.expr(e.obj, scope)
             if not _is(t, "cell"):
-                self.err("E030", f"only a cell holds a piece, not {show(t)}", e.obj.span)
+                self.err("E030", f"only a cell holds a piece, not {with_article(t)}", e.obj.span)
                 return ANY
             a.binding[id(e)] = ("piece", t[1])
             return ANY
         info = a.counters.get(e.attr)
         if info is None:
-            self.err("E020", f"unknown counter '{e.attr}'", e.span,
+            name = e.span.model_copy(update={"end_line": e.span.line,
+                                             "end_column": e.span.column + len(e.attr)})
+            if e.attr in self.names:
+                self.err("E022", f"'{e.attr}' is a {self.names[e.attr][0]}, not a counter",
+                         name)
+                return ANY
+            self.err("E020", f"unknown counter '{e.attr}'", name,
                      hint=self.suggest(e.attr) or "'face of d' and 'piece of c' are built in")
             return ANY
         if not info.dims:
@@ -824,7 +854,7 @@ class Checker:
         keys = e.obj.items if isinstance(e.obj, A.TupleLit) else [e.obj]
         if len(keys) != len(info.dims):
             self.err("E024", f"{e.attr} is kept per " + " per ".join(d[1] for d in info.dims)
-                     + f": give {len(info.dims)} key(s)", e.obj.span)
+                     + f": give {_count(len(info.dims), 'key')}", e.obj.span)
             return info.type
         for key, dim in zip(keys, info.dims):
             want: Type = {"player": PLAYER, "enum": ("enum", dim[1]),
@@ -848,18 +878,18 @@ class Checker:
         if op in ("in", "not in"):
             el = element(right)
             if el is None:
-                self.err("E030", f"'{op}' needs a list on its right, not {show(right)}",
+                self.err("E030", f"'{op}' needs a list on its right, not {with_article(right)}",
                          e.right.span)
             elif not compatible(left, el):
-                self.err("E030", f"a {show(left)} is never in a {show(right)}", e.span)
+                self.err("E030", f"{with_article(left)} is never in {with_article(right)}", e.span)
             return BOOL
         if op in ("<", ">", "<=", ">="):
             for side, t in ((e.left, left), (e.right, right)):
                 if t not in (INT, ANY):
-                    self.err("E030", f"'{op}' compares numbers, not {show(t)}", side.span)
+                    self.err("E030", f"'{op}' compares numbers, not {with_article(t)}", side.span)
             return BOOL
         if not compatible(left, right):
-            self.err("E030", f"comparing a {show(left)} with a {show(right)} is always "
+            self.err("E030", f"comparing {with_article(left)} with {with_article(right)} is always "
                      f"{'false' if op == '==' else 'true'}", e.span)
         return BOOL
 
@@ -879,7 +909,7 @@ class Checker:
             return list_of(value)
         if isinstance(e, A.Aggregate):
             if e.kind == "sum" and value not in (INT, ANY):
-                self.err("E030", f"sum adds numbers, not {show(value)}", e.expr.span)
+                self.err("E030", f"sum adds numbers, not {with_article(value)}", e.expr.span)
             return INT if e.kind == "sum" else value
         return {"count": INT, "any": BOOL, "all": BOOL, "first": el,
                 "filter": list_of(el)}[e.kind]
@@ -889,7 +919,7 @@ class Checker:
         if e.func in self.a.defines:
             d = self.a.defines[e.func]
             if len(e.args) != len(d.params):
-                self.err("E024", f"{e.func} takes {len(d.params)} argument(s), "
+                self.err("E024", f"{e.func} takes {_count(len(d.params), 'argument')}, "
                          f"not {len(e.args)}", e.span)
             self.a.binding[id(e)] = ("define", e.func)
             return self.a.types.get(id(d), ANY)
@@ -905,7 +935,7 @@ class Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             want = (str(b.min_args) if b.min_args == b.max_args
                     else f"{b.min_args} to {b.max_args}")
-            self.err("E024", f"{e.func} takes {want} argument(s), not {len(e.args)}", e.span,
+            self.err("E024", f"{e.func} takes {_count(want, 'argument')}, not {len(e.args)}", e.span,
                      hint=b.doc)
             return ANY
         for i in b.const_args:
@@ -918,10 +948,18 @@ class Checker:
         return result
 
 
+def _count(n: int | str, word: str) -> str:
+    """'1 argument', '2 arguments', '1 to 3 arguments'."""
+    return f"{n} {word}" if str(n) == "1" else f"{n} {word}s"
+
+
 def _is(t: Type | None, kind: str) -> bool:
     return isinstance(t, tuple) and t[0] == kind
 
 
 def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analysis:
-    """Check a parsed rule file; the diagnostics are in the returned analysis."""
-    return Checker(file, overrides).run()
+    """Check a parsed rule file; the diagnostics are in the returned analysis, in the
+    order of their places in the file (those about the whole file first)."""
+    analysis = Checker(file, overrides).run()
+    analysis.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+    return analysis

@@ -80,6 +80,14 @@ def show(t: Type) -> str:
     return {"int": "number", "bool": "true/false", "text": "text"}.get(t, str(t))
 
 
+def with_article(t: Type) -> str:
+    """A type as a noun in a sentence: 'a number', 'a cell of grid', but 'text'."""
+    s = show(t)
+    if t in (TEXT, BOOL, NONE, ANY) or (isinstance(t, tuple) and t[0] == "tuple"):
+        return s
+    return ("an " if s[:1].lower() in "aeiou" else "a ") + s
+
+
 # ---- built-in functions ----------------------------------------------------------------
 
 class Problem(str):
@@ -108,7 +116,7 @@ def _need(kind: str, t: Type) -> bool:
 
 def _lines(ts: list[Type]) -> Type | str:
     if not _need("board", ts[0]):
-        return Problem(f"the first argument of lines must be a board, not {show(ts[0])}")
+        return Problem(f"the first argument of lines must be a board, not {with_article(ts[0])}")
     if ts[1] != INT:
         return Problem("the length of a line must be a number")
     if len(ts) == 3 and not (ts[2] == ANY or ts[2] == ("cell", ts[0][1])):
@@ -119,7 +127,7 @@ def _lines(ts: list[Type]) -> Type | str:
 def _board_list(fname: str) -> Sig:
     def sig(ts: list[Type]) -> Type | str:
         if not _need("board", ts[0]):
-            return Problem(f"the first argument of {fname} must be a board, not {show(ts[0])}")
+            return Problem(f"the first argument of {fname} must be a board, not {with_article(ts[0])}")
         if ts[1] != INT:
             return Problem(f"the second argument of {fname} must be a number")
         return list_of(("cell", ts[0][1]))
@@ -128,7 +136,7 @@ def _board_list(fname: str) -> Sig:
 
 def _cell(ts: list[Type]) -> Type | str:
     if not _need("board", ts[0]):
-        return Problem(f"the first argument of cell must be a board, not {show(ts[0])}")
+        return Problem(f"the first argument of cell must be a board, not {with_article(ts[0])}")
     if ts[1] != INT or ts[2] != INT:
         return Problem("cell(board, column, row) takes numbers for column and row")
     return ("cell", ts[0][1])
@@ -136,7 +144,7 @@ def _cell(ts: list[Type]) -> Type | str:
 
 def _neighbours(ts: list[Type]) -> Type | str:
     if not _need("cell", ts[0]) or ts[0] == ANY:
-        return Problem(f"neighbours takes a cell, not {show(ts[0])}")
+        return Problem(f"neighbours takes a cell, not {with_article(ts[0])}")
     return list_of(ts[0])
 
 
@@ -148,13 +156,13 @@ def _distance(ts: list[Type]) -> Type | str:
 
 def _length(ts: list[Type]) -> Type | str:
     if element(ts[0]) is None:
-        return Problem(f"length takes a list, not {show(ts[0])}")
+        return Problem(f"length takes a list, not {with_article(ts[0])}")
     return INT
 
 
 def _player_step(ts: list[Type]) -> Type | str:
     if ts[0] not in (PLAYER, ANY):
-        return Problem(f"expected a player, not {show(ts[0])}")
+        return Problem(f"expected a player, not {with_article(ts[0])}")
     return PLAYER
 
 

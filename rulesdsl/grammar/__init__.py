@@ -74,13 +74,13 @@ def _readable(parser: Lark, name: str) -> str:
 
 def _describe_token(tok: Token) -> str:
     if tok.type == "_NL":
-        return "the end of the line"
+        return "end of line"
     if tok.type == "_INDENT":
-        return "an indented line"
+        return "indented line"
     if tok.type == "_DEDENT":
-        return "the end of the block"
+        return "end of block"
     if tok.type == "$END":
-        return "the end of the file"
+        return "end of file"
     return repr(str(tok))
 
 
@@ -89,17 +89,27 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         line, col = tok.line or 1, tok.column or 1
-        if tok.type == "_DEDENT":
-            # these tokens carry the place of the next line; point at the end of the last one
-            line, col = _end_of_previous_line(text, line, col)
+        # a _DEDENT token is placed at the end of the last line of the block it closes
+        opener = _block_opener(text, line, col, tok.type == "_DEDENT")
+        if opener is not None and tok.type not in ("_INDENT", "$END"):
+            span = Span(file=path, line=line, column=col, end_line=line, end_column=col + 1)
+            return Diagnostic("E001", f"expected an indented block after line {opener}", span,
+                              hint="a line ending with ':' starts a block: indent the lines "
+                                   "that belong to it")
         expected = sorted({_readable(parser, e) for e in err.expected if not e.startswith("__")})
         hint = None
         if len(expected) <= 6:
             hint = "expected " + ", ".join(expected)
         msg = f"unexpected {_describe_token(tok)}"
         if tok.type == "_INDENT":
-            msg = "unexpected indentation"
-            hint = "only a line ending with ':' starts an indented block"
+            # the token starts at the end of the line before: underline the indentation
+            line = tok.end_line or line
+            span = Span(file=path, line=line, column=1, end_line=line,
+                        end_column=len(str(tok)) + 1)
+            return Diagnostic("E001", "unexpected indentation", span,
+                              hint="only a line ending with ':' starts an indented block")
+        if str(tok) == "=" and "CMP" in err.expected:
+            hint = "to compare two values, write '=='"
         layout = tok.type in ("_NL", "_INDENT", "_DEDENT", "$END")
         width = 1 if layout else max(len(str(tok)), 1)
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
@@ -121,14 +131,26 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
     return Diagnostic("E001", str(err), Span(file=path))
 
 
-def _end_of_previous_line(text: str, line: int, col: int) -> tuple[int, int]:
+def _block_opener(text: str, line: int, col: int, dedent: bool) -> int | None:
+    """The number of a line ending with ':' whose block is missing, if the unexpected token
+    at (line, col) shows one: a dedent at the end of that line, or the first token of the
+    line after it, not indented deeper."""
     lines = text.splitlines()
-    i = min(line, len(lines)) - 1
+    if dedent:
+        ok = 1 <= line <= len(lines) and lines[line - 1].rstrip().endswith(":")
+        return line if ok else None
+    if not 1 < line <= len(lines) or lines[line - 1][:col - 1].strip():
+        return None
+    i = line - 1
     while i > 0 and (not lines[i - 1].strip() or lines[i - 1].lstrip().startswith("#")):
         i -= 1
-    if i <= 0:
-        return line, col
-    return i, len(lines[i - 1].rstrip()) + 1
+    if i < 1 or not lines[i - 1].rstrip().endswith(":"):
+        return None
+
+    def indent(s: str) -> int:
+        return len(s.expandtabs(4)) - len(s.expandtabs(4).lstrip())
+
+    return i if indent(lines[line - 1]) <= indent(lines[i - 1]) else None
 
 
 def _dedent_span(path: str, text: str) -> Span:

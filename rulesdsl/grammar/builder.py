@@ -61,7 +61,8 @@ class AstBuilder(Transformer):
             if ch == "\\":
                 nxt = raw[i + 1] if i + 1 < len(raw) else ""
                 if nxt not in ESCAPES:
-                    raise StringError(f"unknown escape '\\{nxt}' in a string", here)
+                    raise StringError(f"unknown escape '\\{nxt}' in a string",
+                                      here.model_copy(update={"end_column": col + 2}))
                 text.append(ESCAPES[nxt])
                 i += 2
             elif ch == "{":

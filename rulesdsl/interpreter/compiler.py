@@ -60,6 +60,7 @@ class Program:
     entries: dict[tuple[str, str], int]
     nlocals: dict[tuple[str, str], int]
     spans: list[Span]
+    span_procs: list[str]  # the name of the block of rules each span lies in
     block_sid: list[int]
     rank: Any
     display: Display
@@ -187,7 +188,8 @@ class Compiler:
                          for oid, label in site.menu]
         init = self.initial_counters()
         return Program(self.a, namespace["BLOCKS"], self.sites, self.entries, self.nlocals,
-                       self.spans, self.block_sid, namespace["RANK"], self.display,
+                       self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
+                       self.display,
                        code, init)
 
     def inline_jumps(self) -> None:

@@ -100,17 +100,8 @@ def advance(prog: Program, st: State) -> int | None:
 
 def _stuck(prog: Program, block: int) -> RuleRuntimeError:
     sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
-                            f"an endless loop in {prog.analysis.procs and _proc_name(prog, sid)}?",
-                            prog.spans[sid])
-
-
-def _proc_name(prog: Program, sid: int) -> str:
-    span = prog.spans[sid]
-    for proc in prog.analysis.procs:
-        if proc.span.line <= span.line <= max(proc.span.end_line, proc.span.line):
-            return f"'{proc.name}'"
-    return "the rules"
+    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
+                            f"an endless loop in '{prog.span_procs[sid]}'?", prog.spans[sid])
 
 
 def _describe(exc: Exception) -> str:
@@ -122,12 +113,16 @@ def _describe(exc: Exception) -> str:
 class Rules:
     """A checked and compiled rule file."""
 
-    def __init__(self, program: Program, sources: dict[str, str]):
+    def __init__(self, program: Program, sources: dict[str, str],
+                 settings: dict[str, Any] | None = None):
         self.program = program
         self.analysis: Analysis = program.analysis
         self.sources = sources
+        self.settings = dict(settings or {})
         self.path = program.analysis.file.path
+        # the digest names the rules a game was played with: the texts and the settings
         text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
+        text += "".join(f"\n{k}={v!r}" for k, v in sorted(self.settings.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self._board_sizes = [b.size for b in self.analysis.boards.values()]
         self._has_setup = self.analysis.proc("setup") is not None

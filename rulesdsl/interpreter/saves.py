@@ -105,6 +105,7 @@ def _check_pending(game: Game) -> None:
     """The pending options must have labels and a place in the top frame to go: a save
     whose frame or options do not fit the rules would otherwise fail later, mid-game."""
     st = game.st
+    assert st.pending is not None
     site = game.program.sites[st.pending[0]]
     locals_ = st.stack[-1][1]
     try:

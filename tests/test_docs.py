@@ -1,0 +1,241 @@
+"""Every example in docs/language.md runs, and the reference covers the whole grammar.
+
+docs/language.md shows the language in fenced blocks:
+
+- a block marked ```rules is a complete rule file (`game`, `players`, `play:`) with at
+  least one `example`; it must load without a diagnostic and its examples must hold;
+- a block marked ```rules-error shows a mistake; a comment line `# error: E020` in it
+  names the code of the diagnostic that loading it, or running its examples, must report.
+
+Two more tests keep the reference complete: every statement and declaration of the
+grammar (the rules of rules.lark ending in _stmt or _decl), and every built-in function
+and name, appears in some ```rules block.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.check.types import BUILTIN_NAMES, BUILTINS
+from rulesdsl.diagnostics import Diagnostic, RulesError
+from rulesdsl.interpreter.examples import run_examples
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "language.md"
+GRAMMAR = ROOT / "rulesdsl" / "grammar" / "rules.lark"
+
+FENCE = re.compile(r"^```(rules|rules-error)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+ERROR_LINE = re.compile(r"^[ \t]*#[ \t]*error:[ \t]*([A-Z][0-9]{3})\b", re.MULTILINE)
+GAME_LINE = re.compile(r'^game "([^"]*)"', re.MULTILINE)
+
+
+class Block:
+    """One fenced block of the doc: its number (from 1, in doc order), kind and text."""
+
+    def __init__(self, n: int, kind: str, text: str, line: int):
+        self.n = n
+        self.kind = kind
+        self.text = text
+        self.line = line
+
+    @property
+    def path(self) -> str:
+        return f"docs/language.md#block{self.n}"
+
+    @property
+    def id(self) -> str:
+        game = GAME_LINE.search(self.text)
+        name = re.sub(r"\W+", "_", game.group(1)).strip("_").lower() if game else "untitled"
+        return f"block{self.n}-{name}"
+
+
+def doc_blocks() -> list[Block]:
+    text = DOC.read_text(encoding="utf-8")
+    out = []
+    for n, m in enumerate(FENCE.finditer(text), start=1):
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(Block(n, m.group(1), m.group(2), line))
+    return out
+
+
+BLOCKS = doc_blocks()
+GOOD = [b for b in BLOCKS if b.kind == "rules"]
+BAD = [b for b in BLOCKS if b.kind == "rules-error"]
+
+
+def load_and_run(block: Block) -> tuple[list[Diagnostic], dict[str, str]]:
+    """Every diagnostic of the block: from loading it, or else from its examples."""
+    try:
+        rules = rulesdsl.load_text(block.text, path=block.path)
+    except RulesError as err:
+        return err.diagnostics, err.sources
+    return run_examples(rules), rules.sources
+
+
+def test_the_doc_has_examples():
+    assert len(GOOD) >= 30
+    assert len(BAD) >= 5
+
+
+@pytest.mark.parametrize("block", GOOD, ids=[b.id for b in GOOD])
+def test_example_block_runs(block: Block):
+    where = f"{block.path} (docs/language.md line {block.line})"
+    for needed in (r'^game "', r"^players \d", r"^play:", r"^example ", r"^\s+expect "):
+        assert re.search(needed, block.text, re.MULTILINE), f"{where} has no {needed!r} line"
+    diags, sources = load_and_run(block)
+    rendered = "\n".join(d.render(sources) for d in diags)
+    assert not diags, f"{where}:\n{rendered}"
+
+
+@pytest.mark.parametrize("block", BAD, ids=[b.id for b in BAD])
+def test_error_block_reports_its_code(block: Block):
+    where = f"{block.path} (docs/language.md line {block.line})"
+    codes = ERROR_LINE.findall(block.text)
+    assert len(codes) == 1, f"{where} needs exactly one '# error: CODE' line"
+    diags, sources = load_and_run(block)
+    rendered = "\n".join(d.render(sources) for d in diags) or "no diagnostic at all"
+    assert codes[0] in [d.code for d in diags], f"{where} expects {codes[0]}, got:\n{rendered}"
+
+
+# How each statement and declaration of the grammar shows in a rule file. A new _stmt or
+# _decl rule in rules.lark fails test_grammar_is_covered until it is listed here and
+# documented with an example.
+FORMS: dict[str, str] = {
+    "game_decl": r'^game "',
+    "players_decl": r"^players \d+( to \d+)?$",
+    "const_decl": r"^const \w+ = ",
+    "setting_decl": r"^setting \w+ = .* between .* and ",
+    "counter_decl": r"^counter \w+ ",
+    "board_decl": r"^board \w+: square \d+ x \d+",
+    "enum_decl": r"^enum \w+: ",
+    "die_decl": r"^die \w+: faces ",
+    "dice_decl": r"^dice \w+: \d+ \w+$",
+    "define_decl": r"^define \w+",
+    "rule_decl": r"^rule \w+",
+    "setup_decl": r"^setup:$",
+    "play_decl": r"^play:$",
+    "rank_decl": r"^rank \w+ by ",
+    "example_decl": r'^example "',
+    "let_stmt": r"^\s+let \w+ = (?!roll\b)",
+    "let_roll_stmt": r"^\s+let \w+ = roll \w+",
+    "set_stmt": r"^\s+set \w+",
+    "add_stmt": r"^\s+add .+ to ",
+    "subtract_stmt": r"^\s+subtract .+ from ",
+    "place_stmt": r"^\s+place .+ at ",
+    "clear_stmt": r"^\s+clear \w+",
+    "roll_stmt": r"^\s+roll \w+",
+    "win_stmt": r"^\s+win \w+",
+    "draw_stmt": r"^\s+draw$",
+    "end_game_stmt": r"^\s+end game$",
+    "end_turn_stmt": r"^\s+end turn$",
+    "break_stmt": r"^\s+break$",
+    "say_stmt": r'^\s+say "',
+    "expect_stmt": r"^\s+expect ",
+    "pass_stmt": r"^\s+pass$",
+    "call_stmt": r"^\s+\w+\(.*\)$",
+    "replay_stmt": r'^\s+play "',
+    "if_stmt": r"^\s+if .+:$",
+    "for_stmt": r"^\s+for each \w+ in ",
+    "repeat_stmt": r"^\s+repeat( .+ times)?:$",
+    "while_stmt": r"^\s+while .+:$",
+    "turns_stmt": r"^\s+turns\b.*:$",
+    "choose_stmt": r"^\s+choose \w+ in ",
+    "choose_any_stmt": r"^\s+choose any \w+ in ",
+    "choose_menu_stmt": r"^\s+choose( by .+)?:$",
+}
+
+# The optional parts and the expression forms, each in some example too.
+PARTS: list[str] = [
+    r"^players \d+ to \d+$",                     # a range of player counts
+    r"^counter \w+ per player = ",               # per player
+    r"^counter \w+ per player per \w+ = ",       # per two things
+    r" between \S+ and \S+$",                    # bounds
+    r" secret$",                                 # a secret counter
+    r"^board .* diagonal$",                      # diagonal adjacency
+    r'^enum .*\w+ "[^"]+"',                      # an enum value with a label
+    r"^define \w+\(.*\) = \($",                  # a definition over several lines
+    r"^\s+turns from .+:$",
+    r"^\s+turns .*for .+ rounds?:$",
+    r"^\s+repeat:$",
+    r"^\s+repeat .+ times:$",
+    r"^\s+elif .+:$",
+    r"^\s+else:$",
+    r"^\s+for each \w+ in .+ where .+:$",
+    r"^\s+choose \w+ in .+ where ",
+    r"^\s+choose \w+ in .+ by ",
+    r'^\s+choose \w+ in .+ as "',
+    r"^\s+choose \w+ in .+:$",                   # with a body
+    r"^\s+choose \w+ in [^:]+$",                 # without a body
+    r"^\s+choose by .+:$",
+    r'^\s+option \w+ "[^"]*"',                   # a menu option with a label
+    r"^\s+option \w+ .*if .+:$",                 # a menu option with a condition
+    r"^\s+option \w+:$",                         # a menu option without a label
+    r"^example .* with \d+ players",
+    r"^example .* seed \d+",
+    r" of \(",                                   # two keys: used of (p, c)
+    r"\bplayer \d\b",                            # player literals
+    r"\bif .+ then .+ else ",
+    r"\w\[\w+\]",                                # indexing
+    r"\[.+ for \w+ in .+\]",                     # list comprehension
+    r"\bcount\(\w+ in ", r"\bany\(\w+ in ", r"\ball\(\w+ in ", r"\bfirst\(\w+ in ",
+    r"\bfilter\(\w+ in ",
+    r"\bsum\(.+ for \w+ in ", r"\bmax\(.+ for \w+ in ", r"\bmin\(.+ for \w+ in ",
+    r"\bmax\(\w+, ", r"\bmin\(\w+, ",
+    r"\.\.", r" / ", r" % ", r"\bnot in\b", r" in \(", r"\bis empty\b", r"\bis not empty\b",
+    r"\band\b", r"\bor\b", r"\bnot\b", r" != ", r" <= ", r" >= ",
+    r'"[^"\n]*\{[^"\n]+\}[^"\n]*"',              # a string with a hole
+    r"\bpiece of \w+", r"\bface of \w+",
+    r"\btrue\b", r"\bfalse\b", r"\bnone\b",
+]
+
+
+def good_text() -> str:
+    return "\n".join(b.text for b in GOOD)
+
+
+def grammar_rules() -> set[str]:
+    text = GRAMMAR.read_text(encoding="utf-8")
+    return set(re.findall(r"^\??(\w+_(?:stmt|decl))\s*:", text, re.MULTILINE))
+
+
+def test_grammar_is_covered():
+    names = grammar_rules()
+    assert names, "no _stmt or _decl rules found in rules.lark"
+    assert names - FORMS.keys() == set(), "statements missing from FORMS (and the doc?)"
+    assert FORMS.keys() - names == set(), "FORMS lists rules the grammar no longer has"
+
+
+@pytest.mark.parametrize("rule", sorted(FORMS))
+def test_statement_has_an_example(rule: str):
+    assert re.search(FORMS[rule], good_text(), re.MULTILINE), (
+        f"no ```rules block in docs/language.md shows {rule} ({FORMS[rule]!r})")
+
+
+@pytest.mark.parametrize("form", PARTS)
+def test_form_has_an_example(form: str):
+    assert re.search(form, good_text(), re.MULTILINE), (
+        f"no ```rules block in docs/language.md shows {form!r}")
+
+
+@pytest.mark.parametrize("keyword", [
+    "turns", "choose any", "option", "roll", "define", "rank", "setting", "counter", "board",
+    "enum", "die", "dice", "example", "expect", "say", "win", "draw", "end game", "end turn",
+    "break", "place", "clear", "set", "add", "subtract", "let", "repeat", "while", "for each",
+    "if", "elif", "else", "rule", "setup", "play", "const", "game", "players", "pass",
+])
+def test_keyword_has_an_example(keyword: str):
+    assert re.search(rf"\b{keyword}\b", good_text()), f"no ```rules block uses {keyword!r}"
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_builtin_function_has_an_example(name: str):
+    assert re.search(rf"\b{name}\(", good_text()), f"no ```rules block calls {name}(...)"
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
+def test_builtin_name_has_an_example(name: str):
+    assert re.search(rf"\b{name}\b", good_text()), f"no ```rules block uses {name}"
