@@ -100,7 +100,7 @@ def advance(prog: Program, st: State) -> int | None:
 
 def _stuck(prog: Program, block: int) -> RuleRuntimeError:
     sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET} steps without a decision: "
+    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
                             f"an endless loop in '{prog.span_procs[sid]}'?", prog.spans[sid])
 
 
