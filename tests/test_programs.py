@@ -111,6 +111,19 @@ def test_every_documented_code_is_emitted() -> None:
     assert not stale, f"codes in docs/diagnostics.md that rulesdsl/ never emits: {sorted(stale)}"
 
 
+def test_doc_examples_match_the_programs() -> None:
+    """An example in docs/diagnostics.md quoted from a test program is what it prints."""
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    quoted = [b.rstrip("\n") for b in blocks if b.startswith("tests/programs/")]
+    assert quoted, "docs/diagnostics.md quotes no test program"
+    for block in quoted:
+        path = REPO / block.split(":", 1)[0]
+        assert path.is_file(), f"docs/diagnostics.md quotes a missing program: {path}"
+        want = expected(path.read_text(encoding="utf-8"))
+        assert block in want, f"docs/diagnostics.md quotes {relative(path)} wrongly:\n{block}"
+
+
 def test_every_code_in_the_doc_text_exists() -> None:
     """Codes mentioned anywhere in the doc's text (not only headings) exist too."""
     mentioned = set(re.findall(r"\b([ERGC][0-9]{3})\b", DOC.read_text(encoding="utf-8")))

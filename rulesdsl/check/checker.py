@@ -396,8 +396,9 @@ class Checker:
             return
         if d.players is not None and not (self.a.min_players <= d.players
                                           <= self.a.max_players):
-            self.err("E012", f"this game is for {self.a.min_players} to {self.a.max_players} "
-                     f"players, not {d.players}", d.span)
+            low, high = self.a.min_players, self.a.max_players
+            want = str(low) if low == high else f"{low} to {high}"
+            self.err("E012", f"this game is for {want} players, not {d.players}", d.span)
         self.procedure(Proc("example", d.name, d.body, [], d.span, example=d))
 
     def define_body(self, d: A.DefineDecl) -> None:
@@ -935,8 +936,8 @@ class Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             want = (str(b.min_args) if b.min_args == b.max_args
                     else f"{b.min_args} to {b.max_args}")
-            self.err("E024", f"{e.func} takes {_count(want, 'argument')}, not {len(e.args)}", e.span,
-                     hint=b.doc)
+            self.err("E024", f"{e.func} takes {_count(want, 'argument')}, not {len(e.args)}",
+                     e.span, hint=b.doc)
             return ANY
         for i in b.const_args:
             self.constant(e.args[i])

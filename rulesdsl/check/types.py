@@ -127,7 +127,8 @@ def _lines(ts: list[Type]) -> Type | str:
 def _board_list(fname: str) -> Sig:
     def sig(ts: list[Type]) -> Type | str:
         if not _need("board", ts[0]):
-            return Problem(f"the first argument of {fname} must be a board, not {with_article(ts[0])}")
+            return Problem(f"the first argument of {fname} must be a board, "
+                           f"not {with_article(ts[0])}")
         if ts[1] != INT:
             return Problem(f"the second argument of {fname} must be a number")
         return list_of(("cell", ts[0][1]))
