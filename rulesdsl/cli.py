@@ -168,7 +168,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
     agents = agents_for(args.agents, players, args.seed)
     said = 0
-    lines: list[str] = [f"{rules.name}: {players} players, seed {args.seed}, agents "
+    lines: list[str] = [f"{rules.name}: {players} player{'s' if players > 1 else ''}, "
+                        f"seed {args.seed}, agents "
                         + ", ".join(a.name for a in agents)]
 
     def flush() -> None:

@@ -185,7 +185,7 @@ PARTS: list[str] = [
     r"\bfilter\(\w+ in ",
     r"\bsum\(.+ for \w+ in ", r"\bmax\(.+ for \w+ in ", r"\bmin\(.+ for \w+ in ",
     r"\bmax\(\w+, ", r"\bmin\(\w+, ",
-    r"\.\.", r" / ", r" % ", r"\bnot in\b", r" in \(", r"\bis empty\b", r"\bis not empty\b",
+    r"\.\.", r" / ", r" % ", r"\bnot in\b", r"\bin\b", r"\bis empty\b", r"\bis not empty\b",
     r"\band\b", r"\bor\b", r"\bnot\b", r" != ", r" <= ", r" >= ",
     r'"[^"\n]*\{[^"\n]+\}[^"\n]*"',              # a string with a hole
     r"\bpiece of \w+", r"\bface of \w+",

@@ -331,7 +331,13 @@ class Checker:
             self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
                      hint="for example: faces 1..6")
             return
-        face_type = self.type_of_values(faces, d.faces.span)
+        # the faces' type comes from the expression: enum values are stored as numbers
+        scope = Scope(Proc("die", d.name, [], [], d.span))
+        face_type = element(self.expr(d.faces, scope)) or ANY
+        if face_type == ANY or isinstance(face_type, tuple) and face_type[0] != "enum":
+            self.err("E030", "the faces of a die must all be numbers, or all values of one "
+                     "enum", d.faces.span)
+            return
         self.a.dies[d.name] = DieInfo(d.name, faces, face_type)
 
     def dice_decl(self, d: A.DiceDecl) -> None:
@@ -461,14 +467,6 @@ class Checker:
         if isinstance(v, list):
             return list_of(self.value_type(v[0]) if v else ANY)
         return NONE if v is None else ANY
-
-    def type_of_values(self, values: list, span: Span) -> Type:
-        types = {self.value_type(v) for v in values}
-        if len(types) > 1:
-            self.err("E030", "the faces of a die must all be numbers, or all values of one "
-                     "enum", span)
-            return ANY
-        return types.pop()
 
     def suggest(self, name: str) -> str | None:
         import difflib
@@ -824,8 +822,11 @@ class Checker:
 
     def of(self, e: A.Of, scope: Scope) -> Type:
         a = self.a
+        reported = len(a.diagnostics)
         if e.attr == "face":
             t = self.expr(e.obj, scope)
+            if t == ANY and len(a.diagnostics) > reported:
+                return ANY  # the operand's own error is enough
             if not _is(t, "die"):
                 self.err("E030", f"only a die has a face, not {with_article(t)}", e.obj.span)
                 return ANY
@@ -833,6 +834,8 @@ class Checker:
             return a.dies[a.dice[t[1]].die].face_type
         if e.attr == "piece":
             t = self.expr(e.obj, scope)
+            if t == ANY and len(a.diagnostics) > reported:
+                return ANY
             if not _is(t, "cell"):
                 self.err("E030", f"only a cell holds a piece, not {with_article(t)}", e.obj.span)
                 return ANY

@@ -278,7 +278,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def replay_stmt(self, meta: Any, c: list) -> A.Replay:
-        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in c])
+        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in c if t is not None])
 
     def elif_clause(self, c: list) -> tuple:
         return (c[0], c[1])

@@ -1,0 +1,89 @@
+"""Regressions in the language found while documenting it."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulesdsl
+from rulesdsl.interpreter.examples import run_examples
+
+COIN = """game "Coin"
+players 1
+enum Coin: Heads, Tails
+die coin: faces [Heads, Tails]
+counter heads = 0
+play:
+    repeat 3 times:
+        let c = roll coin
+        if c == Heads:
+            add 1 to heads
+    end game
+example "the faces of a die may be enum values":
+    play "Heads", "Tails", "Heads"
+    expect heads == 2
+"""
+
+
+def test_dice_with_enum_faces():
+    rules = rulesdsl.load_text(COIN, "coin.rules")
+    assert run_examples(rules) == []
+    game = rules.new_game(seed=1, auto_chance=False)
+    assert [o.id for o, _ in game.chance.outcomes] == ["Heads", "Tails"]
+    assert game.chance.outcomes[0][0].label == "rolled Heads"
+
+
+def test_ranges_bind_tighter_than_comparisons_and_lists_may_end_with_a_comma():
+    text = """game "r"
+players 1
+play:
+    end game
+example "ranges":
+    expect 3 in 1..5 and 6 not in 1..5
+    expect 1..3 == [
+        1,
+        2,
+        3,
+    ]
+"""
+    assert run_examples(rulesdsl.load_text(text, "r.rules")) == []
+
+
+def test_play_without_ids_starts_a_game_that_never_asks():
+    text = """game "No choice"
+players 2
+counter score per player = 0
+play:
+    set score of player 2 = 3
+    end game
+example "the game runs to its end":
+    play
+    expect winner == player 2
+"""
+    assert run_examples(rulesdsl.load_text(text, "n.rules")) == []
+
+
+def test_an_ambiguous_cell_is_reported_once():
+    text = """game "Two boards"
+players 1
+board left: square 2 x 2
+board right: square 2 x 2
+play:
+    let p = piece of a1
+    end game
+"""
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(text, "two.rules")
+    assert [d.code for d in err.value.diagnostics] == ["E022"]
+
+
+def test_mixed_die_faces_are_an_error():
+    text = """game "Mixed"
+players 1
+enum Coin: Heads, Tails
+die odd: faces [Heads, 3]
+play:
+    end game
+"""
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(text, "mixed.rules")
+    assert [d.code for d in err.value.diagnostics] == ["E030"]
