@@ -56,6 +56,7 @@ class Program:
     analysis: Analysis
     blocks: list[Any]
     sites: list[Site]
+    slots: list[int]  # per site: the local a chosen value goes to (-1: a die's face)
     entries: dict[tuple[str, str], int]
     nlocals: dict[tuple[str, str], int]
     spans: list[Span]
@@ -168,7 +169,8 @@ class Compiler(ExpressionCompiler):
             site.menu = [(oid, namespace[label] if isinstance(label, Generated) else label)
                          for oid, label in site.menu]
         init = self.initial_counters()
-        return Program(self.a, namespace["BLOCKS"], self.sites, self.entries, self.nlocals,
+        return Program(self.a, namespace["BLOCKS"], self.sites,
+                       [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display,
                        code, init)
@@ -490,6 +492,8 @@ class Compiler(ExpressionCompiler):
     def decider(self, by: A.Expr | None, span: Span) -> str:
         if by is not None:
             return self.need(self.expr(by), span, "who chooses")
+        if self.turns:
+            return "V[0]"  # inside 'turns', the current player is always set
         return f"(V[0] if V[0] is not None else _need(None, {self.sid(span)}, 'current'))"
 
     def label_function(self, label: A.StrLit | None, var: str) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from ..check.checker import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
-from .runtime import CALL, RET, STEP_BUDGET, RuleRuntimeError
+from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
 from .state import State, seed_to_rng
 
 SAVE_FORMAT = "rulesdsl-game/1"
@@ -57,45 +57,50 @@ class Result:
         return [p for p, r in enumerate(self.ranking) if r == 1]
 
 
-def advance(prog: Program, st: State) -> int | None:
+def advance(prog: Program, st: State, r: int | None = None) -> int | None:
     """Run the rules until they pause; returns SUSPEND, OVER, REPLAY, or None when the
-    stack of frames has emptied."""
+    stack of frames has emptied. `r`, if given, is what the top frame's block has just
+    returned (see `Game.apply_index`)."""
     blocks = prog.blocks
     stack = st.stack
     if not stack:
         return None
     steps = 0
     fr = stack[-1]
-    st.steps = 0
     try:
-        while True:
+        if r is None:
+            st.steps = 0
             r = blocks[fr[0]](st, fr)
+        while True:
             if r >= 0:
                 fr[0] = r
                 steps += 1
                 if steps > STEP_BUDGET:
                     raise _stuck(prog, r)
-                continue
-            if r == RET:
+            elif r == RET:
                 stack.pop()
                 if not stack:
                     return None
                 fr = stack[-1]
-                continue
-            if r == CALL:
+            elif r == CALL:
                 if len(stack) > 200:
                     raise RuleRuntimeError("R001", "rules call each other more than 200 "
                                            "deep: endless recursion?",
                                            prog.spans[prog.block_sid[fr[0]]])
                 fr = stack[-1]
-                continue
-            return r
+            else:
+                return r
+            r = blocks[fr[0]](st, fr)
     except RuleRuntimeError:
         raise
     except Exception as exc:  # a Python error inside generated code: a rule bug
-        span = prog.spans[prog.block_sid[fr[0]]] if fr else None
-        raise RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span) from None
-    return None
+        raise failure(prog, fr, exc) from None
+
+
+def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
+    """A Python error raised by generated code, as a diagnostic at the block's rule."""
+    span = prog.spans[prog.block_sid[fr[0]]] if fr else None
+    return RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span)
 
 
 def _stuck(prog: Program, block: int) -> RuleRuntimeError:
@@ -276,18 +281,29 @@ class Game:
         p = st.pending
         if p is None or type(i) is not int or not 0 <= i < len(p[2]):
             raise self._bad_index(i)
-        site = self.program.sites[p[0]]
-        slot = site.slot
+        prog = self.program
+        fr = st.stack[-1]
+        slot = prog.slots[p[0]]
         if slot >= 0:
-            st.stack[-1][1][slot] = p[2][i]
-        else:
+            fr[1][slot] = p[2][i]
+        else:  # a die of a set: its face is a counter
+            site = prog.sites[p[0]]
             lst, idx = site.hidden
-            locals_ = st.stack[-1][1]
-            st.v[site.base + locals_[lst][locals_[idx]]] = p[2][i]
+            st.v[site.base + fr[1][lst][fr[1][idx]]] = p[2][i]
         st.pending = None
         self.history.append(i)
+        # most often the block that takes the choice runs to the next decision: call it
+        # here, and enter the run loop only when it returns anything else
+        st.steps = 0
         try:
-            advance(self.program, st)
+            try:
+                r = prog.blocks[fr[0]](st, fr)
+            except RuleRuntimeError:
+                raise
+            except Exception as exc:
+                raise failure(prog, fr, exc) from None
+            if r != SUSPEND:
+                advance(prog, st, r)
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
