@@ -180,8 +180,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     def on_step(g: Game, i: int) -> None:
         flush()
-        if g.is_chance:
-            lines.append(f"  chance: {g.chance.outcomes[i][0].label}")
+        chance = g.chance
+        if chance is not None:
+            lines.append(f"  chance: {chance.outcomes[i][0].label}")
         else:
             decision = g.decision
             assert decision is not None

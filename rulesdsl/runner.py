@@ -39,6 +39,7 @@ def play_out(game: Game, agents: list[Any],
             game.roll_chance(i)
             continue
         decision = game.st.pending
+        assert decision is not None
         i = agents[decision[1]].choose(game)
         if on_step:
             on_step(game, i)

@@ -82,8 +82,10 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
             say(f"  {text}")
         said = len(game.log)
         if game.is_chance:
-            i = game.st.rand(game.num_options())
-            say(f"  chance: {game.chance.outcomes[i][0].label}")
+            chance = game.chance
+            assert chance is not None
+            i = game.st.rand(len(chance.outcomes))
+            say(f"  chance: {chance.outcomes[i][0].label}")
             game.roll_chance(i)
             continue
         decision = game.decision

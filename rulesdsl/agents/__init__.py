@@ -10,6 +10,7 @@ the `Game` API and returns the index of an option.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from ..interpreter.game import Game
@@ -84,7 +85,8 @@ class GreedyAgent:
         return False
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:

@@ -33,6 +33,8 @@ from .types import (
 )
 
 MAX_PLAYERS = 16
+NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.DieDecl,
+         A.DiceDecl, A.DefineDecl, A.RuleDecl)
 
 
 class NotConstant(Exception):
@@ -196,8 +198,8 @@ class Checker:
         if not players:
             self.err("E011", "the rule file does not say how many players: add 'players N'",
                      file_span)
-        for extra in players[1:]:
-            self.err("E011", "a second 'players' line", extra.span)
+        for extra_players in players[1:]:
+            self.err("E011", "a second 'players' line", extra_players.span)
         if players:
             p = players[0]
             if p.low < 1 or p.high < p.low or p.high > MAX_PLAYERS:
@@ -208,20 +210,20 @@ class Checker:
                 self.a.min_players, self.a.max_players = p.low, p.high
         if not plays:
             self.err("E044", "the rule file has no 'play:' block", file_span)
-        for extra in plays[1:]:
-            self.err("E044", "a second 'play:' block", extra.span)
+        for extra_play in plays[1:]:
+            self.err("E044", "a second 'play:' block", extra_play.span)
         for kind in (A.SetupDecl, A.RankDecl):
             found = [i for i in items if isinstance(i, kind)]
-            for extra in found[1:]:
+            for again in found[1:]:
                 what = "'setup:' block" if kind is A.SetupDecl else "'rank' line"
-                self.err("E021", f"a second {what}", extra.span)
+                self.err("E021", f"a second {what}", again.span)
 
         # declarations are checked kind by kind; a duplicate is the later one in the file
         kinds = {A.ConstDecl: "constant", A.SettingDecl: "setting", A.CounterDecl: "counter",
                  A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die",
                  A.DiceDecl: "dice", A.DefineDecl: "definition", A.RuleDecl: "rule"}
         for item in items:
-            if type(item) in kinds:
+            if isinstance(item, NAMED):
                 self.first.setdefault(item.name, (kinds[type(item)], item.span))
             if isinstance(item, A.EnumDecl):
                 for v in item.values:
@@ -374,7 +376,8 @@ class Checker:
             self.err("E030", f"a counter holds a number or true/false, not {init!r}",
                      d.init.span)
             return
-        if low is not None and isinstance(init, int) and not (low <= init <= high):
+        if low is not None and high is not None and isinstance(init, int) and \
+                not (low <= init <= high):
             self.err("E032", f"counter {d.name} starts at {init}, outside {low} to {high}",
                      d.init.span)
         size = 1
@@ -622,7 +625,7 @@ class Checker:
         else:  # pragma: no cover - the grammar has no other statements
             raise AssertionError(type(s))
 
-    def option_scope(self, s: A.Node, t: Type, scope: Scope, where: A.Expr | None,
+    def option_scope(self, s: A.Choose | A.ChooseAny, t: Type, scope: Scope, where: A.Expr | None,
                      label: A.StrLit | None) -> None:
         """The filter and the label of a choice see each candidate under the choice's name."""
         self.comp += 1
@@ -861,8 +864,9 @@ class Checker:
                      + f": give {_count(len(info.dims), 'key')}", e.obj.span)
             return info.type
         for key, dim in zip(keys, info.dims):
-            want: Type = {"player": PLAYER, "enum": ("enum", dim[1]),
-                          "dice": ("die", dim[1])}[dim[0]]
+            kinds: dict[str, Type] = {"player": PLAYER, "enum": ("enum", dim[1]),
+                                      "dice": ("die", dim[1])}
+            want = kinds[dim[0]]
             self.want(key, want, scope, f"the key of {e.attr}")
         a.binding[id(e)] = ("counter", e.attr)
         return info.type

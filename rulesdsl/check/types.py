@@ -77,7 +77,7 @@ def show(t: Type) -> str:
             return f"die of {t[1]}"
         if kind == "enum":
             return t[1]
-    return {"int": "number", "bool": "true/false", "text": "text"}.get(t, str(t))
+    return {"int": "number", "bool": "true/false", "text": "text"}.get(str(t), str(t))
 
 
 def with_article(t: Type) -> str:

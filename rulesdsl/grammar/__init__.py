@@ -115,7 +115,8 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
         return Diagnostic("E001", msg, span, hint=hint)
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        pos = err.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else "?"
         span = Span(file=path, line=err.line, column=err.column, end_line=err.line,
                     end_column=err.column + 1)
         return Diagnostic("E001", f"unexpected character {ch!r}", span)
@@ -227,8 +228,9 @@ def parse(text: str, path: str = "<input>") -> A.RulesFile:
                               Span(file=path, line=line, column=col, end_line=line,
                                    end_column=col + len(src))) from err
         node = AstBuilder(path, parse_expr).transform(sub)
-        return _shift(node, line, col - 1)
+        return _shift(node, line, col - 1)  # type: ignore[return-value]  # an Expr stays one
 
+    assert tree is not None
     try:
         return AstBuilder(path, parse_expr).transform(tree)
     except StringError as err:

@@ -28,7 +28,7 @@ class StringError(Exception):
 class AstBuilder(Transformer):
     """Builds AST nodes bottom-up. `parse_expr` parses the `{...}` holes of strings."""
 
-    def __init__(self, path: str, parse_expr: Callable[[str], Any]):
+    def __init__(self, path: str, parse_expr: Callable[[str, int, int], Any]):
         super().__init__()
         self.path = path
         self.parse_expr = parse_expr

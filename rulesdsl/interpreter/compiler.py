@@ -46,7 +46,7 @@ class Site:
     hidden: list[int] = field(default_factory=list)
     base: int = 0        # first counter slot of the dice set (kind "die")
     label: Any = None    # generated function (st, L, value) -> str, or None
-    menu: list[tuple[str, str]] = field(default_factory=list)  # (id, label) per option
+    menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
 
 
 @dataclass
@@ -121,6 +121,10 @@ class Compiler(ExpressionCompiler):
 
     def line(self, pos: tuple[int, int], text: str) -> None:
         self.blocks[pos[0]].append("    " * pos[1] + text)
+
+    @property
+    def proc_name(self) -> str:
+        return self.proc.name if self.proc is not None else ""
 
     def text_of(self, span: Span) -> str:
         if span.line == span.end_line and 1 <= span.line <= len(self.source_lines):
@@ -330,6 +334,7 @@ class Compiler(ExpressionCompiler):
             return f"L[{b[1]}]"
         if b[0] == "counter" and t.of is None:
             return f"V[{self.a.counters[t.name].base}]"
+        assert t.of is not None
         return self.of_code(b, t.name, t.of)
 
     def assign(self, t: A.Target, value: str, pos: tuple[int, int], span: Span) -> None:
@@ -535,7 +540,7 @@ class Compiler(ExpressionCompiler):
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
                 isinstance(s.domain, A.Binary) and s.domain.op == ".."):
             options = f"_uniq({options})"
-        site = Site("choose", self.proc.name, s.span, el, self.a.slot[id(s)],
+        site = Site("choose", self.proc_name, s.span, el, self.a.slot[id(s)],
                     label=self.label_function(s.label, var))
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         rp = (resume, 1)
@@ -552,7 +557,7 @@ class Compiler(ExpressionCompiler):
                                   for mask in range(1 << len(items))])
         else:
             options = f"_subsets(_uniq({domain}), {self.sid(s.span)})"
-        site = Site("any", self.proc.name, s.span, t, self.a.slot[id(s)],
+        site = Site("any", self.proc_name, s.span, t, self.a.slot[id(s)],
                     label=self.label_function(s.label, var))
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         rp = (resume, 1)
@@ -566,7 +571,7 @@ class Compiler(ExpressionCompiler):
             pairs = ", ".join(f"({k}, {self.expr(o.cond) if o.cond is not None else 'True'})"
                               for k, o in enumerate(s.options))
             options = f"[k for k, ok in ({pairs},) if ok]"
-        site = Site("menu", self.proc.name, s.span, "int", slot,
+        site = Site("menu", self.proc_name, s.span, "int", slot,
                     menu=[(o.id, self.label_function(o.label, "_k") if o.label else o.id)
                           for o in s.options])
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
@@ -577,7 +582,7 @@ class Compiler(ExpressionCompiler):
         die = self.a.dies[self.a.binding[id(s.die)][1]]
         faces = self.const(die.faces)
         slot = self.a.slot[id(s)]
-        site = Site("roll", self.proc.name, s.span, die.face_type, slot)
+        site = Site("roll", self.proc_name, s.span, die.face_type, slot)
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(s.span)
@@ -592,6 +597,7 @@ class Compiler(ExpressionCompiler):
     def roll(self, s: A.Roll, pos: tuple[int, int]) -> tuple[int, int]:
         t = self.a.type_of(s.dice)
         die_t = t if t[0] == "die" else element(t)
+        assert isinstance(die_t, tuple)  # the checker saw to it
         dice = self.a.dice[die_t[1]]
         faces_list = self.a.dies[dice.die].faces
         faces, nf = self.const(faces_list), len(faces_list)
@@ -607,7 +613,7 @@ class Compiler(ExpressionCompiler):
         self.line(hp, "if st.auto:")
         self.line((head, 2), f"for d in L[{lst}]: V[{dice.base} + d] = {faces}[st.rand({nf})]")
         self.goto((head, 2), exit_)
-        site = Site("die", self.proc.name, s.span, self.a.dies[dice.die].face_type,
+        site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
                     hidden=[lst, idx], base=dice.base)
         self.sites.append(site)
         self.line(hp, f"st.pending = ({len(self.sites) - 1}, -1, {faces})")

@@ -220,10 +220,12 @@ class Game:
         return p is not None and p[1] == -1 and self.st.result is None
 
     def num_options(self) -> int:
-        return len(self.st.pending[2])
+        """How many options the pending step has (call it only while the game is on)."""
+        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
 
     def _options(self) -> list[Option]:
         p = self.st.pending
+        assert p is not None
         site = self.program.sites[p[0]]
         disp = self.program.display
         out = []

@@ -29,6 +29,8 @@ class State:
 
     __slots__ = ("np", "pl", "v", "b", "stack", "pending", "rng", "result", "auto", "log",
                  "steps", "replay")
+    steps: int
+    replay: list[str] | None
 
     def __init__(self, np: int, v: list, b: list, stack: list, rng: int):
         self.np = np                  # number of players
