@@ -99,7 +99,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         say()
         for line in show_state(game, who):
             say(line)
-        say(f"player {who + 1}, choose ({decision.prompt}):")
+        say(f"player {who + 1}, your choice:")
         for n, opt in enumerate(decision.options, start=1):
             say(f"  {n:>3}. {opt.label}   [{opt.id}]")
         while True:

@@ -343,7 +343,7 @@ def test_play_a_whole_game(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "1\nb2\n1\n1\n")
     assert code == 0
     assert out.startswith("Tic-tac-toe: you play seat 1")
-    assert "player 1, choose" in out
+    assert "player 1, your choice:" in out
     assert "\n    1. mark a1   [a1]\n" in out
     assert "player 2 (first): mark b1" in out
     assert "player 2 (first): mark c1" in out
@@ -411,7 +411,7 @@ def test_play_as_seat_two(capsys, monkeypatch):
     assert code == 0
     assert out.startswith("Tic-tac-toe: you play seat 2")
     assert "player 1 (first): mark a1" in out
-    assert "player 2, choose" in out
+    assert "player 2, your choice:" in out
 
 
 def test_play_at_terminal_with_streams():
