@@ -260,6 +260,21 @@ class CallRule(Node):
     args: list[Expr]
 
 
+class Shuffle(Node):
+    """`shuffle deck`: put a zone's items in a random order (from the game's seed)."""
+
+    zone: Expr
+
+
+class Move(Node):
+    """`move x from a to b` (or `move x to b`): take a component out of a zone (or of
+    wherever it is) and put it last in another."""
+
+    item: Expr
+    source: Expr | None
+    dest: Expr
+
+
 class Replay(Node):
     """`play "a1", "b2"` in an example: continue the game, choosing these option ids."""
 
@@ -346,8 +361,8 @@ class ChooseMenu(Node):
 
 Stmt = (
     Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | Break |
-    Say | Expect | Pass | CallRule | Replay | If | ForEach | Repeat | While | Turns | Choose |
-    ChooseAny | ChooseMenu
+    Say | Expect | Pass | CallRule | Replay | Shuffle | Move | If | ForEach | Repeat | While |
+    Turns | Choose | ChooseAny | ChooseMenu
 )
 
 
@@ -395,12 +410,53 @@ class CounterDecl(Node):
 
 
 class BoardDecl(Node):
-    """`board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column letter, row)."""
+    """A board. `board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column
+    letter, row). `board city: hexagon 3 of triangles`: a hexagon of triangles, 3 along each
+    edge, named A1, A2, ... by rows from the top. `board crossings: corners of city`: the
+    corners of those triangles as a board of their own, named a1, a2, ..."""
 
     name: str
-    width: int
-    height: int
+    shape: str = "square"
+    width: int = 0
+    height: int = 0
     adjacency: str = "orthogonal"
+    of: str | None = None
+
+
+class KindRow(Node):
+    """One row of a kind's table: its values, and how many such components there are."""
+
+    count: int
+    values: list[Expr]
+
+
+class KindDecl(Node):
+    """`kind Rhomb(name, point, side):` and a table of rows: the components of the game."""
+
+    name: str
+    fields: list[str]
+    rows: list[KindRow]
+
+
+class ZoneDecl(Node):
+    """`zone deck: Rhomb hidden`: an ordered collection of components (a deck, a hand, a
+    pile); `per player` gives each player one; hidden (nobody sees the items), owner (its
+    player sees them), public."""
+
+    name: str
+    per_player: bool
+    kind: str
+    visibility: str = "public"
+
+
+class TriggerDecl(Node):
+    """`as soon as x in xs where cond: ...`: after every change of the game, for each x
+    that meets cond, the block runs (until no x meets it)."""
+
+    var: str
+    domain: Expr
+    where: Expr
+    body: list[Stmt]
 
 
 class EnumValue(Node):
@@ -479,7 +535,7 @@ class ExampleDecl(Node):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl
+    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl
 )
 
 

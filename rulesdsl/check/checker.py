@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, Span
-from ..interpreter.boards import SquareBoard
+from ..interpreter.boards import CornerBoard, SquareBoard, TriangleBoard
 from .types import (
     ANY,
     BOOL,
@@ -34,7 +34,10 @@ from .types import (
 
 MAX_PLAYERS = 16
 NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.DieDecl,
-         A.DiceDecl, A.DefineDecl, A.RuleDecl)
+         A.DiceDecl, A.DefineDecl, A.RuleDecl, A.KindDecl, A.ZoneDecl)
+# statements that wait for a player or a roll: not allowed where the rules cannot pause
+WAITING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.Turns, A.Replay,
+           A.CallRule)
 
 
 class NotConstant(Exception):
@@ -75,6 +78,28 @@ class DiceInfo:
 
 
 @dataclass
+class KindInfo:
+    """A kind of component: its fields, and each component's values (one list per field)."""
+
+    name: str
+    fields: list[str]
+    columns: dict[str, list[Any]]
+    types: dict[str, Type]
+    count: int
+
+
+@dataclass
+class ZoneInfo:
+    """A zone: a list of components in the state (one per player with `per player`)."""
+
+    name: str
+    kind: str
+    per_player: bool
+    visibility: str
+    base: int
+
+
+@dataclass
 class EnumInfo:
     name: str
     values: list[str]
@@ -92,6 +117,7 @@ class Proc:
     span: Span
     nlocals: int = 0
     example: A.ExampleDecl | None = None
+    trigger: A.TriggerDecl | None = None
 
 
 @dataclass
@@ -117,6 +143,10 @@ class Analysis:
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
     rank: A.RankDecl | None = None
+    kinds: dict[str, KindInfo] = field(default_factory=dict)
+    zones: dict[str, ZoneInfo] = field(default_factory=dict)
+    nzones: int = 0
+    triggers: list[Proc] = field(default_factory=list)
     nslots: int = 1  # slot 0 holds the current player
     binding: dict[int, tuple] = field(default_factory=dict)
     types: dict[int, Type] = field(default_factory=dict)
@@ -166,6 +196,7 @@ class Checker:
         self.names: dict[str, tuple[str, Span]] = {}
         self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
         self.comp = 0
+        self.corners: dict[str, str] = {}  # triangle board -> its corners board
 
     # ---- reporting ---------------------------------------------------------------------
 
@@ -221,7 +252,8 @@ class Checker:
         # declarations are checked kind by kind; a duplicate is the later one in the file
         kinds = {A.ConstDecl: "constant", A.SettingDecl: "setting", A.CounterDecl: "counter",
                  A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die",
-                 A.DiceDecl: "dice", A.DefineDecl: "definition", A.RuleDecl: "rule"}
+                 A.DiceDecl: "dice", A.DefineDecl: "definition", A.RuleDecl: "rule",
+                 A.KindDecl: "kind", A.ZoneDecl: "zone"}
         for item in items:
             if isinstance(item, NAMED):
                 self.first.setdefault(item.name, (kinds[type(item)], item.span))
@@ -244,6 +276,11 @@ class Checker:
                 self.board_decl(item)
             elif isinstance(item, A.DieDecl):
                 self.die_decl(item)
+            elif isinstance(item, A.KindDecl):
+                self.kind_decl(item)
+        for item in items:
+            if isinstance(item, A.ZoneDecl):
+                self.zone_decl(item)
         for item in items:
             if isinstance(item, A.DiceDecl):
                 self.dice_decl(item)
@@ -273,6 +310,8 @@ class Checker:
                 self.procedure(Proc("rule", item.name, item.body, item.params, item.span))
             elif isinstance(item, A.RankDecl):
                 self.rank_decl(item)
+            elif isinstance(item, A.TriggerDecl):
+                self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):
                 self.example_decl(item)
         return self.a
@@ -315,15 +354,97 @@ class Checker:
     def board_decl(self, d: A.BoardDecl) -> None:
         if not self.declare(d.name, "board", d.span):
             return
+        board: Any
+        if d.shape == "hexagon":
+            if not 1 <= d.width <= 12:
+                self.err("E050", f"a hexagon of triangles is 1 to 12 triangles along each "
+                         f"edge, not {d.width}", d.span)
+                return
+            board = TriangleBoard(d.name, d.width)
+            self.add_board(board)
+            return
+        if d.shape == "corners":
+            under = self.a.boards.get(d.of or "")
+            if not isinstance(under, TriangleBoard):
+                self.err("E050", f"'corners of' takes a hexagon of triangles, and "
+                         f"'{d.of}' is none", d.span, hint=self.suggest(d.of or ""))
+                return
+            board = CornerBoard(d.name, under)
+            self.corners[under.name] = d.name
+            self.add_board(board)
+            return
         if not (1 <= d.width <= 26 and 1 <= d.height <= 99):
             self.err("E050", f"a square board is 1 to 26 columns by 1 to 99 rows, not "
                      f"{d.width} x {d.height}", d.span)
             return
-        board = SquareBoard(d.name, d.width, d.height, d.adjacency)
-        self.a.board_index[d.name] = len(self.a.boards)
-        self.a.boards[d.name] = board
+        self.add_board(SquareBoard(d.name, d.width, d.height, d.adjacency))
+
+    def add_board(self, board: Any) -> None:
+        self.a.board_index[board.name] = len(self.a.boards)
+        self.a.boards[board.name] = board
         for cell in board.names:
-            self.a.cells.setdefault(cell, []).append(d.name)
+            self.a.cells.setdefault(cell, []).append(board.name)
+
+    def kind_decl(self, d: A.KindDecl) -> None:
+        if not self.declare(d.name, "kind", d.span):
+            return
+        columns: dict[str, list[Any]] = {f: [] for f in d.fields}
+        types: dict[str, Type] = {}
+        scope = Scope(Proc("kind", d.name, [], [], d.span))
+        if len(set(d.fields)) != len(d.fields):
+            self.err("E021", f"kind {d.name} names a field twice", d.span)
+            return
+        for row in d.rows:
+            if len(row.values) != len(d.fields):
+                self.err("E024", f"a {d.name} has {_count(len(d.fields), 'field')} "
+                         f"({', '.join(d.fields)}), this row gives {len(row.values)}",
+                         row.span)
+                continue
+            if row.count < 1:
+                self.err("E050", "a row stands for at least one component", row.span)
+                continue
+            for f, value in zip(d.fields, row.values):
+                t = self.expr(value, scope)
+                v = self.constant(value)
+                known = types.get(f)
+                if known is not None and not compatible(known, t):
+                    self.err("E030", f"field {f} of {d.name} holds {with_article(known)}, "
+                             f"not {with_article(t)}", value.span)
+                types.setdefault(f, t)
+                columns[f].extend([v] * row.count)
+        count = sum(r.count for r in d.rows if len(r.values) == len(d.fields))
+        if count == 0:
+            self.err("E050", f"kind {d.name} has no components", d.span)
+        self.a.kinds[d.name] = KindInfo(d.name, list(d.fields), columns, types, count)
+
+    def zone_decl(self, d: A.ZoneDecl) -> None:
+        if not self.declare(d.name, "zone", d.span):
+            return
+        if d.kind not in self.a.kinds:
+            self.err("E020", f"unknown kind '{d.kind}'", d.span, hint=self.suggest(d.kind))
+            return
+        info = ZoneInfo(d.name, d.kind, d.per_player, d.visibility, self.a.nzones)
+        self.a.zones[d.name] = info
+        self.a.nzones += self.a.max_players if d.per_player else 1
+
+    def trigger_decl(self, d: A.TriggerDecl) -> None:
+        proc = Proc("trigger", f"as soon as {d.var}", d.body, [d.var], d.span, trigger=d)
+        self.a.procs.append(proc)
+        self.a.triggers.append(proc)
+        scope = Scope(proc)
+        el = self.domain(d.domain, scope)
+        self.comp += 1
+        b = ("py", f"t{self.comp}_{d.var}", el)
+        self.a.binding[id(d)] = b
+        scope.blocks.append({d.var: b})
+        self.want(d.where, BOOL, scope, "a condition")
+        scope.blocks.pop()
+        for s in _walk(d.body):
+            if isinstance(s, WAITING):
+                self.err("E045", "an 'as soon as' block runs in the middle of a change: it "
+                         "cannot wait for a decision or a roll, nor call a rule", s.span)
+        scope.blocks[-1][d.var] = ("local", scope.new_slot(), el)
+        self.block(d.body, scope)
 
     def die_decl(self, d: A.DieDecl) -> None:
         if not self.declare(d.name, "die", d.span):
@@ -365,9 +486,12 @@ class Checker:
                 dims.append(("enum", per, len(self.a.enums[per].values)))
             elif per in self.a.dice:
                 dims.append(("dice", per, self.a.dice[per].count))
+            elif per in self.a.kinds:
+                dims.append(("kind", per, self.a.kinds[per].count))
             else:
-                self.err("E020", f"a counter is kept per player, per enum value or per die, "
-                         f"and '{per}' is none of these", d.span, hint=self.suggest(per))
+                self.err("E020", f"a counter is kept per player, per enum value, per die or "
+                         f"per component, and '{per}' is none of these", d.span,
+                         hint=self.suggest(per))
                 return
         init = self.constant(d.init)
         low = self.constant(d.low) if d.low is not None else None
@@ -538,7 +662,19 @@ class Checker:
                 self.want(s.amount, INT, scope, "the amount")
         elif isinstance(s, A.Place):
             self.expr(s.piece, scope)
-            self.cell(s.cell, scope)
+            t = self.expr(s.cell, scope)
+            if not (_is(t, "cell") or _is(element(t), "cell") or t == ANY):
+                self.err("E030", f"a piece is placed on a cell or a list of cells, not "
+                         f"{with_article(t)}", s.cell.span)
+        elif isinstance(s, A.Shuffle):
+            self.zone(s.zone, scope)
+        elif isinstance(s, A.Move):
+            item = self.expr(s.item, scope)
+            zones = [self.zone(z, scope) for z in (s.source, s.dest) if z is not None]
+            for z in zones:
+                if z is not None and item != ANY and item != ("comp", z[2]) and item != NONE:
+                    self.err("E030", f"zone {z[1]} holds {z[2]}, not {with_article(item)}",
+                             s.item.span)
         elif isinstance(s, A.Clear):
             self.cell(s.cell, scope)
         elif isinstance(s, A.Roll):
@@ -657,6 +793,15 @@ class Checker:
         self.err("E030", "'let x = roll ...' rolls a kind of die declared with 'die'", e.span,
                  hint="to roll dice of a set, write: roll hand")
         return ANY
+
+    def zone(self, e: A.Expr, scope: Scope) -> tuple | None:
+        t = self.expr(e, scope)
+        if not _is(t, "zone"):
+            if t != ANY:
+                self.err("E030", f"expected a zone, not {with_article(t)}", e.span)
+            return None
+        assert isinstance(t, tuple)
+        return t
 
     def cell(self, e: A.Expr, scope: Scope) -> None:
         t = self.expr(e, scope)
@@ -785,6 +930,17 @@ class Checker:
             enum, idx = a.enum_values[e.name]
             a.binding[id(e)] = ("value", idx)
             return ("enum", enum)
+        if e.name in a.kinds:
+            a.binding[id(e)] = ("value", list(range(a.kinds[e.name].count)))
+            return list_of(("comp", e.name))
+        if e.name in a.zones:
+            zone = a.zones[e.name]
+            if zone.per_player:
+                self.err("E030", f"each player has a zone {e.name}: write '{e.name} of ...'",
+                         e.span)
+                return ANY
+            a.binding[id(e)] = ("zone", e.name)
+            return ("zone", e.name, zone.kind)
         if e.name in a.counters:
             info = a.counters[e.name]
             if info.dims:
@@ -844,6 +1000,18 @@ class Checker:
                 return ANY
             a.binding[id(e)] = ("piece", t[1])
             return ANY
+        if e.attr in a.zones:
+            zone = a.zones[e.attr]
+            if not zone.per_player:
+                self.err("E030", f"{e.attr} is one zone for all: write '{e.attr}' alone",
+                         e.span)
+                return ANY
+            self.want(e.obj, PLAYER, scope, f"the owner of {e.attr}")
+            a.binding[id(e)] = ("zone", e.attr)
+            return ("zone", e.attr, zone.kind)
+        t_obj = self.field_owner(e, scope, reported)
+        if t_obj is not None:
+            return t_obj
         info = a.counters.get(e.attr)
         if info is None:
             name = e.span.model_copy(update={"end_line": e.span.line,
@@ -865,7 +1033,7 @@ class Checker:
             return info.type
         for key, dim in zip(keys, info.dims):
             kinds: dict[str, Type] = {"player": PLAYER, "enum": ("enum", dim[1]),
-                                      "dice": ("die", dim[1])}
+                                      "dice": ("die", dim[1]), "kind": ("comp", dim[1])}
             want = kinds[dim[0]]
             self.want(key, want, scope, f"the key of {e.attr}")
         a.binding[id(e)] = ("counter", e.attr)
@@ -922,8 +1090,55 @@ class Checker:
         return {"count": INT, "any": BOOL, "all": BOOL, "first": el,
                 "filter": list_of(el)}[e.kind]
 
+    def field_owner(self, e: A.Of, scope: Scope, reported: int) -> Type | None:
+        """`field of c` for a component c, or None when attr is no field of any kind."""
+        kinds = [k for k in self.a.kinds.values() if e.attr in k.fields]
+        if not kinds:
+            return None
+        t = self.expr(e.obj, scope)
+        if t == ANY and len(self.a.diagnostics) > reported:
+            return ANY
+        if not (_is(t, "comp") and e.attr in self.a.kinds[t[1]].fields):
+            owners = " or ".join(k.name for k in kinds)
+            self.err("E030", f"{e.attr} is a field of {owners}, not of {with_article(t)}",
+                     e.obj.span)
+            return ANY
+        self.a.binding[id(e)] = ("field", t[1], e.attr)
+        return self.a.kinds[t[1]].types.get(e.attr, ANY)
+
+    def lattice_call(self, e: A.Call, arg_types: list[Type]) -> Type:
+        """corners(t), around(x), pairs(board), top(zone), unique(xs)."""
+        f, a = e.func, self.a
+        want = {"corners": 1, "around": 1, "pairs": 1, "top": 1, "unique": 1}[f]
+        if len(e.args) != want:
+            self.err("E024", f"{f} takes {_count(want, 'argument')}, not {len(e.args)}",
+                     e.span, hint=LATTICE_DOCS[f])
+            return ANY
+        t = arg_types[0]
+        self.a.binding[id(e)] = ("builtin", f)
+        board = a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
+        if f == "corners" and _is(t, "cell") and isinstance(board, TriangleBoard):
+            if board.name not in self.corners:
+                self.err("E050", f"corners of {board.name} need a board of them: "
+                         f"board crossings: corners of {board.name}", e.span)
+                return ANY
+            return list_of(("cell", self.corners[board.name]))
+        if f == "around" and _is(t, "cell") and isinstance(board, CornerBoard):
+            return list_of(("cell", board.of.name))
+        if f == "pairs" and _is(t, "board") and isinstance(board, TriangleBoard):
+            return list_of(list_of(("cell", board.name)))
+        if f == "top" and _is(t, "zone"):
+            return ("comp", t[2])
+        if f == "unique" and element(t) is not None:
+            return t if _is(t, "list") else list_of(element(t) or ANY)
+        self.err("E030", f"{f} does not take {with_article(t)}", e.args[0].span,
+                 hint=LATTICE_DOCS[f])
+        return ANY
+
     def call(self, e: A.Call, scope: Scope) -> Type:
         arg_types = [self.expr(arg, scope) for arg in e.args]
+        if e.func in LATTICE_DOCS and e.func not in self.a.defines:
+            return self.lattice_call(e, arg_types)
         if e.func in self.a.defines:
             d = self.a.defines[e.func]
             if len(e.args) != len(d.params):
@@ -971,3 +1186,31 @@ def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analy
     analysis = Checker(file, overrides).run()
     analysis.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     return analysis
+
+
+LATTICE_DOCS = {
+    "corners": "corners(t): the corners of triangle t (a board declared 'corners of ...')",
+    "around": "around(x): the triangles that have corner x",
+    "pairs": "pairs(board): every two triangles that share an edge, as [a, b]",
+    "top": "top(zone): the first item of a zone, or none when it is empty",
+    "unique": "unique(xs): the items of xs without repeats, in order",
+}
+
+
+def _walk(stmts: list) -> list:
+    """Every statement in a block, nested ones too."""
+    out = []
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                out += _walk(body)
+            out += _walk(s.otherwise or [])
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns)):
+            out += _walk(s.body)
+        elif isinstance(s, (A.Choose, A.ChooseAny)):
+            out += _walk(s.body or [])
+        elif isinstance(s, A.ChooseMenu):
+            for o in s.options:
+                out += _walk(o.body)
+    return out

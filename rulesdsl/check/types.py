@@ -27,6 +27,8 @@ def element(t: Type) -> Type | None:
             return t[1]
         if t[0] == "board":
             return ("cell", t[1])
+        if t[0] == "zone":
+            return ("comp", t[2])
     if t == ANY:
         return ANY
     return None
@@ -75,8 +77,10 @@ def show(t: Type) -> str:
             return f"board {t[1]}"
         if kind == "die":
             return f"die of {t[1]}"
-        if kind == "enum":
+        if kind in ("enum", "comp"):
             return t[1]
+        if kind == "zone":
+            return f"zone {t[1]}"
     return {"int": "number", "bool": "true/false", "text": "text"}.get(str(t), str(t))
 
 

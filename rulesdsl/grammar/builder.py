@@ -135,10 +135,48 @@ class AstBuilder(Transformer):
                              low=low, high=high, secret=secret)
 
     @v_args(meta=True)
-    def board_decl(self, meta: Any, c: list) -> A.BoardDecl:
+    def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=int(c[1]),
                            height=int(c[2]), adjacency=adjacency)
+
+    @v_args(meta=True)
+    def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="hexagon",
+                           width=int(c[1]), height=int(c[1]))
+
+    @v_args(meta=True)
+    def corners_board(self, meta: Any, c: list) -> A.BoardDecl:
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]))
+
+    @v_args(meta=True)
+    def kind_row(self, meta: Any, c: list) -> A.KindRow:
+        count = int(c[0]) if c[0] is not None else 1
+        return A.KindRow(span=self.span(meta), count=count, values=c[1:])
+
+    @v_args(meta=True)
+    def kind_decl(self, meta: Any, c: list) -> A.KindDecl:
+        fields = [str(t) for t in c[1:] if isinstance(t, Token)]
+        rows = [r for r in c[1:] if isinstance(r, A.KindRow)]
+        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=fields, rows=rows)
+
+    @v_args(meta=True)
+    def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
+        return A.ZoneDecl(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
+                          kind=str(c[2]), visibility=str(c[3]) if c[3] is not None else "public")
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta: Any, c: list) -> A.TriggerDecl:
+        return A.TriggerDecl(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
+                             body=c[3])
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta: Any, c: list) -> A.Shuffle:
+        return A.Shuffle(span=self.span(meta), zone=c[0])
+
+    @v_args(meta=True)
+    def move_stmt(self, meta: Any, c: list) -> A.Move:
+        return A.Move(span=self.span(meta), item=c[0], source=c[1], dest=c[2])
 
     @v_args(meta=True)
     def enum_value(self, meta: Any, c: list) -> A.EnumValue:

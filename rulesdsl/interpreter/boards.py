@@ -93,3 +93,88 @@ class SquareBoard:
         if self.adjacency == "diagonal":
             return max(abs(ax - bx), abs(ay - by))
         return abs(ax - bx) + abs(ay - by)
+
+
+class TriangleBoard:
+    """A hexagon of equilateral triangles, `side` triangles along each edge (6 side^2 in
+    all), with the lattice points at their corners. Corners use axial coordinates (q, r)
+    with |q|, |r|, |q + r| <= side; the triangle (q, r, up) has corners (q, r), (q+1, r),
+    (q, r+1), and (q, r, down) has (q+1, r), (q, r+1), (q+1, r+1).
+
+    Names read like a map: corner rows from the top are a, b, c, ... and each row counts
+    from 1 on the left (`a1`, `d4`); triangle rows are A, B, C, ... between corner rows,
+    counted from 1 on the left (`A1`, `C7`)."""
+
+    def __init__(self, name: str, side: int):
+        self.name = name
+        self.side = side
+        n = side
+        corners = [(q, r) for r in range(-n, n + 1) for q in range(-n, n + 1)
+                   if abs(q + r) <= n]
+        # rows from the top: r = -n first; within a row, left to right by q
+        corners.sort(key=lambda c: (c[1], c[0]))
+        self.corner_xy = corners
+        self.corner_index = {c: i for i, c in enumerate(corners)}
+        tris = []
+        anchors = [(q, r) for r in range(-n - 1, n + 1) for q in range(-n - 1, n + 1)]
+        for q, r in anchors:
+            for up in (True, False):
+                pts = ([(q, r), (q + 1, r), (q, r + 1)] if up
+                       else [(q + 1, r), (q, r + 1), (q + 1, r + 1)])
+                if all(p in self.corner_index for p in pts):
+                    tris.append((q, r, up, tuple(self.corner_index[p] for p in pts)))
+        # a triangle's row is the corner row of its upper edge; left to right by the
+        # x-position of its centre (2q + r, with down triangles one step right of up ones)
+        tris.sort(key=lambda t: (t[1], 2 * t[0] + t[1] + (0 if t[2] else 1)))
+        self.triangles = tris
+        self.size = len(tris)
+        self.corners_of = [list(t[3]) for t in tris]
+        self.around: list[list[int]] = [[] for _ in corners]
+        for i, t in enumerate(tris):
+            for c in t[3]:
+                self.around[c].append(i)
+        row_names = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        self.names = []
+        counts: dict[int, int] = {}
+        for _q, r, _up, _ in tris:
+            counts[r] = counts.get(r, 0) + 1
+            self.names.append(f"{row_names[r + n]}{counts[r]}")
+        self.corner_names = []
+        ccounts: dict[int, int] = {}
+        for _q, r in corners:
+            ccounts[r] = ccounts.get(r, 0) + 1
+            self.corner_names.append(f"{row_names[r + n].lower()}{ccounts[r]}")
+        edge: dict[tuple[int, ...], list[int]] = {}
+        for i, t in enumerate(tris):
+            for a in range(3):
+                for b in range(a + 1, 3):
+                    edge.setdefault(tuple(sorted((t[3][a], t[3][b]))), []).append(i)
+        self.neighbours: list[list[int]] = [[] for _ in tris]
+        self.pairs: list[list[int]] = []
+        for shared in edge.values():
+            if len(shared) == 2:
+                a, b = sorted(shared)
+                self.neighbours[a].append(b)
+                self.neighbours[b].append(a)
+                self.pairs.append([a, b])
+        self.pairs.sort()
+        for ns in self.neighbours:
+            ns.sort()
+        for ts in self.around:
+            ts.sort()
+
+
+class CornerBoard:
+    """The corners of a `TriangleBoard` as a board of their own (Cronberg's crossings).
+    Two corners are neighbours when a triangle edge joins them."""
+
+    def __init__(self, name: str, triangles: TriangleBoard):
+        self.name = name
+        self.of = triangles
+        self.size = len(triangles.corner_xy)
+        self.names = triangles.corner_names
+        links: list[set[int]] = [set() for _ in range(self.size)]
+        for cs in triangles.corners_of:
+            for a in cs:
+                links[a].update(c for c in cs if c != a)
+        self.neighbours = [sorted(s) for s in links]

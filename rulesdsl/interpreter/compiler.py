@@ -21,7 +21,7 @@ from ..check.checker import Analysis, Proc
 from ..check.types import ANY, Type, element
 from ..diagnostics import Span
 from .display import Display
-from .expressions import BOARD_ALIAS, ExpressionCompiler
+from .expressions import ExpressionCompiler, boards_used
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 
 INLINE_LINES = 24   # blocks this short are copied into the blocks that jump to them
@@ -149,6 +149,7 @@ class Compiler(ExpressionCompiler):
             else:
                 self.line(pos, f"return {RET}")
         self.proc = None
+        triggers = self.triggers_function() if self.a.triggers else ""
         self.inline_jumps()
         src = ["# generated from " + self.a.file.path]
         src += defines
@@ -159,6 +160,8 @@ class Compiler(ExpressionCompiler):
             src.extend(body or ["    pass"])
         src.extend(self.helpers)
         src.append("BLOCKS = [" + ", ".join(f"_b{n}" for n in range(len(self.blocks))) + "]")
+        if triggers:
+            src.append(triggers)
         src.extend(self.labels)
         code = "\n".join(src) + "\n"
         env = Env(self.spans, self.proc_of_span)
@@ -257,21 +260,30 @@ class Compiler(ExpressionCompiler):
             self.line(pos, f"L[{a.slot[id(s)]}] = {self.expr(s.value)}")
         elif isinstance(s, A.Set):
             self.assign(s.target, self.expr(s.value), pos, s.span)
+            if a.binding[id(s.target)][0] != "local":
+                self.after_change(pos)
         elif isinstance(s, A.Add):
             current = self.target_code(s.target)
             sign = "-" if s.negate else "+"
             self.assign(s.target, f"{current} {sign} ({self.expr(s.amount)})", pos, s.span)
+            if a.binding[id(s.target)][0] != "local":
+                self.after_change(pos)
         elif isinstance(s, A.Place):
-            cell_t = a.type_of(s.cell)
-            board = a.board_index[cell_t[1]] if isinstance(cell_t, tuple) else 0
-            cell = self.fresh("c")
-            self.line(pos, f"{cell} = {self.expr(s.cell)}")
-            self.line(pos, f"if B{board}[{cell}] is not None: raise _occupied({self.sid(s.span)})")
-            self.line(pos, f"B{board}[{cell}] = {self.expr(s.piece)}")
+            self.place(s, pos)
+            self.after_change(pos)
         elif isinstance(s, A.Clear):
             cell_t = a.type_of(s.cell)
             board = a.board_index[cell_t[1]] if isinstance(cell_t, tuple) else 0
             self.line(pos, f"B{board}[{self.expr(s.cell)}] = None")
+            self.after_change(pos)
+        elif isinstance(s, A.Shuffle):
+            self.line(pos, f"_shuffle(st, Z[{self.zone_index(s.zone)}])")
+            self.after_change(pos)
+        elif isinstance(s, A.Move):
+            source = self.zone_index(s.source) if s.source is not None else "None"
+            self.line(pos, f"_move(st.z, {self.expr(s.item)}, {source}, "
+                      f"{self.zone_index(s.dest)}, {self.sid(s.span)})")
+            self.after_change(pos)
         elif isinstance(s, A.Win):
             self.line(pos, f"st.result = _win(st, _need({self.expr(s.player)}, "
                       f"{self.sid(s.span)}, 'the winner'))")
@@ -327,6 +339,57 @@ class Compiler(ExpressionCompiler):
         else:  # pragma: no cover
             raise AssertionError(type(s))
         return pos
+
+    def place(self, s: A.Place, pos: tuple[int, int]) -> None:
+        """`place p at c`, or at each cell of a list (a piece covering several cells)."""
+        cell_t = self.a.type_of(s.cell)
+        several = isinstance(cell_t, tuple) and cell_t[0] == "list"
+        board_t = element(cell_t) if several else cell_t
+        board = self.a.board_index[board_t[1]] if isinstance(board_t, tuple) else 0
+        cell, piece = self.fresh("c"), self.fresh("p")
+        sid = self.sid(s.span)
+        self.line(pos, f"{piece} = {self.expr(s.piece)}")
+        if several:
+            cells = self.fresh("cs")
+            self.line(pos, f"{cells} = {self.expr(s.cell)}")
+            self.line(pos, f"if any(B{board}[{cell}] is not None for {cell} in {cells}): "
+                      f"raise _occupied({sid})")
+            self.line(pos, f"for {cell} in {cells}: B{board}[{cell}] = {piece}")
+            return
+        self.line(pos, f"{cell} = {self.expr(s.cell)}")
+        self.line(pos, f"if B{board}[{cell}] is not None: raise _occupied({sid})")
+        self.line(pos, f"B{board}[{cell}] = {piece}")
+
+    def after_change(self, pos: tuple[int, int]) -> None:
+        """After a change of the game, the 'as soon as' blocks get their turn."""
+        if self.a.triggers and self.proc is not None and self.proc.kind != "trigger":
+            self.line(pos, f"if TRIGGERS(st): return {OVER}")
+
+    def triggers_function(self) -> str:
+        """TRIGGERS(st): run every 'as soon as' block for each item that meets its
+        condition, again and again until none does; True when one ended the game."""
+        lines = ["def TRIGGERS(st):", "    fired = True", "    while fired:",
+                 "        fired = False"]
+        for proc in self.a.triggers:
+            d = proc.trigger
+            assert d is not None
+            self.proc = proc
+            var = self.a.binding[id(d)][1]
+            self.pyvars = [var]
+            domain, where = self.domain(d.domain), self.expr(d.where)
+            self.pyvars = []
+            entry = self.entries[(proc.kind, proc.name)]
+            rest = proc.nlocals - 1
+            lines += [f"        {_prologue([domain, where], 'L = None')}",
+                      f"        for {var} in list({domain}):",
+                      f"            if {where}:",
+                      f"                _tick(st, {self.sid(d.span)})",
+                      f"                if _b{entry}(st, [{entry}, [{var}] + [None] * {rest}])"
+                      f" == {OVER}: return True",
+                      "                fired = True"]
+        self.proc = None
+        lines.append("    return False")
+        return "\n".join(lines)
 
     def target_code(self, t: A.Target) -> str:
         b = self.a.binding[id(t)]
@@ -676,7 +739,9 @@ def _prologue(body: list[str], locals_: str, boards: bool = True) -> str:
         out.append(locals_)
     if "B" in text and boards:
         out.append("B = st.b")
-        out += [f"B{n} = B[{n}]" for n in sorted(set(BOARD_ALIAS.findall(text)), key=int)]
+        out += [f"B{n} = B[{n}]" for n in boards_used(text)]
+    if "Z[" in text:
+        out.append("Z = st.z")
     return "; ".join(out) or "pass"
 
 

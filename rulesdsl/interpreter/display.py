@@ -19,6 +19,12 @@ class Display:
     def __init__(self, analysis: Analysis):
         self.boards = {name: b.names for name, b in analysis.boards.items()}
         self.enums = {name: (e.values, e.labels) for name, e in analysis.enums.items()}
+        self.components: dict[str, tuple[list[str], list[str]]] = {}
+        for kind in analysis.kinds.values():
+            names = kind.columns.get("name")
+            labels = ([str(n) for n in names] if names is not None
+                      else [f"{kind.name} {i + 1}" for i in range(kind.count)])
+            self.components[kind.name] = (_unique_ids(labels), labels)
 
     def show(self, value: Any, t: Type) -> str:
         if value is None:
@@ -29,6 +35,10 @@ class Display:
                 return self.boards[t[1]][value]
             if kind == "enum":
                 return self.enums[t[1]][1][value]
+            if kind == "comp":
+                return self.components[t[1]][1][value]
+            if kind == "zone":
+                return t[1]
             if kind == "die":
                 return f"{t[1]} {value + 1}"
             if kind == "list":
@@ -50,6 +60,8 @@ class Display:
                 return self.boards[t[1]][value]
             if kind == "enum":
                 return self.enums[t[1]][0][value]
+            if kind == "comp":
+                return self.components[t[1]][0][value]
             if kind == "die":
                 return f"{t[1]}{value + 1}"
             if kind == "list":
@@ -61,3 +73,19 @@ class Display:
         if isinstance(value, list):
             return "+".join(self.option_id(x, "any") for x in value) or "none"
         return str(value).replace(" ", "_")
+
+
+def _unique_ids(labels: list[str]) -> list[str]:
+    """Option ids from labels: lower case, words joined by '-', numbered when repeated
+    ("house-1", "house-2")."""
+    slugs = ["-".join(label.lower().split()) or "item" for label in labels]
+    seen: dict[str, int] = {}
+    total = {s: slugs.count(s) for s in slugs}
+    out = []
+    for s in slugs:
+        if total[s] == 1:
+            out.append(s)
+        else:
+            seen[s] = seen.get(s, 0) + 1
+            out.append(f"{s}-{seen[s]}")
+    return out

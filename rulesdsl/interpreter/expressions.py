@@ -19,12 +19,21 @@ from ..diagnostics import Span
 
 SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")  # a name or a slot: cheap to repeat
 BOARD_ALIAS = re.compile(r"\bB(\d+)\b")
+STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def boards_used(text: str) -> list[str]:
+    """The board numbers that generated code refers to as B0, B1, ... (not in strings)."""
+    return sorted(set(BOARD_ALIAS.findall(STRING.sub("''", text))), key=int)
 
 
 def board_aliases(code: list[str]) -> str:
     """`B0 = B[0]; ...` for the boards the code uses."""
-    names = sorted(set(BOARD_ALIAS.findall("\n".join(code))), key=int)
-    return "; ".join(f"B{n} = B[{n}]" for n in names)
+    text = "\n".join(code)
+    out = [f"B{n} = B[{n}]" for n in boards_used(text)]
+    if "Z[" in text:
+        out.append("Z = st.z")
+    return "; ".join(out)
 
 
 class ExpressionCompiler:
@@ -72,7 +81,17 @@ class ExpressionCompiler:
             return f"({code} if {code} is not None else _need(None, {self.sid(span)}, {what!r}))"
         return f"_need({code}, {self.sid(span)}, {what!r})"
 
+    def zone_index(self, e: A.Expr) -> str:
+        """The number of the zone an expression names (a zone of one player: base + p)."""
+        b = self.a.binding[id(e)]
+        zone = self.a.zones[b[1]]
+        if isinstance(e, A.Of):
+            return f"{zone.base} + {self.need(self.expr(e.obj), e.obj.span, 'the owner')}"
+        return str(zone.base)
+
     def of_code(self, b: tuple, attr: str, obj: A.Expr) -> str:
+        if b[0] == "field":
+            return f"{self.const(self.a.kinds[b[1]].columns[b[2]])}[{self.expr(obj)}]"
         if b[0] == "face":
             return f"V[{self.a.dice[b[1]].base} + {self.expr(obj)}]"
         if b[0] == "piece":
@@ -112,6 +131,8 @@ class ExpressionCompiler:
         if isinstance(e, A.TupleLit):
             return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
         if isinstance(e, A.Of):
+            if a.binding[id(e)][0] == "zone":
+                return f"list(Z[{self.zone_index(e)}])"
             return self.of_code(a.binding[id(e)], e.attr, e.obj)
         if isinstance(e, A.Index):
             xs, i, sid = self.expr(e.obj), self.expr(e.index), self.sid(e.span)
@@ -172,6 +193,8 @@ class ExpressionCompiler:
             return repr(v) if isinstance(v, (int, str, type(None))) else self.const(v)
         if kind == "counter":
             return f"V[{self.a.counters[e.name].base}]"
+        if kind == "zone":
+            return f"list(Z[{self.zone_index(e)}])"
         if kind == "board":
             return self.const(list(range(self.a.boards[e.name].size)))
         if kind == "dice":
@@ -313,6 +336,18 @@ class ExpressionCompiler:
                 return (f"({name}[{k} - 1] if 0 < {k} <= {len(table)} "
                         f"else _pick({name}, {k}, {sid}, {f!r}))")
             return f"_pick({name}, {k}, {sid}, {f!r})"
+        if f in ("corners", "around", "pairs"):
+            board = self.a.boards[self.a.type_of(e.args[0])[1]]
+            lattice: Any = {"corners": getattr(board, "corners_of", None),
+                            "around": getattr(getattr(board, "of", None), "around", None),
+                            "pairs": getattr(board, "pairs", None)}[f]
+            if f == "pairs":
+                return self.const(lattice)
+            return f"{self.const(lattice)}[{args[0]}]"
+        if f == "top":
+            return f"_top(Z[{self.zone_index(e.args[0])}])"
+        if f == "unique":
+            return f"_uniq({args[0]})"
         if f == "neighbours":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
             return f"{self.const(board.neighbours)}[{args[0]}]"

@@ -130,6 +130,7 @@ class Rules:
         text += "".join(f"\n{k}={v!r}" for k, v in sorted(self.settings.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self._board_sizes = [b.size for b in self.analysis.boards.values()]
+        self._zones = self.analysis.nzones
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
@@ -154,7 +155,10 @@ class Rules:
 
     def fresh_state(self, players: int, seed: int) -> State:
         boards = [[None] * n for n in self._board_sizes]
-        return State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed))
+        zones: list[list[int]] | None = [[] for _ in range(self._zones)] if self._zones \
+            else None
+        return State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed),
+                     zones)
 
     def frame(self, kind: str, name: str, args: list | None = None) -> list:
         key = (kind, name)

@@ -117,6 +117,29 @@ def make_helpers(env: Env) -> dict[str, Any]:
             raise _err("R003", f"{kind} of nothing", sid)
         return max(values) if kind == "max" else min(values)
 
+    def _top(zone: list) -> Any:
+        return zone[0] if zone else None
+
+    def _shuffle(st: Any, zone: list) -> None:
+        for i in range(len(zone) - 1, 0, -1):
+            j = st.rand(i + 1)
+            zone[i], zone[j] = zone[j], zone[i]
+
+    def _move(zones: list, item: Any, source: int | None, dest: int, sid: int) -> None:
+        if item is None:
+            raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
+        if source is not None:
+            if item not in zones[source]:
+                raise _err("R007", "moving a component out of a zone that does not hold it",
+                           sid)
+            zones[source].remove(item)
+        else:
+            for zone in zones:
+                if item in zone:
+                    zone.remove(item)
+                    break
+        zones[dest].append(item)
+
     def _winner(st: Any) -> Any:
         if st.result is None:
             return None

@@ -91,7 +91,18 @@ def load_game(rules: Rules, data: Any) -> Game:
         raise _bad("the game is over yet a decision is pending")
     if pending is None and result is None:
         raise _bad("the game is neither over nor waiting for a decision")
-    st = State(np, v, boards, stack, rng)
+    zones = s.get("zones", [])
+    a = rules.analysis
+    if not isinstance(zones, list) or len(zones) != a.nzones:
+        raise _bad(f"it has {len(zones) if isinstance(zones, list) else 'no'} zones, these "
+                   f"rules have {a.nzones}")
+    counts = {z.base + k: a.kinds[z.kind].count for z in a.zones.values()
+              for k in range(a.max_players if z.per_player else 1)}
+    for i, zone in enumerate(zones):
+        if not (isinstance(zone, list) and all(
+                type(c) is int and 0 <= c < counts[i] for c in zone)):
+            raise _bad("a zone holds something that is not one of its components")
+    st = State(np, v, boards, stack, rng, zones)
     st.pending = tuple(pending) if pending is not None else None
     st.result = result
     game = Game(rules, st, seed)

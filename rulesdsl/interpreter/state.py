@@ -27,16 +27,18 @@ def seed_to_rng(seed: int) -> int:
 class State:
     """One position of one game. Every field is plain data (ints, strings, lists)."""
 
-    __slots__ = ("np", "pl", "v", "b", "stack", "pending", "rng", "result", "auto", "log",
+    __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "rng", "result", "auto", "log",
                  "steps", "replay")
     steps: int
     replay: list[str] | None
 
-    def __init__(self, np: int, v: list, b: list, stack: list, rng: int):
+    def __init__(self, np: int, v: list, b: list, stack: list, rng: int,
+                 z: list | None = None):
         self.np = np                  # number of players
         self.pl = SEATS[np]           # the players, in seat order (shared, never changed)
         self.v = v                    # counters, dice faces; slot 0 is the current player
         self.b = b                    # boards: one list of cells each, None when empty
+        self.z = z if z is not None else []   # zones: one list of components each
         self.stack = stack            # frames: [block number, locals]
         self.pending: tuple | None = None   # (site, player or -1 for chance, options)
         self.rng = rng
@@ -52,6 +54,7 @@ class State:
         new.pl = self.pl
         new.v = self.v[:]
         new.b = [cells[:] for cells in self.b]
+        new.z = [zone[:] for zone in self.z]
         new.stack = [[fr[0], fr[1][:]] for fr in self.stack]
         new.pending = self.pending
         new.rng = self.rng
@@ -76,6 +79,7 @@ class State:
             "players": self.np,
             "counters": self.v,
             "boards": self.b,
+            "zones": self.z,
             "stack": self.stack,
             "pending": list(self.pending) if self.pending is not None else None,
             "rng": self.rng,

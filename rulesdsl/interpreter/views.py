@@ -40,6 +40,17 @@ def view(game: Game, player: int) -> dict[str, Any]:
                         or isinstance(piece, bool) else piece
                         for c, piece in enumerate(cells) if piece is not None}
     dice = {name: st.v[d.base:d.base + d.count] for name, d in a.dice.items()}
+    zones: dict[str, Any] = {}
+    for name, zone in a.zones.items():
+        t = ("comp", zone.kind)
+        owners = range(st.np) if zone.per_player else [None]
+        listed: list[Any] = []
+        for owner in owners:
+            items = st.z[zone.base + (owner or 0)]
+            seen = zone.visibility == "public" or (
+                zone.visibility == "owner" and owner == player)
+            listed.append([disp.show(c, t) for c in items] if seen else {"size": len(items)})
+        zones[name] = listed if zone.per_player else listed[0]
     out: dict[str, Any] = {
         "game": a.game_name,
         "viewer": player,
@@ -48,6 +59,7 @@ def view(game: Game, player: int) -> dict[str, Any]:
         "counters": counters,
         "boards": boards,
         "dice": dice,
+        "zones": zones,
     }
     decision = game.decision
     if decision is not None:
