@@ -421,6 +421,7 @@ class BoardDecl(Node):
     height: int = 0
     adjacency: str = "orthogonal"
     of: str | None = None
+    holding: str | None = None  # what its cells hold: player, a kind or an enum
 
 
 class KindRow(Node):

@@ -78,6 +78,17 @@ class DiceInfo:
 
 
 @dataclass
+class DefineInstance:
+    """A definition checked for one list of argument types: its own copy of the body."""
+
+    name: str
+    number: int
+    params: list[str]
+    body: Any
+    result: Type
+
+
+@dataclass
 class KindInfo:
     """A kind of component: its fields, and each component's values (one list per field)."""
 
@@ -143,6 +154,8 @@ class Analysis:
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
     rank: A.RankDecl | None = None
+    define_instances: list["DefineInstance"] = field(default_factory=list)
+    holding: dict[str, Type] = field(default_factory=dict)  # board -> what its cells hold
     kinds: dict[str, KindInfo] = field(default_factory=dict)
     zones: dict[str, ZoneInfo] = field(default_factory=dict)
     nzones: int = 0
@@ -197,6 +210,9 @@ class Checker:
         self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
         self.comp = 0
         self.corners: dict[str, str] = {}  # triangle board -> its corners board
+        self.instances: dict[tuple, int] = {}  # (definition, argument types) -> number
+        self.rule_args: dict[str, list[Type]] = {}  # rule -> the types it is called with
+        self.checked_rules: set[str] = set()
 
     # ---- reporting ---------------------------------------------------------------------
 
@@ -281,6 +297,8 @@ class Checker:
         for item in items:
             if isinstance(item, A.ZoneDecl):
                 self.zone_decl(item)
+            elif isinstance(item, A.BoardDecl) and item.holding is not None:
+                self.holding(item)
         for item in items:
             if isinstance(item, A.DiceDecl):
                 self.dice_decl(item)
@@ -299,21 +317,18 @@ class Checker:
                          hint=f"settings: {known}")
 
         for item in items:
-            if isinstance(item, A.DefineDecl) and item.name in self.a.defines:
-                self.define_body(item)
-        for item in items:
             if isinstance(item, A.SetupDecl):
                 self.procedure(Proc("setup", "setup", item.body, [], item.span))
             elif isinstance(item, A.PlayDecl):
                 self.procedure(Proc("play", "play", item.body, [], item.span))
-            elif isinstance(item, A.RuleDecl) and self.a.rules.get(item.name) is item:
-                self.procedure(Proc("rule", item.name, item.body, item.params, item.span))
             elif isinstance(item, A.RankDecl):
                 self.rank_decl(item)
             elif isinstance(item, A.TriggerDecl):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):
                 self.example_decl(item)
+        self.check_rules()
+        self.uncalled_defines()
         return self.a
 
     def enum_decl(self, d: A.EnumDecl) -> None:
@@ -379,6 +394,20 @@ class Checker:
             return
         self.add_board(SquareBoard(d.name, d.width, d.height, d.adjacency))
 
+    def holding(self, d: A.BoardDecl) -> None:
+        what = d.holding or ""
+        if what == "player":
+            t: Type = PLAYER
+        elif what in self.a.kinds:
+            t = ("comp", what)
+        elif what in self.a.enums:
+            t = ("enum", what)
+        else:
+            self.err("E020", f"a board holds players, components of a kind or values of an "
+                     f"enum, and '{what}' is none of these", d.span, hint=self.suggest(what))
+            return
+        self.a.holding[d.name] = t
+
     def add_board(self, board: Any) -> None:
         self.a.board_index[board.name] = len(self.a.boards)
         self.a.boards[board.name] = board
@@ -428,7 +457,8 @@ class Checker:
         self.a.nzones += self.a.max_players if d.per_player else 1
 
     def trigger_decl(self, d: A.TriggerDecl) -> None:
-        proc = Proc("trigger", f"as soon as {d.var}", d.body, [d.var], d.span, trigger=d)
+        proc = Proc("trigger", f"as soon as {d.var} (line {d.span.line})", d.body, [d.var],
+                    d.span, trigger=d)
         self.a.procs.append(proc)
         self.a.triggers.append(proc)
         scope = Scope(proc)
@@ -534,12 +564,44 @@ class Checker:
             self.err("E012", f"this game is for {want} players, not {d.players}", d.span)
         self.procedure(Proc("example", d.name, d.body, [], d.span, example=d))
 
-    def define_body(self, d: A.DefineDecl) -> None:
+    def instantiate(self, d: A.DefineDecl, arg_types: list[Type], span: Span) -> int:
+        """A definition is checked (and compiled) once for each list of argument types it
+        is called with, so that `neighbours(t)` inside it knows t's board. Returns the
+        number of the instance."""
+        key = (d.name, tuple(arg_types))
+        if key in self.instances:
+            n = self.instances[key]
+            if n < 0:
+                self.err("E046", f"definition {d.name} calls itself: a definition is a "
+                         "formula, not a loop", span, hint="write a rule with a loop")
+                return 0
+            return n
+        self.instances[key] = -1
+        body = d.body.model_copy(deep=True)  # its own nodes, for this instance's types
         proc = Proc("define", d.name, [], d.params, d.span)
         scope = Scope(proc)
-        for p in d.params:
-            scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
-        self.a.types[id(d)] = self.expr(d.body, scope)
+        for p, t in zip(d.params, arg_types):
+            scope.blocks[-1][p] = ("py", f"a_{p}", t)
+        result = self.expr(body, scope)
+        n = len(self.a.define_instances)
+        self.a.define_instances.append(DefineInstance(d.name, n, d.params, body, result))
+        self.instances[key] = n
+        return n
+
+    def uncalled_defines(self) -> None:
+        """A definition nobody calls is still checked for unknown names, with parameters of
+        any type (its other errors depend on what it would be called with)."""
+        called = {inst.name for inst in self.a.define_instances}
+        for d in self.a.defines.values():
+            if d.name in called:
+                continue
+            before = len(self.a.diagnostics)
+            scope = Scope(Proc("define", d.name, [], d.params, d.span))
+            for p in d.params:
+                scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
+            self.expr(d.body.model_copy(deep=True), scope)
+            self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
+                                           if x.code in ("E020", "E023")]
 
     # ---- constants ---------------------------------------------------------------------
 
@@ -604,12 +666,25 @@ class Checker:
 
     # ---- statements --------------------------------------------------------------------
 
-    def procedure(self, proc: Proc) -> None:
+    def procedure(self, proc: Proc, param_types: list[Type] | None = None) -> None:
         self.a.procs.append(proc)
         scope = Scope(proc)
-        for p in proc.params:
-            scope.blocks[-1][p] = ("local", scope.new_slot(), ANY)
+        for i, p in enumerate(proc.params):
+            t = param_types[i] if param_types and i < len(param_types) else ANY
+            scope.blocks[-1][p] = ("local", scope.new_slot(), t)
         self.block(proc.body, scope)
+
+    def check_rules(self) -> None:
+        """Rules are checked after the blocks that call them: a parameter has the type of
+        the values it is called with. Rules nobody calls come last, untyped."""
+        pending = [r for r in self.a.rules.values()]
+        while pending:
+            called = [r for r in pending if r.name in self.rule_args]
+            rule = called[0] if called else pending[0]
+            pending.remove(rule)
+            self.checked_rules.add(rule.name)
+            self.procedure(Proc("rule", rule.name, rule.body, rule.params, rule.span),
+                           self.rule_args.get(rule.name))
 
     def block(self, stmts: list, scope: Scope, bind: dict[str, tuple] | None = None) -> None:
         scope.blocks.append(dict(bind or {}))
@@ -661,11 +736,17 @@ class Checker:
                              s.target.span)
                 self.want(s.amount, INT, scope, "the amount")
         elif isinstance(s, A.Place):
-            self.expr(s.piece, scope)
+            piece = self.expr(s.piece, scope)
             t = self.expr(s.cell, scope)
-            if not (_is(t, "cell") or _is(element(t), "cell") or t == ANY):
+            cell_t = t if _is(t, "cell") else element(t)
+            if not (_is(cell_t, "cell") or t == ANY):
                 self.err("E030", f"a piece is placed on a cell or a list of cells, not "
                          f"{with_article(t)}", s.cell.span)
+            elif isinstance(cell_t, tuple) and cell_t[1] in self.a.holding:
+                holds = self.a.holding[cell_t[1]]
+                if not compatible(piece, holds) or piece == NONE:
+                    self.err("E030", f"board {cell_t[1]} holds {with_article(holds)}, not "
+                             f"{with_article(piece)}", s.piece.span)
         elif isinstance(s, A.Shuffle):
             self.zone(s.zone, scope)
         elif isinstance(s, A.Move):
@@ -848,8 +929,21 @@ class Checker:
         if len(s.args) != len(rule.params):
             self.err("E024", f"rule {s.name} takes {_count(len(rule.params), 'argument')}, "
                      f"not {len(s.args)}", s.span)
-        for arg in s.args:
-            self.expr(arg, scope)
+        types = [self.expr(arg, scope) for arg in s.args]
+        known = self.rule_args.get(s.name)
+        if known is None:
+            if s.name not in self.checked_rules:
+                self.rule_args[s.name] = types
+            return
+        for i, (old, new) in enumerate(zip(known, types)):
+            if compatible(old, new) and old != ANY:
+                continue
+            if old == ANY and s.name not in self.checked_rules:
+                known[i] = new
+            elif not compatible(old, new):
+                self.err("E047", f"rule {s.name} is called with {with_article(new)} for "
+                         f"'{rule.params[i]}' here, and with {with_article(old)} elsewhere",
+                         s.args[i].span, hint="give each kind of value its own rule")
 
     # ---- expressions -------------------------------------------------------------------
 
@@ -999,7 +1093,7 @@ class Checker:
                 self.err("E030", f"only a cell holds a piece, not {with_article(t)}", e.obj.span)
                 return ANY
             a.binding[id(e)] = ("piece", t[1])
-            return ANY
+            return a.holding.get(t[1], ANY)
         if e.attr in a.zones:
             zone = a.zones[e.attr]
             if not zone.per_player:
@@ -1144,8 +1238,11 @@ class Checker:
             if len(e.args) != len(d.params):
                 self.err("E024", f"{e.func} takes {_count(len(d.params), 'argument')}, "
                          f"not {len(e.args)}", e.span)
-            self.a.binding[id(e)] = ("define", e.func)
-            return self.a.types.get(id(d), ANY)
+                return ANY
+            n = self.instantiate(d, arg_types, e.span)
+            self.a.binding[id(e)] = ("define", e.func, n)
+            return self.a.define_instances[n].result if n < len(
+                self.a.define_instances) else ANY
         b = BUILTINS.get(e.func)
         if b is None:
             if e.func in self.a.rules:

@@ -177,6 +177,18 @@ def _ints(ts: list[Type]) -> Type | str:
     return Problem("expected numbers")
 
 
+def _position(ts: list[Type]) -> Type | Problem:
+    if ts[0] == ANY or (isinstance(ts[0], tuple) and ts[0][0] == "enum"):
+        return INT
+    return Problem(f"index takes a value of an enum, not {with_article(ts[0])}")
+
+
+def _total(ts: list[Type]) -> Type | Problem:
+    if ts[0] in (ANY, ("list", INT), ("list", ANY)):
+        return INT
+    return Problem(f"sum takes a list of numbers, not {with_article(ts[0])}")
+
+
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("lines", 2, 3, _lines,
             "lines(board, n): every straight run of n cells (rows, columns, diagonals); "
@@ -195,6 +207,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("previous", 1, 1, _player_step, "previous(p): the player before p"),
     Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),
     Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
+    Builtin("sum", 1, 1, _total, "sum(xs): the numbers of a list added up"),
+    Builtin("index", 1, 1, _position,
+            "index(v): the place of an enum value in its enum, counted from 1"),
     Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
 ]}
 

@@ -134,20 +134,24 @@ class AstBuilder(Transformer):
         return A.CounterDecl(span=self.span(meta), name=str(name), per=per, init=init,
                              low=low, high=high, secret=secret)
 
+    def holding(self, c: list) -> str:
+        return str(c[0])
+
     @v_args(meta=True)
     def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=int(c[1]),
-                           height=int(c[2]), adjacency=adjacency)
+                           height=int(c[2]), adjacency=adjacency, holding=c[4])
 
     @v_args(meta=True)
     def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="hexagon",
-                           width=int(c[1]), height=int(c[1]))
+                           width=int(c[1]), height=int(c[1]), holding=c[2])
 
     @v_args(meta=True)
     def corners_board(self, meta: Any, c: list) -> A.BoardDecl:
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]))
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]),
+                           holding=c[2])
 
     @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:

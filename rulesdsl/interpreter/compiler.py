@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
-from ..check.checker import Analysis, Proc
+from ..check.checker import Analysis, DefineInstance, Proc
 from ..check.types import ANY, Type, element
 from ..diagnostics import Span
 from .display import Display
@@ -138,7 +138,7 @@ class Compiler(ExpressionCompiler):
             key = (proc.kind, proc.name)
             self.entries[key] = self.new_block(proc.span)
             self.nlocals[key] = proc.nlocals
-        defines = [self.define(d) for d in self.a.defines.values()]
+        defines = [self.define(inst) for inst in self.a.define_instances]
         for proc in self.a.procs:
             self.proc = proc
             pos = (self.entries[(proc.kind, proc.name)], 1)
@@ -214,13 +214,13 @@ class Compiler(ExpressionCompiler):
                 v[dice.base + k] = faces[0]
         return v
 
-    def define(self, d: A.DefineDecl) -> str:
-        params = "".join(f", a_{p}" for p in d.params)
-        self.pyvars = [f"a_{p}" for p in d.params]
-        body = self.expr(d.body)
+    def define(self, inst: DefineInstance) -> str:
+        params = "".join(f", a_{p}" for p in inst.params)
+        self.pyvars = [f"a_{p}" for p in inst.params]
+        body = self.expr(inst.body)
         self.pyvars = []
-        return (f"def D_{d.name}(st{params}):\n    {_prologue([body], 'L = None')}\n"
-                f"    return {body}")
+        return (f"def D_{inst.name}_{inst.number}(st{params}):\n"
+                f"    {_prologue([body], 'L = None')}\n    return {body}")
 
     def rank_function(self) -> str:
         rank = self.a.rank

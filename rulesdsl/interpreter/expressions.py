@@ -317,7 +317,7 @@ class ExpressionCompiler:
         b = self.a.binding[id(e)]
         args = [self.expr(x) for x in e.args]
         if b[0] == "define":
-            return f"D_{e.func}(st{''.join(', ' + x for x in args)})"
+            return f"D_{e.func}_{b[2]}(st{''.join(', ' + x for x in args)})"
         f = e.func
         sid = self.sid(e.span)
         if f in ("lines", "column", "row", "cell"):
@@ -365,7 +365,9 @@ class ExpressionCompiler:
             return f"(({args[0]}) + 1) % st.np"
         if f == "previous":
             return f"(({args[0]}) - 1) % st.np"
-        if f in ("abs", "max", "min"):
+        if f == "index":
+            return f"({args[0]} + 1)"
+        if f in ("abs", "max", "min", "sum"):
             return f"{f}({', '.join(args)})"
         raise AssertionError(f)  # pragma: no cover
 
