@@ -540,11 +540,30 @@ Decl = (
 )
 
 
+class Extends(Node):
+    """`extends "pig.rules"`: this file is a variant of another (a path relative to it)."""
+
+    path: str
+
+
+class Replace(Node):
+    """`replace <declaration>`: in a variant, the base's declaration of that name, changed."""
+
+    decl: Decl
+
+
+class Remove(Node):
+    """`remove rule bonus`, `remove example "..."`: in a variant, a declaration taken out."""
+
+    what: str
+    name: str | None
+
+
 class RulesFile(Node):
     """A whole rule file."""
 
     path: str
-    items: list[Decl]
+    items: list[Decl | Extends | Replace | Remove]
 
 
 for _cls in list(globals().values()):

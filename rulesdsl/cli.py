@@ -91,8 +91,12 @@ def build_parser() -> Parser:
     a = sub.add_parser("ast", help="print the syntax tree of a rule file as JSON")
     a.add_argument("file", metavar="FILE")
 
-    def game_options(q: Parser, agents_default: str = "random") -> None:
-        q.add_argument("file", metavar="FILE")
+    def game_options(q: Parser, agents_default: str = "random", several: bool = False) -> None:
+        if several:
+            q.add_argument("files", nargs="+", metavar="FILE",
+                           help="one rule file, or several to compare side by side")
+        else:
+            q.add_argument("file", metavar="FILE")
         q.add_argument("--players", type=_positive, help="number of players")
         q.add_argument("--seed", type=_natural, default=1, help="random seed (default 1)")
         q.add_argument("--agents", type=_agents, default=[agents_default],
@@ -111,10 +115,14 @@ def build_parser() -> Parser:
     pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them")
-    game_options(s)
+    game_options(s, several=True)
     s.add_argument("--games", type=_positive, default=100)
     s.add_argument("--workers", type=_positive, default=1)
     s.add_argument("--json", action="store_true")
+
+    d = sub.add_parser("diff", help="what rule file B changes, adds and removes from A")
+    d.add_argument("a", metavar="A")
+    d.add_argument("b", metavar="B")
 
     f = sub.add_parser("perft", help="count the step sequences of exactly D steps")
     f.add_argument("file", metavar="FILE")
@@ -199,10 +207,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    rules = _load(args)
-    players = rules.check_players(args.players)
-    summary = simulate(args.file, players, args.games, args.seed, args.agents,
-                       args.workers, dict(args.settings) or None, rules)
+    settings = dict(args.settings) or None
+    loaded = [load(path, settings) for path in args.files]
+    players = args.players or max(r.player_range[0] for r in loaded)
+    for rules in loaded:
+        rules.check_players(players)
+    summaries = [simulate(path, players, args.games, args.seed, args.agents, args.workers,
+                          settings, rules) for path, rules in zip(args.files, loaded)]
+    if len(summaries) > 1:
+        return side_by_side(summaries, players, args)
+    summary = summaries[0]
     data = summary.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -228,6 +242,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                   f"{data['mean_decisions']:.1f} decisions a game; "
                   f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
                   f"({summary.seconds:.2f} s)")
+    return 0
+
+
+def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int:
+    """One table, a column per rule file: the same seeds, so the columns compare."""
+    data = [s.to_json() for s in summaries]
+    if args.json:
+        print(json.dumps({"files": data}, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{summaries[0].games} games each, {players} players, same seeds, "
+                  f"agents {', '.join(args.agents)}")
+    table.add_column("")
+    for s in summaries:
+        table.add_column(s.file, justify="right")
+    for p in range(players):
+        table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
+    table.add_row("draws", *[f"{d['draws'] / max(d['games'], 1):.1%}" for d in data])
+    if any(d["mean_scores"] is not None for d in data):
+        for p in range(players):
+            table.add_row(f"seat {p + 1} mean score",
+                          *[f"{d['mean_scores'][p]:.1f}" if d["mean_scores"] else "-"
+                            for d in data])
+    table.add_row("decisions a game", *[f"{d['mean_decisions']:.1f}" for d in data])
+    Console(width=120).print(table)
     return 0
 
 
@@ -265,8 +306,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play_at_terminal(game, agents_for(args.agents, players, seed), seats)
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .variants import diff, resolve
+
+    lines = diff(resolve(args.a), resolve(args.b))
+    print("\n".join(lines) if lines else f"{args.a} and {args.b} state the same rules")
+    return 0
+
+
 COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft}
+            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

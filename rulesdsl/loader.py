@@ -1,4 +1,4 @@
-"""The pipeline in one place: source -> parse -> check -> compile -> Rules.
+"""The pipeline in one place: source -> parse -> resolve variants -> check -> compile.
 
 Nothing is compiled while the checker reports an error; every failure is a RulesError
 carrying diagnostics and the source texts to show them with.
@@ -12,29 +12,29 @@ from typing import Any
 from .check import analyze
 from .check.checker import Analysis
 from .diagnostics import Diagnostic, RulesError
-from .grammar import parse, parse_file
+from .grammar import parse
 from .interpreter.compiler import compile_program
 from .interpreter.game import Rules
+from .variants import Resolved, merge, resolve
 
 
-def _build(file: Any, text: str, path: str, overrides: dict[str, Any] | None) -> Rules:
-    sources = {path: text}
-    analysis = analyze(file, overrides)
+def _build(resolved: Resolved, overrides: dict[str, Any] | None) -> Rules:
+    analysis = analyze(resolved.file, overrides)
     if analysis.errors:
-        raise RulesError(analysis.diagnostics, sources)
-    return Rules(compile_program(analysis, text), sources, overrides)
+        raise RulesError(analysis.diagnostics, resolved.sources)
+    return Rules(compile_program(analysis, resolved.sources), resolved.sources, overrides)
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Rules:
-    """Load a rule file: parsed, checked and compiled, or a RulesError."""
-    file, text = parse_file(path)
-    return _build(file, text, str(path), overrides)
+    """Load a rule file (a variant with its bases): parsed, checked and compiled, or a
+    RulesError."""
+    return _build(resolve(path), overrides)
 
 
 def load_text(text: str, path: str = "<input>",
               overrides: dict[str, Any] | None = None) -> Rules:
-    """Load rules from a string (tests, docs)."""
-    return _build(parse(text, path), text, path, overrides)
+    """Load rules from a string (tests, docs); `extends` is relative to `path`."""
+    return _build(merge(parse(text, path), text, path), overrides)
 
 
 def check_file(path: str | Path, run_examples: bool = True,

@@ -98,6 +98,22 @@ class AstBuilder(Transformer):
         return A.RulesFile(span=self.span(meta), path=self.path, items=items)
 
     @v_args(meta=True)
+    def extends_decl(self, meta: Any, c: list) -> A.Extends:
+        return A.Extends(span=self.span(meta), path=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def replace_decl(self, meta: Any, c: list) -> A.Replace:
+        return A.Replace(span=self.span(meta), decl=c[0])
+
+    @v_args(meta=True)
+    def remove_decl(self, meta: Any, c: list) -> A.Remove:
+        name = c[1]
+        if isinstance(name, Token) and name.type == "STRING":
+            name = self.plain(name)
+        return A.Remove(span=self.span(meta), what=str(c[0]),
+                        name=str(name) if name is not None else None)
+
+    @v_args(meta=True)
     def game_decl(self, meta: Any, c: list) -> A.GameDecl:
         return A.GameDecl(span=self.span(meta), name=self.plain(c[0]))
 

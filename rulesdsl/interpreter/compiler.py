@@ -64,7 +64,7 @@ class Program:
     block_sid: list[int]
     rank: Any
     display: Display
-    source: str
+    code: str  # the generated Python, for reading and debugging
     init_counters: list[Any]
 
 
@@ -91,9 +91,9 @@ class Compiler(ExpressionCompiler):
     """Generates the Python source of one program, then executes it once to get the
     block functions."""
 
-    def __init__(self, analysis: Analysis, source: str):
+    def __init__(self, analysis: Analysis, sources: dict[str, str]):
         self.a = analysis
-        self.source_lines = source.splitlines()
+        self.source_lines = {path: text.splitlines() for path, text in sources.items()}
         self.display = Display(analysis)
         self.blocks: list[list[str]] = []
         self.block_sid: list[int] = []
@@ -127,8 +127,9 @@ class Compiler(ExpressionCompiler):
         return self.proc.name if self.proc is not None else ""
 
     def text_of(self, span: Span) -> str:
-        if span.line == span.end_line and 1 <= span.line <= len(self.source_lines):
-            return self.source_lines[span.line - 1][span.column - 1:span.end_column - 1]
+        lines = self.source_lines.get(span.file, [])
+        if span.line == span.end_line and 1 <= span.line <= len(lines):
+            return lines[span.line - 1][span.column - 1:span.end_column - 1]
         return "the condition"
 
     # ---- program -----------------------------------------------------------------------
@@ -754,6 +755,7 @@ _SAFE_BUILTINS = {name: getattr(builtins, name)
                                "max", "min", "enumerate")}
 
 
-def compile_program(analysis: Analysis, source: str) -> Program:
-    """Compile a checked rule file (no errors) into a `Program`."""
-    return Compiler(analysis, source).compile()
+def compile_program(analysis: Analysis, sources: dict[str, str]) -> Program:
+    """Compile a checked rule file (no errors) into a `Program`; `sources` holds the text
+    of each file its declarations come from."""
+    return Compiler(analysis, sources).compile()

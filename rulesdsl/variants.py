@@ -1,0 +1,263 @@
+"""Variants: a rule file that extends another and states only what differs.
+
+Stage: resolve (between parsing and checking). A variant starts with `extends "PATH"`
+(relative to the variant's own file) and then declares:
+- new declarations, which are added;
+- `replace <declaration>`, which takes the place of the base's declaration of that name;
+- `remove <what> NAME`, which takes the base's declaration out.
+A variant may extend a variant. The result is one merged `RulesFile`; every node keeps the
+span of the file it came from, so an error in a base file points into that file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import ast as A
+from .diagnostics import Diagnostic, RulesError, Span
+from .grammar import parse_file
+
+# what `remove` and the messages call each kind of declaration
+KIND_WORDS = {
+    A.ConstDecl: "const", A.SettingDecl: "setting", A.CounterDecl: "counter",
+    A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
+    A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
+    A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
+    A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
+    A.TriggerDecl: "as soon as",
+}
+SINGLE = {"setup", "play", "rank", "game", "players"}  # declared once, without a name
+
+
+def key_of(decl: Any) -> tuple[str, str] | None:
+    """What a declaration is known by: (word, name); None for declarations that are only
+    ever added (the `as soon as` blocks)."""
+    word = KIND_WORDS.get(type(decl))
+    if word is None or word == "as soon as":
+        return None
+    if word in SINGLE:
+        return (word, "")
+    return (word, decl.name)
+
+
+def describe(key: tuple[str, str]) -> str:
+    word, name = key
+    if not name:
+        return f"'{word}'"
+    return f"{word} \"{name}\"" if word == "example" else f"{word} {name}"
+
+
+@dataclass
+class Resolved:
+    """A merged rule file and the texts of every file it came from."""
+
+    file: A.RulesFile
+    sources: dict[str, str]
+    chain: list[str]  # the files, the variant first and the base last
+
+
+def _literal_kind(e: Any) -> str | None:
+    kinds = {A.IntLit: "a number", A.BoolLit: "true/false", A.StrLit: "text",
+             A.ListLit: "a list", A.NoneLit: "none"}
+    if isinstance(e, A.Unary) and e.op == "-":
+        e = e.operand
+    return kinds.get(type(e))
+
+
+def _replacement_problem(old: Any, new: Any) -> str | None:
+    """Why a replacement cannot stand in for what it replaces, if it cannot."""
+    if isinstance(old, (A.ConstDecl, A.SettingDecl)):
+        was, now = _literal_kind(old.value), _literal_kind(new.value)
+        if was and now and was != now:
+            return f"{old.name} is {was} in the base, and the replacement gives {now}"
+    if isinstance(old, A.CounterDecl):
+        was, now = _literal_kind(old.init), _literal_kind(new.init)
+        if was and now and was != now:
+            return f"counter {old.name} holds {was} in the base, the replacement {now}"
+        if old.per != new.per:
+            return (f"counter {old.name} is kept per {' per '.join(old.per) or 'game'} in the "
+                    f"base, and per {' per '.join(new.per) or 'game'} in the replacement")
+    if isinstance(old, (A.RuleDecl, A.DefineDecl)) and len(old.params) != len(new.params):
+        return (f"{KIND_WORDS[type(old)]} {old.name} takes {len(old.params)} parameter(s) in "
+                f"the base; the replacement takes {len(new.params)}")
+    return None
+
+
+def resolve(path: str | Path, _seen: tuple[str, ...] = ()) -> Resolved:
+    """Parse a rule file and, if it is a variant, merge it into its base (recursively)."""
+    file, text = parse_file(path)
+    return merge(file, text, str(path), _seen)
+
+
+def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = ()) -> Resolved:
+    """A parsed file, merged into its base if it extends one."""
+    sources = {here: text}
+    extends = [i for i in file.items if isinstance(i, A.Extends)]
+    own = [i for i in file.items if not isinstance(i, A.Extends)]
+    diags: list[Diagnostic] = []
+    if not extends:
+        for item in own:
+            if isinstance(item, (A.Replace, A.Remove)):
+                word = "replace" if isinstance(item, A.Replace) else "remove"
+                diags.append(Diagnostic("V005", f"'{word}' belongs in a variant: this file "
+                                        "extends no other", item.span,
+                                        hint='start the file with: extends "base.rules"'))
+        if diags:
+            raise RulesError(diags, sources)
+        return Resolved(file, sources, [here])
+    for extra in extends[1:]:
+        diags.append(Diagnostic("V005", "a variant extends one file only", extra.span))
+    ext = extends[0]
+    if file.items[0] is not ext:
+        diags.append(Diagnostic("V005", "'extends' must be the first line of a variant",
+                                ext.span))
+    base_path = Path(here).parent / ext.path
+    chain = _seen + (str(Path(here).resolve()),)
+    if str(base_path.resolve()) in chain:
+        names = " -> ".join([*(_short(p) for p in chain), _short(str(base_path))])
+        diags.append(Diagnostic("V003", f"variants extend each other in a circle: {names}",
+                                ext.span))
+        raise RulesError(diags, sources)
+    if not base_path.is_file():
+        diags.append(Diagnostic("V004", f"the base file {ext.path} does not exist "
+                                f"(looked for {base_path})", ext.span,
+                                hint="the path is relative to this variant's own file"))
+        raise RulesError(diags, sources)
+    try:
+        base = resolve(base_path, chain)
+    except RulesError as err:
+        err.sources.update(sources)
+        raise
+    sources.update(base.sources)
+    items: list[Any] = list(base.file.items)
+    where = {key_of(d): i for i, d in enumerate(items) if key_of(d) is not None}
+    removed: set[int] = set()
+    for item in own:
+        if isinstance(item, A.Replace):
+            _replace(item, items, where, removed, base_path, diags)
+        elif isinstance(item, A.Remove):
+            key = (item.what, item.name or "")
+            if key not in where or where[key] in removed:
+                diags.append(Diagnostic("V001", f"there is no {describe(key)} in "
+                                        f"{_short(str(base_path))} to remove", item.span,
+                                        hint=_known(items, item.what)))
+            else:
+                removed.add(where[key])
+        else:
+            key = key_of(item)
+            if key is not None and key in where and where[key] not in removed:
+                old = items[where[key]]
+                diags.append(Diagnostic(
+                    "V006", f"{describe(key)} is already declared in the base "
+                    f"({old.span}); a variant changes it with 'replace'", item.span,
+                    hint=f"write: replace {KIND_WORDS[type(item)]} ..."))
+            else:
+                if key is not None:
+                    where[key] = len(items)
+                items.append(item)
+    if diags:
+        raise RulesError(diags, sources)
+    merged = A.RulesFile(span=file.span, path=here,
+                         items=[d for i, d in enumerate(items) if i not in removed])
+    return Resolved(merged, sources, [here, *base.chain])
+
+
+def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path: Path,
+             diags: list[Diagnostic]) -> None:
+    new = item.decl
+    key = key_of(new)
+    if key is None:
+        diags.append(Diagnostic("V002", "an 'as soon as' block has no name to replace: add "
+                                "a new one instead", item.span))
+        return
+    same_name = [k for k in where if k[1] == key[1] and key[1]] if key[1] else []
+    if key not in where or where[key] in removed:
+        if same_name:
+            other = same_name[0]
+            diags.append(Diagnostic("V002", f"{key[1]} is a {other[0]} in the base, not a "
+                                    f"{key[0]}", item.span,
+                                    hint=f"write: replace {other[0]} {key[1]} ..."))
+        else:
+            diags.append(Diagnostic("V001", f"there is no {describe(key)} in "
+                                    f"{_short(str(base_path))} to replace", item.span,
+                                    hint=_known(items, key[0]) or "to add it, leave out "
+                                    "'replace'"))
+        return
+    old = items[where[key]]
+    problem = _replacement_problem(old, new)
+    if problem:
+        diags.append(Diagnostic("V002", problem, item.span))
+        return
+    items[where[key]] = new
+
+
+def _known(items: list, word: str) -> str | None:
+    names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]]
+    if not names:
+        return None
+    return f"the base has {word} " + ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
+
+
+def _short(path: str) -> str:
+    return Path(path).name
+
+
+def declarations(file: A.RulesFile) -> dict[tuple[str, str], Any]:
+    """The declarations of a (merged) file by what they are known by."""
+    return {k: d for d in file.items if (k := key_of(d)) is not None}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two declarations say the same thing (wherever they were written)."""
+    return _strip(A.to_json(a)) == _strip(A.to_json(b))
+
+
+def _strip(tree: Any) -> Any:
+    if isinstance(tree, dict):
+        return {k: _strip(v) for k, v in tree.items() if k != "span"}
+    if isinstance(tree, list):
+        return [_strip(v) for v in tree]
+    return tree
+
+
+def span_text(span: Span, sources: dict[str, str]) -> list[str]:
+    """The source lines of a declaration."""
+    lines = sources.get(span.file, "").splitlines()
+    end = span.end_line - 1 if span.end_column == 1 else span.end_line
+    text = lines[span.line - 1:max(end, span.line)]
+    if text:
+        text[0] = text[0][span.column - 1:]  # after 'replace ', when there is one
+    while text and not text[-1].strip():
+        text.pop()
+    return text
+
+
+def diff(a: Resolved, b: Resolved) -> list[str]:
+    """The effective difference between two rule files, as readable lines: what B replaces,
+    adds and removes relative to A, each with the place it was written."""
+    sources = {**a.sources, **b.sources}
+    old, new = declarations(a.file), declarations(b.file)
+    out: list[str] = []
+    for key, decl in old.items():
+        if key not in new:
+            out.append(f"removed {describe(key)} ({decl.span})")
+            out += [f"  - {line}" for line in span_text(decl.span, sources)]
+        elif not same(decl, new[key]):
+            out.append(f"replaced {describe(key)} ({decl.span} -> {new[key].span})")
+            out += [f"  - {line}" for line in span_text(decl.span, sources)]
+            out += [f"  + {line}" for line in span_text(new[key].span, sources)]
+    for key, decl in new.items():
+        if key not in old:
+            out.append(f"added {describe(key)} ({decl.span})")
+            out += [f"  + {line}" for line in span_text(decl.span, sources)]
+    unnamed_a = [d for d in a.file.items if key_of(d) is None]
+    unnamed_b = [d for d in b.file.items if key_of(d) is None]
+    for d in unnamed_a:
+        if not any(same(d, e) for e in unnamed_b):
+            out.append(f"removed an 'as soon as' block ({d.span})")
+    for d in unnamed_b:
+        if not any(same(d, e) for e in unnamed_a):
+            out.append(f"added an 'as soon as' block ({d.span})")
+    return out

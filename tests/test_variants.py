@@ -1,0 +1,174 @@
+"""Variants: a file that extends another, with replace / add / remove, its diagnostics,
+`rulesdsl diff`, and side-by-side simulation. Every variant under games/ is checked to test
+its difference: its own examples must fail against the game it extends."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.cli import main
+from rulesdsl.interpreter.examples import run_examples
+from rulesdsl.variants import resolve
+
+from .conftest import GAME_FILES, ROOT
+
+BASE = """game "Race"
+players 2
+setting GOAL = 10 between 1 and 100
+counter score per player = 0
+rule step():
+    add 1 to score of current
+play:
+    turns:
+        step()
+        if score of current >= GOAL:
+            win current
+example "the first to the goal wins":
+    play
+    expect winner == player 1
+"""
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def codes(path: Path) -> list[str]:
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    return [d.code for d in err.value.diagnostics]
+
+
+def test_a_variant_replaces_adds_and_removes(tmp_path):
+    write(tmp_path, "race.rules", BASE)
+    v = write(tmp_path, "variants/long.rules", """extends "../race.rules"
+replace setting GOAL = 20 between 1 and 100
+replace rule step():
+    add 2 to score of current
+remove example "the first to the goal wins"
+counter steps = 0
+example "two at a time to 20":
+    play
+    expect score of player 1 == 20 and score of player 2 == 18
+""")
+    rules = rulesdsl.load(v)
+    assert run_examples(rules) == []
+    assert set(rules.sources) == {str(v), str(v.parent / "../race.rules")}
+    assert "steps" in rules.analysis.counters
+    assert [p.name for p in rules.analysis.procs if p.kind == "example"] == [
+        "two at a time to 20"]
+
+
+def test_a_variant_of_a_variant(tmp_path):
+    write(tmp_path, "race.rules", BASE)
+    write(tmp_path, "long.rules", 'extends "race.rules"\nreplace setting GOAL = 20 between 1 and 100\n')
+    v = write(tmp_path, "longer.rules", 'extends "long.rules"\nreplace setting GOAL = 30 between 1 and 100\n')
+    resolved = resolve(v)
+    assert [Path(p).name for p in resolved.chain] == ["longer.rules", "long.rules", "race.rules"]
+    assert rulesdsl.load(v).analysis.values["GOAL"] == 30
+
+
+@pytest.mark.parametrize("body, code", [
+    ("replace setting TARGET = 5 between 1 and 100\n", "V001"),
+    ("remove rule jump\n", "V001"),
+    ("replace const GOAL = 5\n", "V002"),
+    ('replace setting GOAL = "far" between 1 and 100\n', "V002"),
+    ("replace rule step(n):\n    pass\n", "V002"),
+    ("counter score per player = 0\n", "V006"),
+    ('extends "race.rules"\n', "V005"),
+])
+def test_variant_mistakes(tmp_path, body, code):
+    write(tmp_path, "race.rules", BASE)
+    v = write(tmp_path, "v.rules", 'extends "race.rules"\n' + body)
+    assert code in codes(v)
+
+
+def test_a_missing_base_and_a_circle(tmp_path):
+    missing = write(tmp_path, "v.rules", 'extends "nowhere.rules"\n')
+    assert codes(missing) == ["V004"]
+    write(tmp_path, "a.rules", 'extends "b.rules"\n')
+    b = write(tmp_path, "b.rules", 'extends "a.rules"\n')
+    assert codes(b) == ["V003"]
+
+
+def test_replace_outside_a_variant(tmp_path):
+    f = write(tmp_path, "f.rules", BASE + "replace setting GOAL = 3 between 1 and 100\n")
+    assert codes(f) == ["V005"]
+
+
+def test_an_error_in_the_base_points_into_the_base(tmp_path):
+    base = write(tmp_path, "race.rules", BASE.replace("add 1 to score", "add true to score"))
+    v = write(tmp_path, "v.rules", 'extends "race.rules"\ncounter extra = 0\n')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(v)
+    d = err.value.diagnostics[0]
+    assert d.code == "E030" and d.span.file == str(tmp_path / "race.rules")
+    assert "add true to score" in err.value.render()
+    assert base.exists()
+
+
+def test_diff_names_what_changed(tmp_path, capsys):
+    a = write(tmp_path, "race.rules", BASE)
+    b = write(tmp_path, "v.rules", """extends "race.rules"
+replace setting GOAL = 20 between 1 and 100
+remove example "the first to the goal wins"
+counter steps = 0
+""")
+    assert main(["diff", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "replaced setting GOAL" in out
+    assert "  - setting GOAL = 10 between 1 and 100" in out
+    assert "  + setting GOAL = 20 between 1 and 100" in out
+    assert 'removed example "the first to the goal wins"' in out
+    assert "added counter steps" in out
+    assert main(["diff", str(a), str(a)]) == 0
+    assert "state the same rules" in capsys.readouterr().out
+
+
+def test_simulate_side_by_side(capsys):
+    pig = str(ROOT / "games/pig/pig.rules")
+    short = str(ROOT / "games/pig/pig-to-50.rules")
+    assert main(["simulate", pig, short, "--games", "40", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first, second = data["files"]
+    assert first["games"] == second["games"] == 40
+    assert second["mean_decisions"] < first["mean_decisions"]
+    assert main(["simulate", pig, short, "--games", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 wins" in out and "pig-to-50.rules" in out
+
+
+VARIANTS = [p for p in GAME_FILES if re.match(r'\s*(#.*\n\s*)*extends ', p.read_text())]
+
+
+def test_the_games_have_variants():
+    assert VARIANTS
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT / "games")))
+def test_a_variants_examples_fail_against_its_base(path, tmp_path):
+    """Each example of a variant, run against the game it extends, must fail."""
+    text = path.read_text()
+    own = rulesdsl.grammar.parse(text, str(path))
+    base_line = next(i for i in own.items if isinstance(i, rulesdsl.ast.Extends))
+    base = (path.parent / base_line.path).resolve()
+    lines = text.splitlines()
+    examples = [i for i in own.items if isinstance(i, rulesdsl.ast.ExampleDecl)]
+    assert examples, "a variant shows the rule that differs with an example"
+    for ex in examples:
+        block = "\n".join(lines[ex.span.line - 1:ex.span.end_line - 1])
+        probe = write(tmp_path, f"probe-{ex.span.line}.rules",
+                      f'extends "{base}"\n' + re.sub(r'^example "', 'example "probe: ', block))
+        try:
+            rules = rulesdsl.load(probe)
+        except rulesdsl.RulesError:
+            continue  # the base cannot even state the example: a difference
+        assert run_examples(rules), f"example {ex.name!r} also holds in the base game"
