@@ -20,7 +20,7 @@ from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse_file
 
 # what `remove` and the messages call each kind of declaration
-KIND_WORDS = {
+KIND_WORDS: dict[type, str] = {
     A.ConstDecl: "const", A.SettingDecl: "setting", A.CounterDecl: "counter",
     A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
@@ -59,7 +59,7 @@ class Resolved:
 
 
 def _literal_kind(e: Any) -> str | None:
-    kinds = {A.IntLit: "a number", A.BoolLit: "true/false", A.StrLit: "text",
+    kinds: dict[type, str] = {A.IntLit: "a number", A.BoolLit: "true/false", A.StrLit: "text",
              A.ListLit: "a list", A.NoneLit: "none"}
     if isinstance(e, A.Unary) and e.op == "-":
         e = e.operand
@@ -138,13 +138,13 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = ()) 
         if isinstance(item, A.Replace):
             _replace(item, items, where, removed, base_path, diags)
         elif isinstance(item, A.Remove):
-            key = (item.what, item.name or "")
-            if key not in where or where[key] in removed:
-                diags.append(Diagnostic("V001", f"there is no {describe(key)} in "
+            gone = (item.what, item.name or "")
+            if gone not in where or where[gone] in removed:
+                diags.append(Diagnostic("V001", f"there is no {describe(gone)} in "
                                         f"{_short(str(base_path))} to remove", item.span,
                                         hint=_known(items, item.what)))
             else:
-                removed.add(where[key])
+                removed.add(where[gone])
         else:
             key = key_of(item)
             if key is not None and key in where and where[key] not in removed:

@@ -69,8 +69,10 @@ example "two at a time to 20":
 
 def test_a_variant_of_a_variant(tmp_path):
     write(tmp_path, "race.rules", BASE)
-    write(tmp_path, "long.rules", 'extends "race.rules"\nreplace setting GOAL = 20 between 1 and 100\n')
-    v = write(tmp_path, "longer.rules", 'extends "long.rules"\nreplace setting GOAL = 30 between 1 and 100\n')
+    write(tmp_path, "long.rules",
+          'extends "race.rules"\nreplace setting GOAL = 20 between 1 and 100\n')
+    v = write(tmp_path, "longer.rules",
+              'extends "long.rules"\nreplace setting GOAL = 30 between 1 and 100\n')
     resolved = resolve(v)
     assert [Path(p).name for p in resolved.chain] == ["longer.rules", "long.rules", "race.rules"]
     assert rulesdsl.load(v).analysis.values["GOAL"] == 30
