@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
+from rulesdsl.check.checker import LATTICE_DOCS
 from rulesdsl.check.types import BUILTIN_NAMES, BUILTINS
 from rulesdsl.diagnostics import Diagnostic, RulesError
 from rulesdsl.interpreter.examples import run_examples
@@ -84,7 +85,10 @@ def test_the_doc_has_examples():
 @pytest.mark.parametrize("block", GOOD, ids=[b.id for b in GOOD])
 def test_example_block_runs(block: Block):
     where = f"{block.path} (docs/language.md line {block.line})"
-    for needed in (r'^game "', r"^players \d", r"^play:", r"^example ", r"^\s+expect "):
+    needs = (r'^game "', r"^players \d", r"^play:", r"^example ", r"^\s+expect ")
+    if re.search(r'^extends "', block.text, re.MULTILINE):
+        needs = needs[3:]  # a variant takes the rest from the game it extends
+    for needed in needs:
         assert re.search(needed, block.text, re.MULTILINE), f"{where} has no {needed!r} line"
     diags, sources = load_and_run(block)
     rendered = "\n".join(d.render(sources) for d in diags)
@@ -120,6 +124,12 @@ FORMS: dict[str, str] = {
     "play_decl": r"^play:$",
     "rank_decl": r"^rank \w+ by ",
     "example_decl": r'^example "',
+    "extends_decl": r'^extends "',
+    "replace_decl": r"^replace \w+",
+    "remove_decl": r"^remove \w+",
+    "kind_decl": r"^kind \w+\(\w+(, \w+)*\):$",
+    "zone_decl": r"^zone \w+( per player)?: \w+",
+    "trigger_decl": r"^as soon as \w+ in .+ where .+:$",
     "let_stmt": r"^\s+let \w+ = (?!roll\b)",
     "let_roll_stmt": r"^\s+let \w+ = roll \w+",
     "set_stmt": r"^\s+set \w+",
@@ -138,6 +148,8 @@ FORMS: dict[str, str] = {
     "pass_stmt": r"^\s+pass$",
     "call_stmt": r"^\s+\w+\(.*\)$",
     "replay_stmt": r'^\s+play "',
+    "shuffle_stmt": r"^\s+shuffle \w+",
+    "move_stmt": r"^\s+move .+ to ",
     "if_stmt": r"^\s+if .+:$",
     "for_stmt": r"^\s+for each \w+ in ",
     "repeat_stmt": r"^\s+repeat( .+ times)?:$",
@@ -156,6 +168,17 @@ PARTS: list[str] = [
     r" between \S+ and \S+$",                    # bounds
     r" secret$",                                 # a secret counter
     r"^board .* diagonal$",                      # diagonal adjacency
+    r"^board \w+: hexagon \d+ of triangles",     # a hexagon of triangles
+    r"^board \w+: corners of \w+",               # its corners
+    r"^board .* holding player$",                # what a board holds
+    r"^board .* holding [A-Z]\w*$",
+    r"^counter \w+ per [A-Z]\w* = ",             # per enum value or component
+    r"^\s+\d+ x .+,",                            # several alike components
+    r"^zone \w+ per player: ",                   # a zone per player
+    r"^zone .* hidden$", r"^zone .* owner$", r"^zone .* public$",
+    r"^\s+move .+ from .+ to ",                  # move out of a given zone
+    r"^\s+move (?!.* from ).+ to ",              # move from wherever it is
+    r"^\s+place .+ at \[",                      # one piece on several cells
     r'^enum .*\w+ "[^"]+"',                      # an enum value with a label
     r"^define \w+\(.*\) = \($",                  # a definition over several lines
     r"^\s+turns from .+:$",
@@ -189,6 +212,7 @@ PARTS: list[str] = [
     r"\band\b", r"\bor\b", r"\bnot\b", r" != ", r" <= ", r" >= ",
     r'"[^"\n]*\{[^"\n]+\}[^"\n]*"',              # a string with a hole
     r"\bpiece of \w+", r"\bface of \w+",
+    r"\b\w+ of \w+\[\d\]",                       # a field of a component
     r"\btrue\b", r"\bfalse\b", r"\bnone\b",
 ]
 
@@ -227,12 +251,13 @@ def test_form_has_an_example(form: str):
     "enum", "die", "dice", "example", "expect", "say", "win", "draw", "end game", "end turn",
     "break", "place", "clear", "set", "add", "subtract", "let", "repeat", "while", "for each",
     "if", "elif", "else", "rule", "setup", "play", "const", "game", "players", "pass",
+    "kind", "zone", "as soon as", "shuffle", "move", "holding", "hexagon", "corners of",
 ])
 def test_keyword_has_an_example(keyword: str):
     assert re.search(rf"\b{keyword}\b", good_text()), f"no ```rules block uses {keyword!r}"
 
 
-@pytest.mark.parametrize("name", sorted(BUILTINS))
+@pytest.mark.parametrize("name", sorted(BUILTINS) + sorted(LATTICE_DOCS))
 def test_builtin_function_has_an_example(name: str):
     assert re.search(rf"\b{name}\(", good_text()), f"no ```rules block calls {name}(...)"
 

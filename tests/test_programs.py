@@ -22,8 +22,8 @@ PROGRAMS = REPO / "tests" / "programs"
 DOC = REPO / "docs" / "diagnostics.md"
 PREFIX = "# | "
 HEADER = "# Expected output of `rulesdsl check` (rewrite: python tests/regen_programs.py):"
-CODE = re.compile(r'"([ERGC][0-9]{3})"')
-DOC_CODE = re.compile(r"^#+ *([ERGC][0-9]{3})\b", re.MULTILINE)
+CODE = re.compile(r'"([ERGCV][0-9]{3})"')
+DOC_CODE = re.compile(r"^#+ *([ERGCV][0-9]{3})\b", re.MULTILINE)
 
 
 def programs() -> list[Path]:
@@ -88,7 +88,7 @@ def test_there_are_programs() -> None:
 
 
 def source_codes() -> set[str]:
-    """The codes in rulesdsl/ (as `grep -rhoE '"[ERGC][0-9]{3}"' rulesdsl` finds them)."""
+    """The codes in rulesdsl/ (as `grep -rhoE '"[ERGCV][0-9]{3}"' rulesdsl` finds them)."""
     found: set[str] = set()
     for py in (REPO / "rulesdsl").rglob("*.py"):
         found.update(CODE.findall(py.read_text(encoding="utf-8")))
@@ -126,6 +126,6 @@ def test_doc_examples_match_the_programs() -> None:
 
 def test_every_code_in_the_doc_text_exists() -> None:
     """Codes mentioned anywhere in the doc's text (not only headings) exist too."""
-    mentioned = set(re.findall(r"\b([ERGC][0-9]{3})\b", DOC.read_text(encoding="utf-8")))
+    mentioned = set(re.findall(r"\b([ERGCV][0-9]{3})\b", DOC.read_text(encoding="utf-8")))
     stale = mentioned - source_codes()
     assert not stale, f"docs/diagnostics.md mentions unknown codes: {sorted(stale)}"

@@ -29,6 +29,7 @@ from .types import (
     element,
     join,
     list_of,
+    snapshot,
     with_article,
 )
 
@@ -695,8 +696,7 @@ class Checker:
     def bind(self, node: A.Node, name: str, t: Type, scope: Scope) -> tuple:
         slot = scope.new_slot()
         self.a.slot[id(node)] = slot
-        b = ("local", slot, t)
-        return b
+        return ("local", slot, snapshot(t))
 
     def hide(self, node: A.Node, n: int, scope: Scope) -> None:
         self.a.hidden[id(node)] = [scope.new_slot() for _ in range(n)]
@@ -929,7 +929,7 @@ class Checker:
         if len(s.args) != len(rule.params):
             self.err("E024", f"rule {s.name} takes {_count(len(rule.params), 'argument')}, "
                      f"not {len(s.args)}", s.span)
-        types = [self.expr(arg, scope) for arg in s.args]
+        types = [snapshot(self.expr(arg, scope)) for arg in s.args]
         known = self.rule_args.get(s.name)
         if known is None:
             if s.name not in self.checked_rules:
@@ -1244,6 +1244,13 @@ class Checker:
             return self.a.define_instances[n].result if n < len(
                 self.a.define_instances) else ANY
         b = BUILTINS.get(e.func)
+        if e.func in SQUARE_ONLY and arg_types:
+            t = arg_types[0]
+            board = self.a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
+            if board is not None and not isinstance(board, SquareBoard):
+                self.err("E030", f"{e.func} works on square boards; {board.name} is not one",
+                         e.span, hint="on triangles: neighbours, corners, around, pairs")
+                return ANY
         if b is None:
             if e.func in self.a.rules:
                 self.err("E022", f"rule {e.func} does not give a value; call it as a "
@@ -1285,6 +1292,7 @@ def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analy
     return analysis
 
 
+SQUARE_ONLY = ("lines", "column", "row", "cell", "distance")
 LATTICE_DOCS = {
     "corners": "corners(t): the corners of triangle t (a board declared 'corners of ...')",
     "around": "around(x): the triangles that have corner x",

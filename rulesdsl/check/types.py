@@ -42,10 +42,19 @@ def compatible(a: Type, b: Type) -> bool:
         return True
     if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
         return compatible(a[1], b[1])
+    if _kind(a) == "zone" or _kind(b) == "zone":  # a zone's value is its list of items
+        return compatible(snapshot(a), snapshot(b))
     if {_kind(a), _kind(b)} == {"list", "board"}:
         other = b if _kind(a) == "board" else a
         return compatible(element(other) or ANY, element(a if other is b else b) or ANY)
     return False
+
+
+def snapshot(t: Type) -> Type:
+    """What a name holds when it is given a zone: the list of its items at that moment."""
+    if isinstance(t, tuple) and t[0] == "zone":
+        return list_of(("comp", t[2]))
+    return t
 
 
 def _kind(t: Type) -> str:

@@ -581,6 +581,7 @@ class Compiler(ExpressionCompiler):
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(span)
+        self.after_change(pos)  # 'as soon as' blocks settle before anyone decides
         if check_empty and not options.startswith("K"):
             opts = self.fresh("o")
             self.line(pos, f"{opts} = {options}")

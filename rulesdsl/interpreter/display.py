@@ -38,7 +38,7 @@ class Display:
             if kind == "comp":
                 return self.components[t[1]][1][value]
             if kind == "zone":
-                return t[1]
+                return self.show(value, ("list", ("comp", t[2])))
             if kind == "die":
                 return f"{t[1]} {value + 1}"
             if kind == "list":
