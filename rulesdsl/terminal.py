@@ -13,29 +13,41 @@ from pathlib import Path
 from typing import TextIO
 
 from .diagnostics import RulesError
+from .interpreter.boards import LETTERS, SquareBoard
 from .interpreter.game import Game, Rules
 from .runner import describe_result
 
 
 def draw_boards(game: Game, player: int) -> list[str]:
+    """Square boards as grids; other boards row by row, naming what stands on each cell."""
     a = game.rules.analysis
+    disp = game.program.display
     lines = []
     for name, board in a.boards.items():
         cells = game.st.b[a.board_index[name]]
+        holds = a.holding.get(name, "any")
+
+        def mark(piece: object) -> str:
+            if piece is None:
+                return "."
+            if holds in ("player", "any") and isinstance(piece, int) \
+                    and not isinstance(piece, bool):
+                return str(piece + 1)
+            return disp.show(piece, holds)
+
         lines.append(f"{name}:")
-        for y in reversed(range(board.height)):
-            row = []
-            for x in range(board.width):
-                piece = cells[board.index(x, y)]
-                if piece is None:
-                    row.append(".")
-                elif isinstance(piece, int) and not isinstance(piece, bool):
-                    row.append(str(piece + 1))
-                else:
-                    row.append(str(piece)[:2])
-            lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
-        letters = "abcdefghijklmnopqrstuvwxyz"[:board.width]
-        lines.append("    " + " ".join(letters))
+        if isinstance(board, SquareBoard):
+            for y in reversed(range(board.height)):
+                row = [mark(cells[board.index(x, y)])[:2] for x in range(board.width)]
+                lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
+            lines.append("    " + " ".join(LETTERS[:board.width]))
+            continue
+        rows: dict[str, list[str]] = {}
+        for c, cell in enumerate(board.names):
+            rows.setdefault(cell[0], []).append(
+                f"{cell}={mark(cells[c])}" if cells[c] is not None else f"{cell} .")
+        for row in rows.values():
+            lines.append("    " + "  ".join(row))
     return lines
 
 

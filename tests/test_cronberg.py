@@ -80,3 +80,18 @@ def test_a_drawn_rhombus_is_shown_and_the_deck_is_hidden(rules):
     assert len(view["zones"]["built"]) == 1
     labels = [o.label for o in game.decision.options]
     assert all(label.startswith("place the " + view["zones"]["built"][0]) for label in labels)
+
+
+def test_playing_at_the_terminal_draws_the_triangles(rules):
+    import io
+
+    from rulesdsl.runner import agents_for
+    from rulesdsl.terminal import play_at_terminal
+
+    game = rules.new_game(players=2, seed=4)
+    out = io.StringIO()
+    code = play_at_terminal(game, agents_for(["random"], 2, 4), {0},
+                            stdin=io.StringIO("1\n" * 200), stdout=out)
+    text = out.getvalue()
+    assert code == 0 and "Result:" in text
+    assert "city:" in text and "crossings:" in text and "A1" in text
