@@ -27,7 +27,7 @@ def draw_boards(game: Game, player: int) -> list[str]:
         cells = game.st.b[a.board_index[name]]
         holds = a.holding.get(name, "any")
 
-        def mark(piece: object) -> str:
+        def mark(piece: object, holds: object = holds) -> str:
             if piece is None:
                 return "."
             if holds in ("player", "any") and isinstance(piece, int) \
