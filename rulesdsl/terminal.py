@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .check.types import Type
 from .diagnostics import RulesError
 from .interpreter.boards import LETTERS, SquareBoard
 from .interpreter.game import Game, Rules
@@ -27,7 +28,7 @@ def draw_boards(game: Game, player: int) -> list[str]:
         cells = game.st.b[a.board_index[name]]
         holds = a.holding.get(name, "any")
 
-        def mark(piece: object, holds: object = holds) -> str:
+        def mark(piece: object, holds: Type = holds) -> str:
             if piece is None:
                 return "."
             if holds in ("player", "any") and isinstance(piece, int) \
