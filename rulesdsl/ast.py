@@ -417,8 +417,8 @@ class BoardDecl(Node):
 
     name: str
     shape: str = "square"
-    width: int = 0
-    height: int = 0
+    width: int | str = 0   # a number, or the name of a constant or setting
+    height: int | str = 0
     adjacency: str = "orthogonal"
     of: str | None = None
     holding: str | None = None  # what its cells hold: player, a kind or an enum

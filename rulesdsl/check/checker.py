@@ -372,11 +372,14 @@ class Checker:
             return
         board: Any
         if d.shape == "hexagon":
-            if not 1 <= d.width <= 12:
-                self.err("E050", f"a hexagon of triangles is 1 to 12 triangles along each "
-                         f"edge, not {d.width}", d.span)
+            side = self.size(d.width, d.span)
+            if side is None:
                 return
-            board = TriangleBoard(d.name, d.width)
+            if not 1 <= side <= 12:
+                self.err("E050", f"a hexagon of triangles is 1 to 12 triangles along each "
+                         f"edge, not {side}", d.span)
+                return
+            board = TriangleBoard(d.name, side)
             self.add_board(board)
             return
         if d.shape == "corners":
@@ -389,11 +392,25 @@ class Checker:
             self.corners[under.name] = d.name
             self.add_board(board)
             return
-        if not (1 <= d.width <= 26 and 1 <= d.height <= 99):
-            self.err("E050", f"a square board is 1 to 26 columns by 1 to 99 rows, not "
-                     f"{d.width} x {d.height}", d.span)
+        width, height = self.size(d.width, d.span), self.size(d.height, d.span)
+        if width is None or height is None:
             return
-        self.add_board(SquareBoard(d.name, d.width, d.height, d.adjacency))
+        if not (1 <= width <= 26 and 1 <= height <= 99):
+            self.err("E050", f"a square board is 1 to 26 columns by 1 to 99 rows, not "
+                     f"{width} x {height}", d.span)
+            return
+        self.add_board(SquareBoard(d.name, width, height, d.adjacency))
+
+    def size(self, value: int | str, span: Span) -> int | None:
+        """A board's size: a number, or a constant or setting that holds one."""
+        if isinstance(value, int):
+            return value
+        got = self.a.values.get(value)
+        if isinstance(got, int) and not isinstance(got, bool):
+            return got
+        self.err("E031", f"a board's size is a number or a constant (or setting) that holds "
+                 f"one, and '{value}' is not", span, hint=self.suggest(value))
+        return None
 
     def holding(self, d: A.BoardDecl) -> None:
         what = d.holding or ""
@@ -1292,7 +1309,7 @@ def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analy
     return analysis
 
 
-SQUARE_ONLY = ("lines", "column", "row", "cell", "distance")
+SQUARE_ONLY = ("lines", "column", "row", "cell", "distance", "straight", "orthogonal")
 LATTICE_DOCS = {
     "corners": "corners(t): the corners of triangle t (a board declared 'corners of ...')",
     "around": "around(x): the triangles that have corner x",

@@ -168,6 +168,16 @@ def _distance(ts: list[Type]) -> Type | str:
     return INT
 
 
+def _movement(name: str) -> Sig:
+    def sig(ts: list[Type]) -> Type | Problem:
+        if not (isinstance(ts[0], tuple) and ts[0][0] == "cell"):
+            return Problem(f"{name} starts from a cell, not {with_article(ts[0])}")
+        if ts[1] not in (INT, ANY):
+            return Problem(f"the second argument of {name} is a number of steps")
+        return list_of(ts[0])
+    return sig
+
+
 def _length(ts: list[Type]) -> Type | str:
     if element(ts[0]) is None:
         return Problem(f"length takes a list, not {with_article(ts[0])}")
@@ -212,6 +222,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("distance", 2, 2, _distance,
             "distance(a, b): steps between two cells of a board"),
     Builtin("length", 1, 1, _length, "length(xs): how many items xs has"),
+    Builtin("reach", 2, 2, _movement("reach"),
+            "reach(c, n): the empty cells a piece at c reaches in 1 to n steps to a "
+            "neighbour, through empty cells only"),
+    Builtin("straight", 2, 2, _movement("straight"),
+            "straight(c, n): the empty cells 1 to n steps from c in one straight line, "
+            "stopping before an occupied cell"),
+    Builtin("orthogonal", 2, 2, _movement("orthogonal"),
+            "orthogonal(c, n): like reach, but only up, down, left and right"),
     Builtin("next", 1, 1, _player_step, "next(p): the player after p in seat order"),
     Builtin("previous", 1, 1, _player_step, "previous(p): the player before p"),
     Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),

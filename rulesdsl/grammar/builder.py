@@ -156,13 +156,17 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=int(c[1]),
-                           height=int(c[2]), adjacency=adjacency, holding=c[4])
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=c[1],
+                           height=c[2], adjacency=adjacency, holding=c[4])
+
+    def size(self, c: list) -> int | str:
+        tok = c[0]
+        return int(tok) if tok.type == "INT" else str(tok)
 
     @v_args(meta=True)
     def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="hexagon",
-                           width=int(c[1]), height=int(c[1]), holding=c[2])
+                           width=c[1], height=c[1], holding=c[2])
 
     @v_args(meta=True)
     def corners_board(self, meta: Any, c: list) -> A.BoardDecl:

@@ -56,6 +56,33 @@ class SquareBoard:
         return out
 
     @cached_property
+    def orthogonal_neighbours(self) -> list[list[int]]:
+        out = []
+        for c in range(self.size):
+            x, y = self.xy(c)
+            out.append([self.index(x + dx, y + dy) for dx, dy in STEPS_ORTHOGONAL
+                        if 0 <= x + dx < self.width and 0 <= y + dy < self.height])
+        return out
+
+    @cached_property
+    def rays(self) -> list[list[list[int]]]:
+        """For each cell, the straight runs of cells leaving it, one per direction the
+        board's adjacency allows, nearest first."""
+        out = []
+        for c in range(self.size):
+            x, y = self.xy(c)
+            runs = []
+            for dx, dy in self.steps():
+                run = []
+                k = 1
+                while 0 <= x + dx * k < self.width and 0 <= y + dy * k < self.height:
+                    run.append(self.index(x + dx * k, y + dy * k))
+                    k += 1
+                runs.append(run)
+            out.append(runs)
+        return out
+
+    @cached_property
     def columns(self) -> list[list[int]]:
         """Column k (from 0), its cells from the bottom row up."""
         return [[self.index(x, y) for y in range(self.height)] for x in range(self.width)]

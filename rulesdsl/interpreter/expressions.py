@@ -344,6 +344,14 @@ class ExpressionCompiler:
             if f == "pairs":
                 return self.const(lattice)
             return f"{self.const(lattice)}[{args[0]}]"
+        if f in ("reach", "straight", "orthogonal"):
+            name = self.a.type_of(e.args[0])[1]
+            board = self.a.boards[name]
+            cells = f"B{self.a.board_index[name]}"
+            if f == "straight":
+                return f"_straight({cells}, {self.const(board.rays)}, {args[0]}, {args[1]})"
+            links = board.neighbours if f == "reach" else board.orthogonal_neighbours
+            return f"_reach({cells}, {self.const(links)}, {args[0]}, {args[1]})"
         if f == "top":
             return f"_top(Z[{self.zone_index(e.args[0])}])"
         if f == "unique":

@@ -117,6 +117,30 @@ def make_helpers(env: Env) -> dict[str, Any]:
             raise _err("R003", f"{kind} of nothing", sid)
         return max(values) if kind == "max" else min(values)
 
+    def _reach(cells: list, links: list, start: int, n: int) -> list[int]:
+        seen = {start}
+        frontier = [start]
+        found = []
+        for _ in range(n):
+            nxt = []
+            for c in frontier:
+                for d in links[c]:
+                    if d not in seen and cells[d] is None:
+                        seen.add(d)
+                        nxt.append(d)
+                        found.append(d)
+            frontier = nxt
+        return sorted(found)
+
+    def _straight(cells: list, rays: list, start: int, n: int) -> list[int]:
+        found = []
+        for ray in rays[start]:
+            for d in ray[:n]:
+                if cells[d] is not None:
+                    break
+                found.append(d)
+        return sorted(found)
+
     def _top(zone: list) -> Any:
         return zone[0] if zone else None
 
