@@ -323,9 +323,11 @@ class Turns(Node):
 
 class Choose(Node):
     """`choose x in xs where c by p as "label": ...`: a decision with one option per value.
-    Without a body, x stays bound for the rest of the enclosing block."""
+    Without a body, x stays bound for the rest of the enclosing block. `choose optional`
+    adds the option `done`, which binds x to none."""
 
     var: str
+    optional: bool = False
     domain: Expr
     where: Expr | None
     by: Expr | None

@@ -69,6 +69,8 @@ def join(a: Type, b: Type) -> Type:
         return b if a == NONE else a
     if b == NONE or b == ANY:
         return a if b == NONE else b
+    if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
+        return list_of(b[1] if a[1] == ANY else a[1] if b[1] == ANY else join(a[1], b[1]))
     return ANY
 
 

@@ -383,8 +383,9 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list) -> A.Choose:
-        return A.Choose(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
-                        by=c[3], label=c[4], body=c[5] if len(c) > 5 else None)
+        return A.Choose(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
+                        domain=c[2], where=c[3], by=c[4], label=c[5],
+                        body=c[6] if len(c) > 6 else None)
 
     @v_args(meta=True)
     def choose_any_stmt(self, meta: Any, c: list) -> A.ChooseAny:

@@ -605,9 +605,12 @@ class Compiler(ExpressionCompiler):
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
                 isinstance(s.domain, A.Binary) and s.domain.op == ".."):
             options = f"_uniq({options})"
+        if s.optional:
+            options = f"{options} + [None]"  # None: the option 'done'
         site = Site("choose", self.proc_name, s.span, el, self.a.slot[id(s)],
                     label=self.label_function(s.label, var))
-        resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
+        resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
+                                  check_empty=not s.optional)
         rp = (resume, 1)
         return self.stmts(s.body, rp) if s.body is not None else rp
 

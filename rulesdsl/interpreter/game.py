@@ -239,6 +239,8 @@ class Game:
                 oid, label = site.menu[value]
                 if callable(label):
                     label = label(self.st, locals_, value)
+            elif value is None and site.kind == "choose":
+                oid, label = "done", "done"
             else:
                 oid = disp.option_id(value, site.type)
                 if site.label is not None:
