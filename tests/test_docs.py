@@ -170,6 +170,8 @@ PARTS: list[str] = [
     r"^board .* diagonal$",                      # diagonal adjacency
     r"^board \w+: hexagon \d+ of triangles",     # a hexagon of triangles
     r"^board \w+: corners of \w+",               # its corners
+    r"^board \w+: square [A-Za-z_]\w* x [A-Za-z_]\w*",  # a size from a constant or setting
+    r"^board \w+: hexagon [A-Za-z_]\w* of triangles",
     r"^board .* holding player$",                # what a board holds
     r"^board .* holding [A-Z]\w*$",
     r"^counter \w+ per [A-Z]\w* = ",             # per enum value or component
@@ -194,6 +196,7 @@ PARTS: list[str] = [
     r"^\s+choose \w+ in .+:$",                   # with a body
     r"^\s+choose \w+ in [^:]+$",                 # without a body
     r"^\s+choose by .+:$",
+    r"^\s+choose optional \w+ in ",              # a choice that may be declined
     r'^\s+option \w+ "[^"]*"',                   # a menu option with a label
     r"^\s+option \w+ .*if .+:$",                 # a menu option with a condition
     r"^\s+option \w+:$",                         # a menu option without a label

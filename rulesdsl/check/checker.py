@@ -408,6 +408,9 @@ class Checker:
         got = self.a.values.get(value)
         if isinstance(got, int) and not isinstance(got, bool):
             return got
+        if value not in self.names:
+            self.err("E020", f"unknown name '{value}'", span, hint=self.suggest(value))
+            return None
         self.err("E031", f"a board's size is a number or a constant (or setting) that holds "
                  f"one, and '{value}' is not", span, hint=self.suggest(value))
         return None
@@ -1266,7 +1269,7 @@ class Checker:
             board = self.a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
             if board is not None and not isinstance(board, SquareBoard):
                 self.err("E030", f"{e.func} works on square boards; {board.name} is not one",
-                         e.span, hint="on triangles: neighbours, corners, around, pairs")
+                         e.span, hint="on triangles: neighbours, reach, corners, around, pairs")
                 return ANY
         if b is None:
             if e.func in self.a.rules:

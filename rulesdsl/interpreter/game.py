@@ -232,7 +232,7 @@ class Game:
         assert p is not None
         site = self.program.sites[p[0]]
         disp = self.program.display
-        out = []
+        out: list[Option] = []
         locals_ = self.st.stack[-1][1]
         for value in p[2]:
             if site.kind == "menu":
@@ -241,6 +241,8 @@ class Game:
                     label = label(self.st, locals_, value)
             elif value is None and site.kind == "choose":
                 oid, label = "done", "done"
+                if any(o.id == "done" for o in out):  # a real option is called 'done'
+                    oid = "done-choosing"
             else:
                 oid = disp.option_id(value, site.type)
                 if site.label is not None:

@@ -135,7 +135,7 @@ def make_helpers(env: Env) -> dict[str, Any]:
     def _straight(cells: list, rays: list, start: int, n: int) -> list[int]:
         found = []
         for ray in rays[start]:
-            for d in ray[:n]:
+            for d in ray[:max(n, 0)]:
                 if cells[d] is not None:
                     break
                 found.append(d)
