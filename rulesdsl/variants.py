@@ -229,7 +229,8 @@ def span_text(span: Span, sources: dict[str, str]) -> list[str]:
     text = lines[span.line - 1:max(end, span.line)]
     if text:
         text[0] = text[0][span.column - 1:]  # after 'replace ', when there is one
-    while text and not text[-1].strip():
+    # a declaration's span runs to the next one: the comments before that one are its own
+    while text and (not text[-1].strip() or text[-1].lstrip().startswith("#")):
         text.pop()
     return text
 

@@ -87,3 +87,23 @@ play:
     with pytest.raises(rulesdsl.RulesError) as err:
         rulesdsl.load_text(text, "mixed.rules")
     assert [d.code for d in err.value.diagnostics] == ["E030"]
+
+
+def test_a_constant_list_of_enum_values_keeps_their_type():
+    text = """game "Enum list"
+players 1
+enum Kind: A, B, C
+const L = [A, B]
+counter n = 0
+define bad(c) = count(k in L where k == c)
+define unused(c) = bad(c) + 1
+play:
+    for each k in L:
+        if k == A:
+            add 1 to n
+    end game
+example "enums in a constant list":
+    expect L == [A, B]
+    expect bad(A) == 1
+"""
+    assert run_examples(rulesdsl.load_text(text, "enums.rules")) == []

@@ -213,6 +213,7 @@ class Checker:
         self.corners: dict[str, str] = {}  # triangle board -> its corners board
         self.instances: dict[tuple, int] = {}  # (definition, argument types) -> number
         self.rule_args: dict[str, list[Type]] = {}  # rule -> the types it is called with
+        self.const_types: dict[str, Type] = {}
         self.checked_rules: set[str] = set()
 
     # ---- reporting ---------------------------------------------------------------------
@@ -285,7 +286,13 @@ class Checker:
         for item in items:
             if isinstance(item, A.ConstDecl):
                 if self.declare(item.name, "constant", item.span):
+                    before = len(self.a.diagnostics)
                     self.a.values[item.name] = self.constant(item.value)
+                    if len(self.a.diagnostics) == before:
+                        # its type, for enum values (stored as numbers) in lists
+                        scope = Scope(Proc("const", item.name, [], [], item.span))
+                        self.const_types[item.name] = self.expr(item.value, scope)
+                        del self.a.diagnostics[before:]
             elif isinstance(item, A.SettingDecl):
                 self.setting_decl(item)
         for item in items:
@@ -617,12 +624,16 @@ class Checker:
             if d.name in called:
                 continue
             before = len(self.a.diagnostics)
+            made, known = len(self.a.define_instances), dict(self.instances)
             scope = Scope(Proc("define", d.name, [], d.params, d.span))
             for p in d.params:
                 scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
             self.expr(d.body.model_copy(deep=True), scope)
             self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
                                            if x.code in ("E020", "E023")]
+            # nothing of this look is compiled: forget the instances it made
+            del self.a.define_instances[made:]
+            self.instances = known
 
     # ---- constants ---------------------------------------------------------------------
 
@@ -1039,6 +1050,9 @@ class Checker:
             return local[2]
         if e.name in a.values:
             a.binding[id(e)] = ("value", a.values[e.name])
+            known = self.const_types.get(e.name)  # enum values are stored as numbers
+            if known is not None and known != ANY:
+                return known
             return self.value_type(a.values[e.name])
         if e.name in a.enum_values:
             enum, idx = a.enum_values[e.name]
