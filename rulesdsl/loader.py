@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .check import analyze
-from .check.checker import Analysis
+from .check.analysis import Analysis
 from .diagnostics import Diagnostic, RulesError
 from .grammar import parse
 from .interpreter.compiler import compile_program

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.check.checker import LATTICE_DOCS
+from rulesdsl.check.analysis import LATTICE_DOCS
 from rulesdsl.check.types import BUILTIN_NAMES, BUILTINS
 from rulesdsl.diagnostics import Diagnostic, RulesError
 from rulesdsl.interpreter.examples import run_examples

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
-from ..check.checker import Analysis, DefineInstance, Proc
+from ..check.analysis import Analysis, DefineInstance, Proc
 from ..check.types import ANY, Type, element
 from ..diagnostics import Span
 from .display import Display
@@ -446,8 +446,7 @@ class Compiler(ExpressionCompiler):
         if not split:
             for i, (cond, body) in enumerate(branches):
                 self.line(pos, f"{'if' if i == 0 else 'elif'} {cond}:")
-                self.stmts(body, inner)
-                self.line(inner, "pass")
+                self.stmts(body, inner)  # a block always holds a statement
             if otherwise:
                 self.line(pos, "else:")
                 self.stmts(otherwise, inner)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check.checker import Analysis
+from ..check.analysis import Analysis
 from ..check.types import Type
 
 

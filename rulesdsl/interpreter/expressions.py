@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from .. import ast as A
-from ..check.checker import Analysis, Proc
+from ..check.analysis import Analysis, Proc
 from ..diagnostics import Span
 
 SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")  # a name or a slot: cheap to repeat
@@ -380,9 +380,5 @@ class ExpressionCompiler:
         raise AssertionError(f)  # pragma: no cover
 
     def const_int(self, e: A.Expr) -> int:
-        from ..check.checker import Checker
-
-        checker = Checker(self.a.file)
-        checker.a.values = self.a.values
-        checker.a.enum_values = self.a.enum_values
-        return int(checker.const_eval(e))
+        """An argument the checker evaluated before the game (`n` of `lines(board, n)`)."""
+        return int(self.a.constants[id(e)])

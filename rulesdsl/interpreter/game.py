@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..check.checker import Analysis
+from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
 from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError

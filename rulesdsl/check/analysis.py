@@ -1,0 +1,221 @@
+"""What the checker learns about a rule file, and the names it shares between its parts.
+
+Stage: check. `Analysis` is the checker's result, read by the compiler: the meaning of
+each name, the type of each expression, the state layout (counter slots), the procedures
+and their local slots. The small data classes describe one kind of declaration each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ast as A
+from ..diagnostics import Diagnostic, Span
+from ..interpreter.boards import SquareBoard
+from .types import ANY, Type
+
+MAX_PLAYERS = 16
+NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.DieDecl,
+         A.DiceDecl, A.DefineDecl, A.RuleDecl, A.KindDecl, A.ZoneDecl)
+# statements that wait for a player or a roll: not allowed where the rules cannot pause
+WAITING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.Turns, A.Replay,
+           A.CallRule)
+
+
+class NotConstant(Exception):
+    """An expression that must be known before the game starts is not."""
+
+    def __init__(self, node: A.Node):
+        super().__init__("not constant")
+        self.node = node
+
+
+@dataclass
+class CounterInfo:
+    name: str
+    dims: list[tuple[str, str, int]]  # (kind, name, size): kind is player/enum/dice
+    base: int
+    size: int
+    type: Type
+    init: Any
+    low: int | None
+    high: int | None
+    secret: bool
+    span: Span
+
+
+@dataclass
+class DieInfo:
+    name: str
+    faces: list[Any]
+    face_type: Type
+
+
+@dataclass
+class DiceInfo:
+    name: str
+    die: str
+    count: int
+    base: int
+
+
+@dataclass
+class DefineInstance:
+    """A definition checked for one list of argument types: its own copy of the body."""
+
+    name: str
+    number: int
+    params: list[str]
+    body: Any
+    result: Type
+
+
+@dataclass
+class KindInfo:
+    """A kind of component: its fields, and each component's values (one list per field)."""
+
+    name: str
+    fields: list[str]
+    columns: dict[str, list[Any]]
+    types: dict[str, Type]
+    count: int
+
+
+@dataclass
+class ZoneInfo:
+    """A zone: a list of components in the state (one per player with `per player`)."""
+
+    name: str
+    kind: str
+    per_player: bool
+    visibility: str
+    base: int
+
+
+@dataclass
+class EnumInfo:
+    name: str
+    values: list[str]
+    labels: list[str]
+
+
+@dataclass
+class Proc:
+    """A block of statements that runs with its own locals: setup, play, a rule, an example."""
+
+    kind: str
+    name: str
+    body: list
+    params: list[str]
+    span: Span
+    nlocals: int = 0
+    example: A.ExampleDecl | None = None
+    trigger: A.TriggerDecl | None = None
+
+
+@dataclass
+class Analysis:
+    """Everything the checker learnt about a rule file."""
+
+    file: A.RulesFile
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    game_name: str = ""
+    min_players: int = 1
+    max_players: int = 1
+    values: dict[str, Any] = field(default_factory=dict)  # constants and settings
+    settings: dict[str, A.SettingDecl] = field(default_factory=dict)
+    counters: dict[str, CounterInfo] = field(default_factory=dict)
+    boards: dict[str, SquareBoard] = field(default_factory=dict)
+    board_index: dict[str, int] = field(default_factory=dict)
+    cells: dict[str, list[str]] = field(default_factory=dict)
+    enums: dict[str, EnumInfo] = field(default_factory=dict)
+    enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    dies: dict[str, DieInfo] = field(default_factory=dict)
+    dice: dict[str, DiceInfo] = field(default_factory=dict)
+    defines: dict[str, A.DefineDecl] = field(default_factory=dict)
+    rules: dict[str, A.RuleDecl] = field(default_factory=dict)
+    procs: list[Proc] = field(default_factory=list)
+    rank: A.RankDecl | None = None
+    define_instances: list[DefineInstance] = field(default_factory=list)
+    holding: dict[str, Type] = field(default_factory=dict)  # board -> what its cells hold
+    kinds: dict[str, KindInfo] = field(default_factory=dict)
+    zones: dict[str, ZoneInfo] = field(default_factory=dict)
+    nzones: int = 0
+    triggers: list[Proc] = field(default_factory=list)
+    nslots: int = 1  # slot 0 holds the current player
+    binding: dict[int, tuple] = field(default_factory=dict)
+    types: dict[int, Type] = field(default_factory=dict)
+    slot: dict[int, int] = field(default_factory=dict)
+    hidden: dict[int, list[int]] = field(default_factory=dict)
+    constants: dict[int, Any] = field(default_factory=dict)  # arguments known in advance
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def type_of(self, node: A.Node) -> Type:
+        return self.types.get(id(node), ANY)
+
+    def proc(self, kind: str, name: str = "") -> Proc | None:
+        for p in self.procs:
+            if p.kind == kind and (not name or p.name == name):
+                return p
+        return None
+
+
+class Scope:
+    """Local names of one procedure: a stack of blocks, and the procedure's slot count."""
+
+    def __init__(self, proc: Proc):
+        self.proc = proc
+        self.blocks: list[dict[str, tuple]] = [{}]
+        self.loops = 0
+        self.turns = 0
+
+    def new_slot(self) -> int:
+        self.proc.nlocals += 1
+        return self.proc.nlocals - 1
+
+    def lookup(self, name: str) -> tuple | None:
+        for block in reversed(self.blocks):
+            if name in block:
+                return block[name]
+        return None
+
+def plural(n: int | str, word: str) -> str:
+    """'1 argument', '2 arguments', '1 to 3 arguments'."""
+    return f"{n} {word}" if str(n) == "1" else f"{n} {word}s"
+
+
+def is_a(t: Type | None, kind: str) -> bool:
+    return isinstance(t, tuple) and t[0] == kind
+
+
+SQUARE_ONLY = ("lines", "column", "row", "cell", "distance", "straight", "orthogonal")
+LATTICE_DOCS = {
+    "corners": "corners(t): the corners of triangle t (a board declared 'corners of ...')",
+    "around": "around(x): the triangles that have corner x",
+    "pairs": "pairs(board): every two triangles that share an edge, as [a, b]",
+    "top": "top(zone): the first item of a zone, or none when it is empty",
+    "unique": "unique(xs): the items of xs without repeats, in order",
+}
+
+
+def walk(stmts: list) -> list:
+    """Every statement in a block, nested ones too."""
+    out = []
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                out += walk(body)
+            out += walk(s.otherwise or [])
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns)):
+            out += walk(s.body)
+        elif isinstance(s, (A.Choose, A.ChooseAny)):
+            out += walk(s.body or [])
+        elif isinstance(s, A.ChooseMenu):
+            for o in s.options:
+                out += walk(o.body)
+    return out

@@ -1,0 +1,102 @@
+"""The checker's shared core: its state, reporting, declared names and constants.
+
+Stage: check. `CheckerBase` holds what every part of the checker uses: the `Analysis`
+being filled, the names declared so far, and the evaluation of expressions that must be
+known before the game starts. expressions.py, declarations.py and checker.py build on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast as A
+from ..diagnostics import Diagnostic, Span
+from .analysis import Analysis, NotConstant
+from .types import ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, TEXT, Type, list_of
+
+
+class CheckerBase:
+    """State and helpers shared by the parts of the checker."""
+
+    def __init__(self, file: A.RulesFile, overrides: dict[str, Any] | None = None):
+        self.a = Analysis(file=file)
+        self.overrides = overrides or {}
+        self.names: dict[str, tuple[str, Span]] = {}
+        self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
+        self.comp = 0
+        self.corners: dict[str, str] = {}  # triangle board -> its corners board
+        self.instances: dict[tuple, int] = {}  # (definition, argument types) -> number
+        self.rule_args: dict[str, list[Type]] = {}  # rule -> the types it is called with
+        self.const_types: dict[str, Type] = {}
+        self.checked_rules: set[str] = set()
+
+    def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.a.diagnostics.append(Diagnostic(code, message, span, hint=hint))
+
+    def declare(self, name: str, kind: str, span: Span) -> bool:
+        first_kind, first = self.first.setdefault(name, (kind, span))
+        if first != span:
+            self.err("E021", f"'{name}' is already declared as a {first_kind}", span,
+                     hint=f"the first declaration is at {first}")
+            return False
+        self.names[name] = (kind, span)
+        return True
+
+    def constant(self, e: A.Expr) -> Any:
+        """Evaluate an expression that must be known before the game starts."""
+        try:
+            return self.const_eval(e)
+        except NotConstant as nc:
+            self.err("E031", "this must be a value known before the game starts",
+                     nc.node.span, hint="use numbers, text, lists and other constants")
+            return None
+
+    def const_eval(self, e: A.Expr) -> Any:
+        if isinstance(e, (A.IntLit, A.BoolLit)):
+            return e.value
+        if isinstance(e, A.NoneLit):
+            return None
+        if isinstance(e, A.StrLit) and all(isinstance(p, str) for p in e.parts):
+            return "".join(p for p in e.parts if isinstance(p, str))
+        if isinstance(e, A.ListLit):
+            return [self.const_eval(i) for i in e.items]
+        if isinstance(e, A.Name):
+            if e.name in self.a.values:
+                return self.a.values[e.name]
+            if e.name in self.a.enum_values:
+                return self.a.enum_values[e.name][1]
+            raise NotConstant(e)
+        if isinstance(e, A.Unary) and e.op == "-":
+            v = self.const_eval(e.operand)
+            if isinstance(v, int):
+                return -v
+        if isinstance(e, A.Binary):
+            left, right = self.const_eval(e.left), self.const_eval(e.right)
+            if isinstance(left, int) and isinstance(right, int):
+                if e.op == "..":
+                    return list(range(left, right + 1))
+                ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
+                       "*": lambda a, b: a * b}
+                if e.op in ops:
+                    return ops[e.op](left, right)
+                if e.op in ("/", "%") and right != 0:
+                    return left // right if e.op == "/" else left % right
+        raise NotConstant(e)
+
+    def value_type(self, v: Any) -> Type:
+        if isinstance(v, bool):
+            return BOOL
+        if isinstance(v, int):
+            return INT
+        if isinstance(v, str):
+            return TEXT
+        if isinstance(v, list):
+            return list_of(self.value_type(v[0]) if v else ANY)
+        return NONE if v is None else ANY
+
+    def suggest(self, name: str) -> str | None:
+        import difflib
+
+        pool = list(self.names) + list(BUILTIN_NAMES) + list(BUILTINS) + list(self.a.cells)
+        close = [c for c in difflib.get_close_matches(name, pool, n=2) if c != name]
+        return f"did you mean '{close[0]}'?" if close else None

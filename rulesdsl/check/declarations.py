@@ -1,0 +1,280 @@
+"""Checking declarations: enums, settings, boards, kinds, zones, dice, counters, triggers,
+the ranking and the examples.
+
+Stage: check. Each declaration adds to the `Analysis`: names, the counter slots of the
+state, board geometry, component tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast as A
+from ..diagnostics import Span
+from ..interpreter.boards import CornerBoard, SquareBoard, TriangleBoard
+from .analysis import (
+    CounterInfo,
+    DiceInfo,
+    DieInfo,
+    EnumInfo,
+    KindInfo,
+    Proc,
+    Scope,
+    ZoneInfo,
+    plural,
+)
+from .expressions import ExpressionChecker
+from .types import (
+    ANY,
+    BOOL,
+    INT,
+    PLAYER,
+    Type,
+    compatible,
+    element,
+    with_article,
+)
+
+
+class DeclarationChecker(ExpressionChecker):
+    """The declarations of a rule file."""
+
+    def enum_decl(self, d: A.EnumDecl) -> None:
+        if not self.declare(d.name, "enum", d.span):
+            return
+        info = EnumInfo(d.name, [], [])
+        for i, v in enumerate(d.values):
+            if self.declare(v.name, f"value of {d.name}", v.span):
+                self.a.enum_values[v.name] = (d.name, i)
+            info.values.append(v.name)
+            info.labels.append(v.label or v.name)
+        self.a.enums[d.name] = info
+
+    def setting_decl(self, d: A.SettingDecl) -> None:
+        if not self.declare(d.name, "setting", d.span):
+            return
+        self.a.settings[d.name] = d
+        value = self.constant(d.value)
+        low = self.constant(d.low) if d.low is not None else None
+        high = self.constant(d.high) if d.high is not None else None
+        if d.name in self.overrides:
+            new = self.overrides[d.name]
+            # a rejected value leaves the default in force, so uses of the setting still
+            # check (and are not reported as unknown names)
+            if type(new) is not type(value):
+                self.err("E033", f"setting {d.name} takes {with_article(self.value_type(value))}, "
+                         f"not {new!r}", d.span)
+            elif low is not None and not (low <= new <= high):
+                self.err("E032", f"{d.name}={new} is outside its bounds {low} to {high}",
+                         d.span)
+            else:
+                value = new
+        elif low is not None and value is not None and not (low <= value <= high):
+            self.err("E032", f"{d.name} = {value} is outside its own bounds {low} to {high}",
+                     d.value.span)
+        self.a.values[d.name] = value
+
+    def board_decl(self, d: A.BoardDecl) -> None:
+        if not self.declare(d.name, "board", d.span):
+            return
+        board: Any
+        if d.shape == "hexagon":
+            side = self.size(d.width, d.span)
+            if side is None:
+                return
+            if not 1 <= side <= 12:
+                self.err("E050", f"a hexagon of triangles is 1 to 12 triangles along each "
+                         f"edge, not {side}", d.span)
+                return
+            board = TriangleBoard(d.name, side)
+            self.add_board(board)
+            return
+        if d.shape == "corners":
+            under = self.a.boards.get(d.of or "")
+            if not isinstance(under, TriangleBoard):
+                self.err("E050", f"'corners of' takes a hexagon of triangles, and "
+                         f"'{d.of}' is none", d.span, hint=self.suggest(d.of or ""))
+                return
+            board = CornerBoard(d.name, under)
+            self.corners[under.name] = d.name
+            self.add_board(board)
+            return
+        width, height = self.size(d.width, d.span), self.size(d.height, d.span)
+        if width is None or height is None:
+            return
+        if not (1 <= width <= 26 and 1 <= height <= 99):
+            self.err("E050", f"a square board is 1 to 26 columns by 1 to 99 rows, not "
+                     f"{width} x {height}", d.span)
+            return
+        self.add_board(SquareBoard(d.name, width, height, d.adjacency))
+
+    def size(self, value: int | str, span: Span) -> int | None:
+        """A board's size: a number, or a constant or setting that holds one."""
+        if isinstance(value, int):
+            return value
+        got = self.a.values.get(value)
+        if isinstance(got, int) and not isinstance(got, bool):
+            return got
+        if value not in self.names:
+            self.err("E020", f"unknown name '{value}'", span, hint=self.suggest(value))
+            return None
+        self.err("E031", f"a board's size is a number or a constant (or setting) that holds "
+                 f"one, and '{value}' is not", span, hint=self.suggest(value))
+        return None
+
+    def holding(self, d: A.BoardDecl) -> None:
+        what = d.holding or ""
+        if what == "player":
+            t: Type = PLAYER
+        elif what in self.a.kinds:
+            t = ("comp", what)
+        elif what in self.a.enums:
+            t = ("enum", what)
+        else:
+            self.err("E020", f"a board holds players, components of a kind or values of an "
+                     f"enum, and '{what}' is none of these", d.span, hint=self.suggest(what))
+            return
+        self.a.holding[d.name] = t
+
+    def add_board(self, board: Any) -> None:
+        self.a.board_index[board.name] = len(self.a.boards)
+        self.a.boards[board.name] = board
+        for cell in board.names:
+            self.a.cells.setdefault(cell, []).append(board.name)
+
+    def kind_decl(self, d: A.KindDecl) -> None:
+        if not self.declare(d.name, "kind", d.span):
+            return
+        columns: dict[str, list[Any]] = {f: [] for f in d.fields}
+        types: dict[str, Type] = {}
+        scope = Scope(Proc("kind", d.name, [], [], d.span))
+        if len(set(d.fields)) != len(d.fields):
+            self.err("E021", f"kind {d.name} names a field twice", d.span)
+            return
+        for row in d.rows:
+            if len(row.values) != len(d.fields):
+                self.err("E024", f"a {d.name} has {plural(len(d.fields), 'field')} "
+                         f"({', '.join(d.fields)}), this row gives {len(row.values)}",
+                         row.span)
+                continue
+            if row.count < 1:
+                self.err("E050", "a row stands for at least one component", row.span)
+                continue
+            for f, value in zip(d.fields, row.values):
+                t = self.expr(value, scope)
+                v = self.constant(value)
+                known = types.get(f)
+                if known is not None and not compatible(known, t):
+                    self.err("E030", f"field {f} of {d.name} holds {with_article(known)}, "
+                             f"not {with_article(t)}", value.span)
+                types.setdefault(f, t)
+                columns[f].extend([v] * row.count)
+        count = sum(r.count for r in d.rows if len(r.values) == len(d.fields))
+        if count == 0:
+            self.err("E050", f"kind {d.name} has no components", d.span)
+        self.a.kinds[d.name] = KindInfo(d.name, list(d.fields), columns, types, count)
+
+    def zone_decl(self, d: A.ZoneDecl) -> None:
+        if not self.declare(d.name, "zone", d.span):
+            return
+        if d.kind not in self.a.kinds:
+            self.err("E020", f"unknown kind '{d.kind}'", d.span, hint=self.suggest(d.kind))
+            return
+        info = ZoneInfo(d.name, d.kind, d.per_player, d.visibility, self.a.nzones)
+        self.a.zones[d.name] = info
+        self.a.nzones += self.a.max_players if d.per_player else 1
+
+    def die_decl(self, d: A.DieDecl) -> None:
+        if not self.declare(d.name, "die", d.span):
+            return
+        faces = self.constant(d.faces)
+        if not isinstance(faces, list) or not faces:
+            self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
+                     hint="for example: faces 1..6")
+            return
+        # the faces' type comes from the expression: enum values are stored as numbers
+        scope = Scope(Proc("die", d.name, [], [], d.span))
+        face_type = element(self.expr(d.faces, scope)) or ANY
+        if face_type == ANY or isinstance(face_type, tuple) and face_type[0] != "enum":
+            self.err("E030", "the faces of a die must all be numbers, or all values of one "
+                     "enum", d.faces.span)
+            return
+        self.a.dies[d.name] = DieInfo(d.name, faces, face_type)
+
+    def dice_decl(self, d: A.DiceDecl) -> None:
+        if not self.declare(d.name, "dice", d.span):
+            return
+        if d.die not in self.a.dies:
+            self.err("E020", f"unknown die '{d.die}'", d.span, hint=self.suggest(d.die))
+            return
+        if d.count < 1:
+            self.err("E050", f"dice {d.name} needs at least one die", d.span)
+            return
+        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count, self.a.nslots)
+        self.a.nslots += d.count
+
+    def counter_decl(self, d: A.CounterDecl) -> None:
+        if not self.declare(d.name, "counter", d.span):
+            return
+        dims: list[tuple[str, str, int]] = []
+        for per in d.per:
+            if per == "player":
+                dims.append(("player", "player", self.a.max_players))
+            elif per in self.a.enums:
+                dims.append(("enum", per, len(self.a.enums[per].values)))
+            elif per in self.a.dice:
+                dims.append(("dice", per, self.a.dice[per].count))
+            elif per in self.a.kinds:
+                dims.append(("kind", per, self.a.kinds[per].count))
+            else:
+                self.err("E020", f"a counter is kept per player, per enum value, per die or "
+                         f"per component, and '{per}' is none of these", d.span,
+                         hint=self.suggest(per))
+                return
+        init = self.constant(d.init)
+        low = self.constant(d.low) if d.low is not None else None
+        high = self.constant(d.high) if d.high is not None else None
+        if not isinstance(init, (int, type(None))):
+            self.err("E030", f"a counter holds a number or true/false, not {init!r}",
+                     d.init.span)
+            return
+        if low is not None and high is not None and isinstance(init, int) and \
+                not (low <= init <= high):
+            self.err("E032", f"counter {d.name} starts at {init}, outside {low} to {high}",
+                     d.init.span)
+        size = 1
+        for dim in dims:
+            size *= dim[2]
+        ctype = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
+        self.a.counters[d.name] = CounterInfo(d.name, dims, self.a.nslots, size, ctype, init,
+                                              low, high, d.secret, d.span)
+        self.a.nslots += size
+
+    def rank_decl(self, d: A.RankDecl) -> None:
+        self.a.rank = d
+        proc = Proc("rank", "rank", [], [d.var], d.span)
+        scope = Scope(proc)
+        scope.blocks[-1][d.var] = ("py", f"p_{d.var}", PLAYER)
+        for key in d.keys:
+            t = self.expr(key, scope)
+            if t not in (INT, BOOL, ANY):
+                self.err("E030", f"players are ranked by numbers, not {with_article(t)}", key.span)
+
+    def uncalled_defines(self) -> None:
+        """A definition nobody calls is still checked for unknown names, with parameters of
+        any type (its other errors depend on what it would be called with)."""
+        called = {inst.name for inst in self.a.define_instances}
+        for d in self.a.defines.values():
+            if d.name in called:
+                continue
+            before = len(self.a.diagnostics)
+            made, known = len(self.a.define_instances), dict(self.instances)
+            scope = Scope(Proc("define", d.name, [], d.params, d.span))
+            for p in d.params:
+                scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
+            self.expr(d.body.model_copy(deep=True), scope)
+            self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
+                                           if x.code in ("E020", "E023")]
+            # nothing of this look is compiled: forget the instances it made
+            del self.a.define_instances[made:]
+            self.instances = known
