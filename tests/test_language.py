@@ -107,3 +107,34 @@ example "enums in a constant list":
     expect bad(A) == 1
 """
     assert run_examples(rulesdsl.load_text(text, "enums.rules")) == []
+
+
+def test_generated_code_compiles_without_warnings():
+    import warnings
+
+    from .conftest import GAME_FILES
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for path in GAME_FILES:
+            rulesdsl.load(path)
+
+
+def test_inlined_definitions_behave_like_calls():
+    """A short definition is written in place of its call: with a literal, a slot, an
+    expression used once, or one used twice (then it is called instead)."""
+    text = """game "Inline"
+players 2
+counter score per player = 0
+define twice(n) = n + n
+define bump(p) = score of p + 1
+play:
+    end game
+example "inlined or called, the same values":
+    set score of player 2 = 4
+    expect twice(3) == 6
+    expect twice(score of player 2 + 1) == 10
+    expect bump(player 2) == 5
+    expect bump(next(player 1)) == 5
+"""
+    assert run_examples(rulesdsl.load_text(text, "inline.rules")) == []

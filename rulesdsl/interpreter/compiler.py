@@ -108,6 +108,7 @@ class Compiler(ExpressionCompiler):
         self.proc: Proc | None = None
         self.loops: list[tuple] = []
         self.helpers: list[str] = []
+        self.define_code: dict[tuple[str, int], tuple[list[str], str]] = {}
         self.pyvars: list[str] = []
         self.turns: list[int] = []
         self.tmp = 0
@@ -220,6 +221,7 @@ class Compiler(ExpressionCompiler):
         self.pyvars = [f"a_{p}" for p in inst.params]
         body = self.expr(inst.body)
         self.pyvars = []
+        self.define_code[(inst.name, inst.number)] = (inst.params, body)
         return (f"def D_{inst.name}_{inst.number}(st{params}):\n"
                 f"    {_prologue([body], 'L = None')}\n    return {body}")
 

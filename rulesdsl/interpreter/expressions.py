@@ -17,6 +17,8 @@ from .. import ast as A
 from ..check.analysis import Analysis, Proc
 from ..diagnostics import Span
 
+LITERAL_NEED = re.compile(r"\(\((-?\d+)\) if \(\1\) is not None else _need\(None, \d+, '[^']*'\)\)")
+INLINE_CHARS = 240  # definitions whose code is this short are written in place of a call
 SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")  # a name or a slot: cheap to repeat
 BOARD_ALIAS = re.compile(r"\bB(\d+)\b")
 STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
@@ -48,6 +50,7 @@ class ExpressionCompiler:
     helpers: list[str]
     pyvars: list[str]
     tmp: int
+    define_code: dict[tuple[str, int], tuple[list[str], str]]
 
     def const(self, value: Any) -> str:
         """A name in the generated module holding a constant value (shared, never mutated)."""
@@ -317,6 +320,9 @@ class ExpressionCompiler:
         b = self.a.binding[id(e)]
         args = [self.expr(x) for x in e.args]
         if b[0] == "define":
+            inlined = self.inline(e.func, b[2], args)
+            if inlined is not None:
+                return inlined
             return f"D_{e.func}_{b[2]}(st{''.join(', ' + x for x in args)})"
         f = e.func
         sid = self.sid(e.span)
@@ -378,6 +384,31 @@ class ExpressionCompiler:
         if f in ("abs", "max", "min", "sum"):
             return f"{f}({', '.join(args)})"
         raise AssertionError(f)  # pragma: no cover
+
+    def inline(self, name: str, number: int, args: list[str]) -> str | None:
+        """A short definition's body in place of its call (a Python call less), when each
+        argument is a plain name or slot, or is used once. Expressions have no effects,
+        so this changes nothing but speed."""
+        known = self.define_code.get((name, number))
+        if known is None:
+            return None
+        params, body = known
+        if len(body) > INLINE_CHARS:
+            return None
+        parts = STRING.split(body)
+        strings = STRING.findall(body)
+        for p, arg in zip(params, args):
+            uses = sum(len(re.findall(rf"\ba_{p}\b", part)) for part in parts)
+            if uses > 1 and not (SIMPLE.match(arg) or arg.lstrip("-").isdigit()):
+                return None
+            parts = [re.sub(rf"\ba_{p}\b", lambda _m, a=arg: f"({a})", part)
+                     for part in parts]
+        out = parts[0]
+        for s, part in zip(strings, parts[1:]):
+            out += s + part
+        # a number passed where a player must not be none needs no check
+        out = LITERAL_NEED.sub(r"(\1)", out)
+        return f"({out})"
 
     def const_int(self, e: A.Expr) -> int:
         """An argument the checker evaluated before the game (`n` of `lines(board, n)`)."""
