@@ -22,3 +22,12 @@ def test_readme_opens_with_two_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci/run").read_text().splitlines()
     assert readme_commands()[1] in ci
+
+
+def test_the_readme_rule_file_runs():
+    import rulesdsl
+    from rulesdsl.interpreter.examples import run_examples
+
+    text = (ROOT / "README.md").read_text()
+    block = re.findall(r"```rules\n(.+?)\n```", text, re.DOTALL)[0]
+    assert run_examples(rulesdsl.load_text(block + "\n", "README.md")) == []
