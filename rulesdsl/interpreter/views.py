@@ -1,6 +1,8 @@
 """Per-player views: what one player may see of a game.
 
-Stage: run. Counters declared `secret` are seen by their own player only (a per-player
+Stage: run. Board cells show their pieces as the board's `holding` type says (a player as "player 1",
+a component by its name); a board that does not say shows the raw value. Counters
+declared `secret` are seen by their own player only (a per-player
 secret counter shows the viewer's own entry; a shared secret counter is hidden from
 everyone). Boards and dice are public. The pending decision's options are shown to the
 player who decides; the others see who is deciding.
@@ -36,8 +38,9 @@ def view(game: Game, player: int) -> dict[str, Any]:
     boards = {}
     for name, board in a.boards.items():
         cells = st.b[a.board_index[name]]
-        boards[name] = {board.names[c]: disp.show(piece, "any") if not isinstance(piece, int)
-                        or isinstance(piece, bool) else piece
+        holds = a.holding.get(name)
+        boards[name] = {board.names[c]: (disp.show(piece, holds) if holds is not None
+                                         else piece)
                         for c, piece in enumerate(cells) if piece is not None}
     dice = {name: st.v[d.base:d.base + d.count] for name, d in a.dice.items()}
     zones: dict[str, Any] = {}
