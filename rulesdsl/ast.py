@@ -409,6 +409,7 @@ class CounterDecl(Node):
     low: Expr | None = None
     high: Expr | None = None
     secret: bool = False
+    holding: str | None = None  # `= none holding player`: what it holds once set
 
 
 class BoardDecl(Node):

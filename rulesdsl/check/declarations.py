@@ -122,19 +122,22 @@ class DeclarationChecker(ExpressionChecker):
                  f"one, and '{value}' is not", span, hint=self.suggest(value))
         return None
 
-    def holding(self, d: A.BoardDecl) -> None:
-        what = d.holding or ""
+    def held_type(self, what: str, span: Span) -> Type | None:
+        """The type `holding WHAT` names: player, a kind's components, an enum's values."""
         if what == "player":
-            t: Type = PLAYER
-        elif what in self.a.kinds:
-            t = ("comp", what)
-        elif what in self.a.enums:
-            t = ("enum", what)
-        else:
-            self.err("E020", f"a board holds players, components of a kind or values of an "
-                     f"enum, and '{what}' is none of these", d.span, hint=self.suggest(what))
-            return
-        self.a.holding[d.name] = t
+            return PLAYER
+        if what in self.a.kinds:
+            return ("comp", what)
+        if what in self.a.enums:
+            return ("enum", what)
+        self.err("E020", f"a board or counter holds players, components of a kind or values "
+                 f"of an enum, and '{what}' is none of these", span, hint=self.suggest(what))
+        return None
+
+    def holding(self, d: A.BoardDecl) -> None:
+        held = self.held_type(d.holding or "", d.span)
+        if held is not None:
+            self.a.holding[d.name] = held
 
     def add_board(self, board: Any) -> None:
         self.a.board_index[board.name] = len(self.a.boards)
@@ -245,7 +248,14 @@ class DeclarationChecker(ExpressionChecker):
         size = 1
         for dim in dims:
             size *= dim[2]
-        ctype = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
+        ctype: Type = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
+        if d.holding is not None:
+            held = self.held_type(d.holding, d.span)
+            if held is not None:
+                if init is not None and not compatible(self.value_type(init), held):
+                    self.err("E030", f"counter {d.name} holds {with_article(held)}, and starts "
+                             f"at {init!r}", d.init.span)
+                ctype = held
         self.a.counters[d.name] = CounterInfo(d.name, dims, self.a.nslots, size, ctype, init,
                                               low, high, d.secret, d.span)
         self.a.nslots += size

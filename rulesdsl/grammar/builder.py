@@ -142,13 +142,14 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def counter_decl(self, meta: Any, c: list) -> A.CounterDecl:
         name, *rest = c
-        secret = rest[-1] is not None
-        bounds = rest[-2]
-        init = rest[-3]
-        per = rest[:-3]
+        holding = rest[-1]
+        secret = rest[-2] is not None
+        bounds = rest[-3]
+        init = rest[-4]
+        per = rest[:-4]
         low, high = bounds if bounds is not None else (None, None)
         return A.CounterDecl(span=self.span(meta), name=str(name), per=per, init=init,
-                             low=low, high=high, secret=secret)
+                             low=low, high=high, secret=secret, holding=holding)
 
     def holding(self, c: list) -> str:
         return str(c[0])

@@ -1,8 +1,8 @@
 """Per-player views: what one player may see of a game.
 
-Stage: run. Board cells show their pieces as the board's `holding` type says (a player as "player 1",
-a component by its name); a board that does not say shows the raw value. Counters
-declared `secret` are seen by their own player only (a per-player
+Stage: run. Board cells show their pieces as the board's `holding` type says (a player
+as "player 1", a component by its name); a board that does not say shows the raw value.
+Counters declared `secret` are seen by their own player only (a per-player
 secret counter shows the viewer's own entry; a shared secret counter is hidden from
 everyone). Boards and dice are public. The pending decision's options are shown to the
 player who decides; the others see who is deciding.
