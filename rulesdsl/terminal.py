@@ -42,6 +42,8 @@ def draw_boards(game: Game, player: int) -> list[str]:
                 row = [mark(cells[board.index(x, y)])[:2] for x in range(board.width)]
                 lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
             lines.append("    " + " ".join(LETTERS[:board.width]))
+            if isinstance(holds, tuple) and holds[0] == "comp":
+                lines += _pieces(game, board, cells, holds[1])
             continue
         rows: dict[str, list[str]] = {}
         for c, cell in enumerate(board.names):
@@ -52,10 +54,32 @@ def draw_boards(game: Game, player: int) -> list[str]:
     return lines
 
 
+def _pieces(game: Game, board: object, cells: list, kind: str) -> list[str]:
+    """Each component on a board, with the counters kept per component of its kind
+    (a unit's owner and hit points, say)."""
+    a = game.rules.analysis
+    disp = game.program.display
+    per = [info for info in a.counters.values() if [d[0] for d in info.dims] == ["kind"]
+           and info.dims[0][1] == kind]
+    out = []
+    names = getattr(board, "names", [])
+    for c, piece in enumerate(cells):
+        if piece is None:
+            continue
+        facts = ", ".join(f"{info.name} {disp.show(game.st.v[info.base + piece], info.type)}"
+                          for info in per)
+        label = disp.show(piece, ("comp", kind))
+        out.append(f"    {names[c]}: {label}" + (f" ({facts})" if facts else ""))
+    return out
+
+
 def show_state(game: Game, player: int) -> list[str]:
     view = game.view(player)
     lines = draw_boards(game, player)
+    counters = game.rules.analysis.counters
     for name, value in view["counters"].items():
+        if any(d[0] == "kind" for d in counters[name].dims):
+            continue  # shown with each piece on the board
         lines.append(f"{name}: {value}")
     for name, faces in view["dice"].items():
         lines.append(f"{name}: {' '.join(str(f) for f in faces)}")

@@ -70,3 +70,18 @@ def test_three_players_may_give_mana(rules):
         if gave:
             return
     pytest.fail("no mana gift was ever offered in 3-player games")
+
+
+def test_the_terminal_names_each_unit_with_its_owner_and_hit_points(rules):
+    import io
+
+    from rulesdsl.runner import agents_for
+    from rulesdsl.terminal import play_at_terminal
+
+    game = rules.new_game(players=2, seed=2)
+    out = io.StringIO()
+    play_at_terminal(game, agents_for(["random"], 2, 2), {0}, stdin=io.StringIO("c3\n"),
+                     stdout=out)
+    text = out.getvalue()
+    assert "e6: Keep (hp 20, owner player 2, moved no)" in text
+    assert "hp: [" not in text  # per-unit counters are shown with their units

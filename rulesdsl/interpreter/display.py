@@ -21,9 +21,9 @@ class Display:
         self.enums = {name: (e.values, e.labels) for name, e in analysis.enums.items()}
         self.components: dict[str, tuple[list[str], list[str]]] = {}
         for kind in analysis.kinds.values():
-            names = kind.columns.get("name")
-            labels = ([str(n) for n in names] if names is not None
-                      else [f"{kind.name} {i + 1}" for i in range(kind.count)])
+            # a component is called by its `name`, else by its first field ("Scion")
+            field = "name" if "name" in kind.fields else kind.fields[0]
+            labels = [self.show(v, kind.types.get(field, "any")) for v in kind.columns[field]]
             self.components[kind.name] = (_unique_ids(labels), labels)
 
     def show(self, value: Any, t: Type) -> str:
