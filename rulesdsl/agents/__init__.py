@@ -36,7 +36,7 @@ class FirstAgent:
     name = "first"
 
     def __init__(self, seed: int = 0):
-        pass
+        """No state: the seed is taken only so that every agent is made the same way."""
 
     def choose(self, game: Game) -> int:
         return 0

@@ -227,7 +227,8 @@ class Game:
         """How many options the pending step has (call it only while the game is on)."""
         return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
 
-    def _options(self) -> list[Option]:
+    def options(self) -> list[Option]:
+        """The options of the pending step, decision or chance: ids and labels."""
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
@@ -263,13 +264,13 @@ class Game:
         site = self.program.sites[p[0]]
         src = self.rules.sources.get(site.span.file, "").splitlines()
         prompt = src[site.span.line - 1].strip().rstrip(":") if site.span.line <= len(src) else ""
-        return Decision(p[1], self._options(), prompt)
+        return Decision(p[1], self.options(), prompt)
 
     @property
     def chance(self) -> Chance | None:
         if not self.is_chance:
             return None
-        opts = self._options()
+        opts = self.options()
         return Chance([(o, 1 / len(opts)) for o in opts])
 
     @property
@@ -338,7 +339,7 @@ class Game:
         if self.st.pending is None or self.over:
             raise RulesError([Diagnostic("G002", "the game is over: there is nothing to "
                                          "choose")])
-        options = self._options()
+        options = self.options()
         for i, opt in enumerate(options):
             if opt.id == option_id:
                 self.apply_index(i)

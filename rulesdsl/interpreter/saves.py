@@ -120,7 +120,7 @@ def _check_pending(game: Game) -> None:
     site = game.program.sites[st.pending[0]]
     locals_ = st.stack[-1][1]
     try:
-        game._options()
+        game.options()
         if site.slot >= 0:
             ok = site.slot < len(locals_)
         else:
