@@ -138,3 +138,44 @@ example "inlined or called, the same values":
     expect bump(next(player 1)) == 5
 """
     assert run_examples(rulesdsl.load_text(text, "inline.rules")) == []
+
+
+def test_move_without_from_looks_only_in_zones_of_the_same_kind():
+    # components of two kinds share numbers: moving the first Coin must not take the first
+    # Gem out of its zone
+    text = """game "k"
+players 1
+kind Gem(name):
+    2 x "Ruby"
+kind Coin(name):
+    2 x "Gold"
+zone vault: Gem
+zone purse: Coin
+zone bank: Coin
+setup:
+    for each g in Gem:
+        move g to vault
+    for each c in Coin:
+        move c to purse
+    move Coin[1] to bank
+play:
+    end game
+example "kinds apart":
+    expect length(vault) == 2 and length(purse) == 1 and bank == [Coin[1]]
+"""
+    assert run_examples(rulesdsl.load_text(text, "k.rules")) == []
+
+
+def test_a_counter_holding_an_enum_starts_at_one_of_its_values():
+    text = """game "e"
+players 1
+enum Face: Blank, Star
+counter shows = Star holding Face
+counter face = 0
+play:
+    end game
+"""
+    with pytest.raises(rulesdsl.RulesError) as info:
+        rulesdsl.load_text(text, "e.rules")
+    messages = [d.message for d in info.value.diagnostics]
+    assert messages == ["'face' is taken: `face of d` is the face die d shows"]

@@ -217,6 +217,10 @@ class DeclarationChecker(ExpressionChecker):
         self.a.nslots += d.count
 
     def counter_decl(self, d: A.CounterDecl) -> None:
+        if d.name == "face":
+            self.err("E021", "'face' is taken: `face of d` is the face die d shows", d.span,
+                     hint="give the counter another name, such as 'shows'")
+            return
         if not self.declare(d.name, "counter", d.span):
             return
         dims: list[tuple[str, str, int]] = []
@@ -252,7 +256,8 @@ class DeclarationChecker(ExpressionChecker):
         if d.holding is not None:
             held = self.held_type(d.holding, d.span)
             if held is not None:
-                if init is not None and not compatible(self.value_type(init), held):
+                init_type = self.expr(d.init, Scope(Proc("counter", d.name, [], [], d.span)))
+                if init is not None and not compatible(init_type, held):
                     self.err("E030", f"counter {d.name} holds {with_article(held)}, and starts "
                              f"at {init!r}", d.init.span)
                 ctype = held

@@ -285,7 +285,8 @@ class Compiler(ExpressionCompiler):
         elif isinstance(s, A.Move):
             source = self.zone_index(s.source) if s.source is not None else "None"
             self.line(pos, f"_move(st.z, {self.expr(s.item)}, {source}, "
-                      f"{self.zone_index(s.dest)}, {self.sid(s.span)})")
+                      f"{self.zone_index(s.dest)}, {self.sid(s.span)}, "
+                      f"{self.zones_of_kind(s.dest) if s.source is None else ()})")
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.line(pos, f"st.result = _win(st, _need({self.expr(s.player)}, "

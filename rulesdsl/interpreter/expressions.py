@@ -84,6 +84,13 @@ class ExpressionCompiler:
             return f"({code} if {code} is not None else _need(None, {self.sid(span)}, {what!r}))"
         return f"_need({code}, {self.sid(span)}, {what!r})"
 
+    def zones_of_kind(self, e: A.Expr) -> tuple[int, ...]:
+        """The numbers of every zone that holds components of the kind zone e holds: where
+        `move x to Z` looks for x (components of different kinds share numbers)."""
+        kind = self.a.zones[self.a.binding[id(e)][1]].kind
+        return tuple(z.base + i for z in self.a.zones.values() if z.kind == kind
+                     for i in range(self.a.max_players if z.per_player else 1))
+
     def zone_index(self, e: A.Expr) -> str:
         """The number of the zone an expression names (a zone of one player: base + p)."""
         b = self.a.binding[id(e)]

@@ -149,7 +149,8 @@ def make_helpers(env: Env) -> dict[str, Any]:
             j = st.rand(i + 1)
             zone[i], zone[j] = zone[j], zone[i]
 
-    def _move(zones: list, item: Any, source: int | None, dest: int, sid: int) -> None:
+    def _move(zones: list, item: Any, source: int | None, dest: int, sid: int,
+              among: tuple[int, ...] = ()) -> None:
         if item is None:
             raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
         if source is not None:
@@ -158,9 +159,9 @@ def make_helpers(env: Env) -> dict[str, Any]:
                            sid)
             zones[source].remove(item)
         else:
-            for zone in zones:
-                if item in zone:
-                    zone.remove(item)
+            for z in among:
+                if item in zones[z]:
+                    zones[z].remove(item)
                     break
         zones[dest].append(item)
 
