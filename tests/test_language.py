@@ -179,3 +179,16 @@ play:
         rulesdsl.load_text(text, "e.rules")
     messages = [d.message for d in info.value.diagnostics]
     assert messages == ["'face' is taken: `face of d` is the face die d shows"]
+
+
+def test_quantifiers_without_where_take_every_item():
+    text = """game "q"
+players 1
+play:
+    end game
+example "no where":
+    expect first(x in [4, 5]) == 4 and first(x in []) == none
+    expect count(x in [4, 5]) == 2 and any(x in [4]) and not any(x in [])
+    expect all(x in [4]) and filter(x in [4, 5]) == [4, 5]
+"""
+    assert run_examples(rulesdsl.load_text(text, "q.rules")) == []

@@ -273,7 +273,8 @@ class ExpressionCompiler:
             self.helpers[slot] = self.nested_loops(name, params, e, var, domain)
             return f"{name}(st, V, L, B{params})"
         self.pyvars.append(var)
-        where = self.expr(e.where) if e.where is not None else None
+        # without `where`, every item counts: first(x in xs) is the first item
+        where = self.expr(e.where) if e.where is not None else ("" if kind == "sum" else "True")
         value = self.expr(e.expr) if kind == "sum" else None
         self.pyvars.pop()
         body = {
