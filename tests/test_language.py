@@ -192,3 +192,25 @@ example "no where":
     expect all(x in [4]) and filter(x in [4, 5]) == [4, 5]
 """
     assert run_examples(rulesdsl.load_text(text, "q.rules")) == []
+
+
+def test_either_a_zone_or_a_list_is_a_list_of_the_zone_kind():
+    text = """game "z"
+players 1
+kind Card(name):
+    "Ace"
+    "King"
+zone hand: Card
+zone deck: Card
+setup:
+    move Card[1] to deck
+    move Card[2] to deck
+define cards() = if hand is not empty then hand else [c for c in deck where c != Card[2]]
+play:
+    choose c in cards() by player 1 as "take the {c}"
+    move c to hand
+example "the options are cards, with their ids":
+    play "ace"
+    expect hand == [Card[1]]
+"""
+    assert run_examples(rulesdsl.load_text(text, "z.rules")) == []

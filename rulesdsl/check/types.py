@@ -71,6 +71,10 @@ def join(a: Type, b: Type) -> Type:
         return a if b == NONE else b
     if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
         return list_of(b[1] if a[1] == ANY else a[1] if b[1] == ANY else join(a[1], b[1]))
+    ea, eb = element(a), element(b)
+    if ea is not None and eb is not None:
+        # a zone or a board used as a value is the list of what it holds
+        return join(list_of(ea), list_of(eb))
     return ANY
 
 
