@@ -1,0 +1,98 @@
+"""Cromlech beyond its rule-file examples: whole random games, the drafting counts, what
+each player's view hides, and the game report of `rulesdsl run`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulesdsl
+from rulesdsl.cli import main
+
+from .conftest import ROOT
+
+CROMLECH = ROOT / "games/cromlech/cromlech.rules"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return rulesdsl.load(CROMLECH)
+
+
+def zone(game, name, player=None):
+    a = game.rules.analysis
+    info = a.zones[name]
+    return game.st.z[info.base + (player or 0)]
+
+
+def counter(game, name):
+    return game.view(0)["counters"][name]
+
+
+def play_until(game, rng, done):
+    while not game.over and not done(game):
+        game.apply_index(rng.randrange(game.num_options()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_year_every_player_drafts_eight_stones(rules, players):
+    for seed in range(3):
+        game = rules.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        play_until(game, rng, lambda g: counter(g, "battle") == 1)
+        for p in range(players):
+            assert len(zone(game, "circle", p)) == 8
+            assert len(zone(game, "hand", p)) == 0
+        # 8 x players placements, 8 x players + 1 draws from 32: the last card of a Year
+        # is left over, unless the deck ran out (4 players)
+        left = len(zone(game, "left_over"))
+        assert left == (0 if players == 4 else 1)
+        assert len(zone(game, "trilithons")) == max(0, 32 - 8 * players - 1)
+        play_until(game, rng, lambda g: counter(g, "battle") == 5)
+        stones = sum(len(zone(game, z, p)) for z in ("circle", "stone_pile")
+                     for p in range(players))
+        assert stones == 16 * players
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_last_twelve_battles_and_keep_every_card(rules, players):
+    for seed in range(4):
+        game = rules.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        play_until(game, rng, lambda g: False)
+        assert game.over
+        assert counter(game, "battle") == 12 and counter(game, "year") == 3
+        lintels = len(zone(game, "lintel_deck")) + len(zone(game, "display")) + sum(
+            len(zone(game, z, p)) for z in ("lintels", "lintel_pile") for p in range(players))
+        assert lintels == 30
+        druids = sum(len(zone(game, z, p)) for z in ("unused", "active", "inactive",
+                                                        "druid_pile") for p in range(players))
+        assert druids == 4 * players
+        assert len(zone(game, "pool")) == 16 and not zone(game, "held")
+
+
+def test_views_hide_hands_decks_and_the_first_druid_choice(rules):
+    game = rules.new_game(players=3, seed=2)
+    rng = random.Random(2)
+    play_until(game, rng, lambda g: len(zone(g, "hand", 1)) > 0)
+    view = game.view(0)
+    assert view["zones"]["trilithons"] == {"size": len(zone(game, "trilithons"))}
+    assert view["zones"]["hand"][1] == {"size": len(zone(game, "hand", 1))}
+    assert isinstance(game.view(1)["zones"]["hand"][1], list)
+    # Year 1: the druids are chosen in secret, then shown together
+    play_until(game, rng, lambda g: g.view(0)["counters"]["pick"][0] is not None)
+    assert game.view(1)["counters"]["pick"][0] == "?"
+    assert game.view(0)["counters"]["druid"] == [None, None, None]
+    play_until(game, rng, lambda g: counter(g, "battle") == 1)
+    assert all(d is not None for d in game.view(1)["counters"]["druid"])
+
+
+def test_the_game_report_names_the_deeds_and_the_scores(capsys):
+    assert main(["run", str(CROMLECH), "--players", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for words in ("is First Player for Year 1", "place the", "reveals", "summons",
+                  "rolls [", "rolls again", "wounds", "builds the", "rends the",
+                  "Year 3, battle 12: Spring", "points ("):
+        assert words in out, words
+    assert out.count("points (") == 4
