@@ -324,7 +324,7 @@ class Turns(Node):
 class Choose(Node):
     """`choose x in xs where c by p as "label": ...`: a decision with one option per value.
     Without a body, x stays bound for the rest of the enclosing block. `choose optional`
-    adds the option `done`, which binds x to none."""
+    adds the option `done`, which binds x to none; `or "label"` is how `done` is shown."""
 
     var: str
     optional: bool = False
@@ -332,6 +332,7 @@ class Choose(Node):
     where: Expr | None
     by: Expr | None
     label: StrLit | None
+    done_label: StrLit | None = None
     body: list[Stmt] | None
 
 

@@ -214,3 +214,16 @@ example "the options are cards, with their ids":
     expect hand == [Card[1]]
 """
     assert run_examples(rulesdsl.load_text(text, "z.rules")) == []
+
+
+def test_the_done_option_shows_its_label():
+    text = """game "d"
+players 1
+counter coins = 3
+play:
+    choose optional n in 1..2 by player 1 as "buy for {n}" or "leave with {coins} coins"
+    end game
+"""
+    game = rulesdsl.load_text(text, "d.rules").new_game(seed=1)
+    assert [(o.id, o.label) for o in game.options()] == [
+        ("1", "buy for 1"), ("2", "buy for 2"), ("done", "leave with 3 coins")]

@@ -292,6 +292,12 @@ class Checker(DeclarationChecker):
             b = self.bind(s, s.var, el, scope)
             self.want(s.by, PLAYER, scope, "who chooses")
             self.option_scope(s, el, scope, s.where, s.label)
+            if s.done_label is not None:
+                if not s.optional:
+                    self.err("E042", "only 'choose optional' has a 'done' option to label",
+                             s.done_label.span, hint="write 'choose optional', or drop the "
+                             "'or \"...\"'")
+                self.expr(s.done_label, scope)
             self.chosen(s, b, scope)
         elif isinstance(s, A.ChooseAny):
             el = self.domain(s.domain, scope)

@@ -385,8 +385,11 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list) -> A.Choose:
         return A.Choose(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
-                        domain=c[2], where=c[3], by=c[4], label=c[5],
-                        body=c[6] if len(c) > 6 else None)
+                        domain=c[2], where=c[3], by=c[4], label=c[5], done_label=c[6],
+                        body=c[7] if len(c) > 7 else None)
+
+    def done_label(self, c: list) -> A.StrLit:
+        return self.string(c[0])
 
     @v_args(meta=True)
     def choose_any_stmt(self, meta: Any, c: list) -> A.ChooseAny:

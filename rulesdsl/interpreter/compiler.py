@@ -46,6 +46,7 @@ class Site:
     hidden: list[int] = field(default_factory=list)
     base: int = 0        # first counter slot of the dice set (kind "die")
     label: Any = None    # generated function (st, L, value) -> str, or None
+    done_label: Any = None  # the same for the option 'done' of 'choose optional'
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
 
 
@@ -175,6 +176,8 @@ class Compiler(ExpressionCompiler):
         for site in self.sites:
             if isinstance(site.label, str):
                 site.label = namespace[site.label]
+            if isinstance(site.done_label, str):
+                site.done_label = namespace[site.done_label]
             site.menu = [(oid, namespace[label] if isinstance(label, Generated) else label)
                          for oid, label in site.menu]
         init = self.initial_counters()
@@ -610,7 +613,8 @@ class Compiler(ExpressionCompiler):
         if s.optional:
             options = f"{options} + [None]"  # None: the option 'done'
         site = Site("choose", self.proc_name, s.span, el, self.a.slot[id(s)],
-                    label=self.label_function(s.label, var))
+                    label=self.label_function(s.label, var),
+                    done_label=self.label_function(s.done_label, var))
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
                                   check_empty=not s.optional)
         rp = (resume, 1)

@@ -241,7 +241,8 @@ class Game:
                 if callable(label):
                     label = label(self.st, locals_, value)
             elif value is None and site.kind == "choose":
-                oid, label = "done", "done"
+                oid = "done"
+                label = site.done_label(self.st, locals_, None) if site.done_label else "done"
                 if any(o.id == "done" for o in out):  # a real option is called 'done'
                     oid = "done-choosing"
             else:
