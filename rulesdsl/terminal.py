@@ -16,6 +16,7 @@ from .check.types import Type
 from .diagnostics import RulesError
 from .interpreter.boards import LETTERS, SquareBoard
 from .interpreter.game import Game, Rules
+from .interpreter.views import HIDDEN
 from .runner import describe_result
 
 
@@ -77,12 +78,58 @@ def show_state(game: Game, player: int) -> list[str]:
     view = game.view(player)
     lines = draw_boards(game, player)
     counters = game.rules.analysis.counters
+    disp = game.program.display
+
+    def show(value: object, t: Type) -> str:
+        return str(value) if value == HIDDEN else disp.show(value, t)
+
     for name, value in view["counters"].items():
-        if any(d[0] == "kind" for d in counters[name].dims):
-            continue  # shown with each piece on the board
-        lines.append(f"{name}: {value}")
+        info = counters[name]
+        if any(d[0] == "kind" for d in info.dims):
+            continue  # shown with each component, on its board or in its zone
+        if isinstance(value, list):
+            rows = [", ".join(show(x, info.type) for x in v) if isinstance(v, list)
+                    else show(v, info.type) for v in value]
+            text = "; ".join(rows) if info.dims[0][0] != "player" else "; ".join(
+                f"player {p + 1}: {row}" for p, row in enumerate(rows))
+        else:
+            text = show(value, info.type)
+        lines.append(f"{name}: {text}")
     for name, faces in view["dice"].items():
         lines.append(f"{name}: {' '.join(str(f) for f in faces)}")
+    lines += _zones(game, player)
+    return lines
+
+
+def _zones(game: Game, player: int) -> list[str]:
+    """Each zone that holds something, as the player sees it: its components, each with the
+    counters kept per component that have left their first value; a hidden zone by its
+    size."""
+    a = game.rules.analysis
+    st = game.st
+    disp = game.program.display
+    lines = []
+    for name, zone in a.zones.items():
+        per = [info for info in a.counters.values() if [d[0] for d in info.dims] == ["kind"]
+               and info.dims[0][1] == zone.kind and not info.secret]
+        for owner in (range(st.np) if zone.per_player else [None]):
+            items = st.z[zone.base + (owner or 0)]
+            if not items:
+                continue  # an empty zone says nothing
+            title = name if owner is None else f"{name} of player {owner + 1}"
+            seen = zone.visibility == "public" or (
+                zone.visibility == "owner" and owner == player)
+            if not seen:
+                lines.append(f"{title}: {len(items)} hidden")
+                continue
+            shown = []
+            for c in items:
+                facts = ", ".join(
+                    f"{info.name} {disp.show(st.v[info.base + c], info.type)}"
+                    for info in per if st.v[info.base + c] != info.init)
+                label = disp.show(c, ("comp", zone.kind))
+                shown.append(f"{label} ({facts})" if facts else label)
+            lines.append(f"{title}: {', '.join(shown)}")
     return lines
 
 

@@ -96,3 +96,21 @@ def test_the_game_report_names_the_deeds_and_the_scores(capsys):
                   "Year 3, battle 12: Spring", "points ("):
         assert words in out, words
     assert out.count("points (") == 4
+
+
+def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
+    from rulesdsl.terminal import show_state
+
+    game = rules.new_game(players=2, seed=3)
+    rng = random.Random(1)
+    play_until(game, rng, lambda g: len(zone(g, "hand", 1)) > 0 and g.decision.player == 1)
+    mine, theirs = show_state(game, 1), show_state(game, 0)
+    hand = ", ".join(game.program.display.show(c, ("comp", "Stone"))
+                     for c in zone(game, "hand", 1))
+    assert f"hand of player 2: {hand}" in mine
+    assert f"hand of player 2: {len(zone(game, 'hand', 1))} hidden" in theirs
+    assert any(line.startswith("trilithons: ") and line.endswith(" hidden") for line in mine)
+    assert "first_player: player " in "\n".join(mine)
+    # a stone in a circle shows the Gariadon it stands in
+    assert any(line.startswith("circle of player 1: ") and "(spot North inner)" in line
+               for line in mine)
