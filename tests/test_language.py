@@ -227,3 +227,21 @@ play:
     game = rulesdsl.load_text(text, "d.rules").new_game(seed=1)
     assert [(o.id, o.label) for o in game.options()] == [
         ("1", "buy for 1"), ("2", "buy for 2"), ("done", "leave with 3 coins")]
+
+
+def test_a_game_ranked_by_a_number_reports_it_as_the_score():
+    text = """game "r"
+players 2
+counter coins per player = 0
+define wealth(p) = 2 * coins of p
+rank p by wealth(p), coins of p
+play:
+    turns for 1 round:
+        choose n in 1..3 as "take {n}"
+        set coins of current = n
+    end game
+"""
+    game = rulesdsl.load_text(text, "r.rules").new_game(seed=1)
+    game.apply("3")
+    game.apply("1")
+    assert game.result.scores == [6, 2] and game.result.ranking == [1, 2]

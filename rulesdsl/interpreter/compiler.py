@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis, DefineInstance, Proc
-from ..check.types import ANY, Type, element
+from ..check.types import ANY, INT, Type, element
 from ..diagnostics import Span
 from .display import Display
 from .expressions import ExpressionCompiler, boards_used
@@ -67,6 +67,7 @@ class Program:
     display: Display
     code: str  # the generated Python, for reading and debugging
     init_counters: list[Any]
+    score: Any = None  # st -> each player's first rank key, when the rank line has one
 
 
 def suspends(s: Any) -> bool:
@@ -185,7 +186,7 @@ class Compiler(ExpressionCompiler):
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display,
-                       code, init)
+                       code, init, namespace.get("SCORE"))
 
     def inline_jumps(self) -> None:
         """Replace `return N` by the code of block N where that block is short: one Python
@@ -242,9 +243,14 @@ class Compiler(ExpressionCompiler):
             self.pyvars = [var]
             key = "(" + "".join(f"{self.expr(k)}, " for k in rank.keys) + ")"
             self.pyvars = []
-        return (f"def RANK(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
-                f"    keys = [{key} for {var} in range(st.np)]\n"
-                f"    return [1 + sum(1 for o in keys if o > k) for k in keys]")
+        source = (f"def RANK(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
+                  f"    keys = [{key} for {var} in range(st.np)]\n"
+                  f"    return [1 + sum(1 for o in keys if o > k) for k in keys]")
+        if rank is not None and self.a.type_of(rank.keys[0]) == INT:
+            # a game ranked by a number first (a score kept by definitions, say) reports it
+            source += (f"\ndef SCORE(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
+                       f"    return [{key}[0] for {var} in range(st.np)]")
+        return source
 
     # ---- statements --------------------------------------------------------------------
 

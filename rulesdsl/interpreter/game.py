@@ -283,6 +283,8 @@ class Game:
         scores = None
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             scores = self.st.v[score.base:score.base + self.st.np]
+        elif self.program.score is not None:
+            scores = self.program.score(self.st)
         return Result(list(r), scores)
 
     # ---- acting ------------------------------------------------------------------------
