@@ -159,9 +159,22 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = ()) 
                 items.append(item)
     if diags:
         raise RulesError(diags, sources)
+    removed |= _examples_for_other_counts(items, len(base.file.items), removed)
     merged = A.RulesFile(span=file.span, path=here,
                          items=[d for i, d in enumerate(items) if i not in removed])
     return Resolved(merged, sources, [here, *base.chain])
+
+
+def _examples_for_other_counts(items: list, inherited: int, removed: set[int]) -> set[int]:
+    """The base's examples for a number of players the variant no longer allows: a variant
+    that narrows `players` leaves them out (they cannot run), as `rulesdsl diff` shows."""
+    counts = [d for i, d in enumerate(items) if isinstance(d, A.PlayersDecl)
+              and i not in removed]
+    if not counts:
+        return set()
+    low, high = counts[-1].low, counts[-1].high
+    return {i for i, d in enumerate(items[:inherited]) if isinstance(d, A.ExampleDecl)
+            and d.players is not None and not low <= d.players <= high}
 
 
 def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path: Path,

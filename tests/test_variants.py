@@ -174,3 +174,19 @@ def test_a_variants_examples_fail_against_its_base(path, tmp_path):
         except rulesdsl.RulesError:
             continue  # the base cannot even state the example: a difference
         assert run_examples(rules), f"example {ex.name!r} also holds in the base game"
+
+
+def test_narrowing_the_players_leaves_out_the_bases_examples_for_other_counts(tmp_path):
+    write(tmp_path, "base.rules", BASE.replace("players 2", "players 2 to 4") + """
+example "with three" with 3 players:
+    expect player_count == 3
+""")
+    variant = write(tmp_path, "four.rules", 'extends "base.rules"\nreplace players 4\n')
+    assert run_examples(rulesdsl.load(variant)) == []
+    resolved = resolve(variant)
+    kept = [d.name for d in resolved.file.items if type(d).__name__ == "ExampleDecl"]
+    assert kept == ["the first to the goal wins"]
+    # the variant's own examples must still fit its count
+    bad = write(tmp_path, "bad.rules", 'extends "base.rules"\nreplace players 4\n'
+                'example "two" with 2 players:\n    expect true\n')
+    assert codes(bad) == ["E012"]
