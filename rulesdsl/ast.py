@@ -331,6 +331,7 @@ class Choose(Node):
     domain: Expr
     where: Expr | None
     by: Expr | None
+    secret: bool = False  # `secretly`: the other players learn that p chose, not what
     label: StrLit | None
     done_label: StrLit | None = None
     body: list[Stmt] | None

@@ -177,7 +177,9 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         who = decision.player
         if who not in seats:
             i = agents[who].choose(game)
-            say(f"  player {who + 1} ({agents[who].name}): {decision.options[i].label}")
+            site = game.program.sites[game.st.pending[0]]  # type: ignore[index]
+            told = "chooses in secret" if site.secret else decision.options[i].label
+            say(f"  player {who + 1} ({agents[who].name}): {told}")
             game.apply_index(i)
             continue
         say()

@@ -465,3 +465,24 @@ def test_settings_are_part_of_the_rules_digest(tmp_path):
         plain.load_game(saved)
     assert err.value.diagnostics[0].code == "G003"
     assert short.load_game(saved).st.key() == short.new_game(seed=1).st.key()
+
+
+def test_the_terminal_keeps_a_bots_secret_choice_secret(tmp_path):
+    path = tmp_path / "bids.rules"
+    path.write_text("""game "Bids"
+players 2
+counter bid per player = 0 secret
+play:
+    for each p in players:
+        choose n in 1..3 by p secretly as "bid {n}"
+        set bid of p = n
+    choose n in 1..2 by player 2 as "open with {n}"
+    end game
+""")
+    stdout = io.StringIO()
+    game = load(path).new_game(players=2, seed=1)
+    play_at_terminal(game, agents_for(["first"], 2, 2), {0}, stdin=io.StringIO("2\n"),
+                     stdout=stdout)
+    out = stdout.getvalue()
+    assert "player 2 (first): chooses in secret" in out and "player 2 (first): bid" not in out
+    assert "player 2 (first): open with 1" in out

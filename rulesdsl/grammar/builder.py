@@ -385,8 +385,8 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list) -> A.Choose:
         return A.Choose(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
-                        domain=c[2], where=c[3], by=c[4], label=c[5], done_label=c[6],
-                        body=c[7] if len(c) > 7 else None)
+                        domain=c[2], where=c[3], by=c[4], secret=c[5] is not None,
+                        label=c[6], done_label=c[7], body=c[8] if len(c) > 8 else None)
 
     def done_label(self, c: list) -> A.StrLit:
         return self.string(c[0])

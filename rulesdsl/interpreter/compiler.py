@@ -47,6 +47,7 @@ class Site:
     base: int = 0        # first counter slot of the dice set (kind "die")
     label: Any = None    # generated function (st, L, value) -> str, or None
     done_label: Any = None  # the same for the option 'done' of 'choose optional'
+    secret: bool = False    # `choose ... secretly`: only the chooser learns the choice
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
 
 
@@ -620,7 +621,7 @@ class Compiler(ExpressionCompiler):
             options = f"{options} + [None]"  # None: the option 'done'
         site = Site("choose", self.proc_name, s.span, el, self.a.slot[id(s)],
                     label=self.label_function(s.label, var),
-                    done_label=self.label_function(s.done_label, var))
+                    done_label=self.label_function(s.done_label, var), secret=s.secret)
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
                                   check_empty=not s.optional)
         rp = (resume, 1)
