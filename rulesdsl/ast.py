@@ -432,7 +432,7 @@ class BoardDecl(Node):
 class KindRow(Node):
     """One row of a kind's table: its values, and how many such components there are."""
 
-    count: int
+    count: int | str  # a number, or the name of a constant or setting
     values: list[Expr]
 
 

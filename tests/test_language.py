@@ -245,3 +245,24 @@ play:
     game.apply("3")
     game.apply("1")
     assert game.result.scores == [6, 2] and game.result.ranking == [1, 2]
+
+
+def test_a_kinds_row_counts_by_a_constant_or_setting():
+    text = """game "c"
+players 1
+setting MINES = 2 between 1 and 5
+kind Card(name):
+    "Farm"
+    MINES x "Mine"
+play:
+    end game
+example "three cards":
+    expect length(Card) == 3
+"""
+    rules = rulesdsl.load_text(text, "c.rules")
+    assert run_examples(rules) == []
+    more = rulesdsl.load_text(text.replace("MINES = 2", "MINES = 4"), "c.rules")
+    assert more.analysis.kinds["Card"].count == 5
+    with pytest.raises(rulesdsl.RulesError) as info:
+        rulesdsl.load_text(text.replace("MINES x", "MINE x"), "c.rules")
+    assert info.value.diagnostics[0].code == "E020"

@@ -118,8 +118,8 @@ class DeclarationChecker(ExpressionChecker):
         if value not in self.names:
             self.err("E020", f"unknown name '{value}'", span, hint=self.suggest(value))
             return None
-        self.err("E031", f"a board's size is a number or a constant (or setting) that holds "
-                 f"one, and '{value}' is not", span, hint=self.suggest(value))
+        self.err("E031", f"a size or a count is a number or a constant (or setting) that "
+                 f"holds one, and '{value}' is not", span, hint=self.suggest(value))
         return None
 
     def held_type(self, what: str, span: Span) -> Type | None:
@@ -154,15 +154,20 @@ class DeclarationChecker(ExpressionChecker):
         if len(set(d.fields)) != len(d.fields):
             self.err("E021", f"kind {d.name} names a field twice", d.span)
             return
+        counts: list[int] = []
         for row in d.rows:
+            n = self.size(row.count, row.span)
+            if n is None:
+                continue
             if len(row.values) != len(d.fields):
                 self.err("E024", f"a {d.name} has {plural(len(d.fields), 'field')} "
                          f"({', '.join(d.fields)}), this row gives {len(row.values)}",
                          row.span)
                 continue
-            if row.count < 1:
+            if n < 1:
                 self.err("E050", "a row stands for at least one component", row.span)
                 continue
+            counts.append(n)
             for f, value in zip(d.fields, row.values):
                 t = self.expr(value, scope)
                 v = self.constant(value)
@@ -171,8 +176,8 @@ class DeclarationChecker(ExpressionChecker):
                     self.err("E030", f"field {f} of {d.name} holds {with_article(known)}, "
                              f"not {with_article(t)}", value.span)
                 types.setdefault(f, t)
-                columns[f].extend([v] * row.count)
-        count = sum(r.count for r in d.rows if len(r.values) == len(d.fields))
+                columns[f].extend([v] * n)
+        count = sum(counts)
         if count == 0:
             self.err("E050", f"kind {d.name} has no components", d.span)
         self.a.kinds[d.name] = KindInfo(d.name, list(d.fields), columns, types, count)

@@ -176,7 +176,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:
-        count = int(c[0]) if c[0] is not None else 1
+        count = c[0] if c[0] is not None else 1
         return A.KindRow(span=self.span(meta), count=count, values=c[1:])
 
     @v_args(meta=True)
