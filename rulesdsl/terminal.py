@@ -58,20 +58,22 @@ def draw_boards(game: Game, player: int) -> list[str]:
 def _pieces(game: Game, board: object, cells: list, kind: str) -> list[str]:
     """Each component on a board, with the counters kept per component of its kind
     (a unit's owner and hit points, say)."""
-    a = game.rules.analysis
-    disp = game.program.display
-    per = [info for info in a.counters.values() if [d[0] for d in info.dims] == ["kind"]
-           and info.dims[0][1] == kind]
-    out = []
     names = getattr(board, "names", [])
-    for c, piece in enumerate(cells):
-        if piece is None:
-            continue
-        facts = ", ".join(f"{info.name} {disp.show(game.st.v[info.base + piece], info.type)}"
-                          for info in per)
-        label = disp.show(piece, ("comp", kind))
-        out.append(f"    {names[c]}: {label}" + (f" ({facts})" if facts else ""))
-    return out
+    return [f"    {names[c]}: {_component(game, kind, piece, changed_only=False)}"
+            for c, piece in enumerate(cells) if piece is not None]
+
+
+def _component(game: Game, kind: str, c: int, changed_only: bool) -> str:
+    """A component's label and, in brackets, the counters kept per component of its kind
+    (not the secret ones; with `changed_only`, those that have left their first value)."""
+    st, disp = game.st, game.program.display
+    facts = ", ".join(
+        f"{info.name} {disp.show(st.v[info.base + c], info.type)}"
+        for info in game.rules.analysis.counters.values()
+        if [d[0] for d in info.dims] == ["kind"] and info.dims[0][1] == kind
+        and not info.secret and not (changed_only and st.v[info.base + c] == info.init))
+    label = disp.show(c, ("comp", kind))
+    return f"{label} ({facts})" if facts else label
 
 
 def show_state(game: Game, player: int) -> list[str]:
@@ -105,13 +107,9 @@ def _zones(game: Game, player: int) -> list[str]:
     """Each zone that holds something, as the player sees it: its components, each with the
     counters kept per component that have left their first value; a hidden zone by its
     size."""
-    a = game.rules.analysis
     st = game.st
-    disp = game.program.display
     lines = []
-    for name, zone in a.zones.items():
-        per = [info for info in a.counters.values() if [d[0] for d in info.dims] == ["kind"]
-               and info.dims[0][1] == zone.kind and not info.secret]
+    for name, zone in game.rules.analysis.zones.items():
         for owner in (range(st.np) if zone.per_player else [None]):
             items = st.z[zone.base + (owner or 0)]
             if not items:
@@ -122,13 +120,7 @@ def _zones(game: Game, player: int) -> list[str]:
             if not seen:
                 lines.append(f"{title}: {len(items)} hidden")
                 continue
-            shown = []
-            for c in items:
-                facts = ", ".join(
-                    f"{info.name} {disp.show(st.v[info.base + c], info.type)}"
-                    for info in per if st.v[info.base + c] != info.init)
-                label = disp.show(c, ("comp", zone.kind))
-                shown.append(f"{label} ({facts})" if facts else label)
+            shown = (_component(game, zone.kind, c, changed_only=True) for c in items)
             lines.append(f"{title}: {', '.join(shown)}")
     return lines
 

@@ -486,3 +486,27 @@ play:
     out = stdout.getvalue()
     assert "player 2 (first): chooses in secret" in out and "player 2 (first): bid" not in out
     assert "player 2 (first): open with 1" in out
+
+
+def test_the_terminal_never_shows_a_secret_counter_of_a_component(tmp_path):
+    from rulesdsl.terminal import show_state
+
+    path = tmp_path / "pieces.rules"
+    path.write_text("""game "Pieces"
+players 2
+kind Unit(name):
+    "Spy"
+counter hp per Unit = 3
+counter orders per Unit = 7 secret
+board field: square 2 x 1 holding Unit
+zone camp: Unit
+setup:
+    place Unit[1] at a1
+    move Unit[1] to camp
+    set hp of Unit[1] = 2
+play:
+    choose c in field by player 1
+""")
+    lines = show_state(load(path).new_game(players=2, seed=1), 0)
+    assert "    a1: Spy (hp 2)" in lines and "camp: Spy (hp 2)" in lines
+    assert not any("orders" in line for line in lines)

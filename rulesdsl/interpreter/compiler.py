@@ -243,14 +243,15 @@ class Compiler(ExpressionCompiler):
             var = f"p_{rank.var}"
             self.pyvars = [var]
             key = "(" + "".join(f"{self.expr(k)}, " for k in rank.keys) + ")"
+            first = self.expr(rank.keys[0])
             self.pyvars = []
         source = (f"def RANK(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
                   f"    keys = [{key} for {var} in range(st.np)]\n"
                   f"    return [1 + sum(1 for o in keys if o > k) for k in keys]")
         if rank is not None and self.a.type_of(rank.keys[0]) == INT:
             # a game ranked by a number first (a score kept by definitions, say) reports it
-            source += (f"\ndef SCORE(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
-                       f"    return [{key}[0] for {var} in range(st.np)]")
+            source += (f"\ndef SCORE(st):\n    {_prologue([first, 'V B'], 'L = None')}\n"
+                       f"    return [{first} for {var} in range(st.np)]")
         return source
 
     # ---- statements --------------------------------------------------------------------
