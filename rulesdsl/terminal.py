@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .boards import LETTERS, SquareBoard
 from .check.types import Type
 from .diagnostics import RulesError
-from .interpreter.boards import LETTERS, SquareBoard
 from .interpreter.game import Game, Rules
 from .interpreter.views import HIDDEN
 from .runner import describe_result
@@ -26,7 +26,7 @@ def draw_boards(game: Game, player: int) -> list[str]:
     disp = game.program.display
     lines = []
     for name, board in a.boards.items():
-        cells = game.st.b[a.board_index[name]]
+        cells = game.st.b[game.rules.layout.board[name]]
         holds = a.holding.get(name, "any")
 
         def mark(piece: object, holds: Type = holds) -> str:
@@ -67,11 +67,12 @@ def _component(game: Game, kind: str, c: int, changed_only: bool) -> str:
     """A component's label and, in brackets, the counters kept per component of its kind
     (not the secret ones; with `changed_only`, those that have left their first value)."""
     st, disp = game.st, game.program.display
+    base = game.rules.layout.counter
     facts = ", ".join(
-        f"{info.name} {disp.show(st.v[info.base + c], info.type)}"
+        f"{info.name} {disp.show(st.v[base[info.name] + c], info.type)}"
         for info in game.rules.analysis.counters.values()
         if [d[0] for d in info.dims] == ["kind"] and info.dims[0][1] == kind
-        and not info.secret and not (changed_only and st.v[info.base + c] == info.init))
+        and not info.secret and not (changed_only and st.v[base[info.name] + c] == info.init))
     label = disp.show(c, ("comp", kind))
     return f"{label} ({facts})" if facts else label
 
@@ -111,7 +112,7 @@ def _zones(game: Game, player: int) -> list[str]:
     lines = []
     for name, zone in game.rules.analysis.zones.items():
         for owner in (range(st.np) if zone.per_player else [None]):
-            items = st.z[zone.base + (owner or 0)]
+            items = st.z[game.rules.layout.zone[name] + (owner or 0)]
             if not items:
                 continue  # an empty zone says nothing
             title = name if owner is None else f"{name} of player {owner + 1}"

@@ -21,9 +21,7 @@ def rules():
 
 
 def zone(game, name, player=None):
-    a = game.rules.analysis
-    info = a.zones[name]
-    return game.st.z[info.base + (player or 0)]
+    return game.st.z[game.rules.layout.zone[name] + (player or 0)]
 
 
 def counter(game, name):

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import rulesdsl
-from rulesdsl.interpreter.boards import CornerBoard, TriangleBoard
+from rulesdsl.boards import CornerBoard, TriangleBoard
 
 from .conftest import ROOT
 
@@ -48,13 +48,13 @@ def test_random_games_end_when_no_rhombus_fits(rules, players):
         game = play_random(rules, players, seed)
         a, st = rules.analysis, game.st
         board = a.boards["city"]
-        city = st.b[a.board_index["city"]]
-        deck = st.z[a.zones["deck"].base]
+        city = st.b[rules.layout.board["city"]]
+        deck = st.z[rules.layout.zone["deck"]]
         assert not (deck and any(city[x] is None and city[y] is None
                                  for x, y in board.pairs))
         placed = [t for t in range(board.size) if city[t] is not None]
         assert len(placed) % 2 == 0
-        built = st.z[a.zones["built"].base]
+        built = st.z[rules.layout.zone["built"]]
         assert len(built) == len(placed) // 2
         assert len(built) + len(deck) == 28
 
@@ -65,8 +65,7 @@ def test_several_games_in_a_row_carry_the_scores(rules):
     rng = random.Random(5)
     while not game.over:
         game.apply_index(rng.randrange(game.num_options()))
-    a = three.analysis
-    assert game.st.v[a.counters["games_played"].base] == 3
+    assert game.st.v[three.layout.counter["games_played"]] == 3
     assert sum("the next game starts" in line for line in game.log) == 2
     single = play_random(rules, 3, 5)
     assert len(game.history) > len(single.history)

@@ -1,8 +1,10 @@
 """What the checker learns about a rule file, and the names it shares between its parts.
 
 Stage: check. `Analysis` is the checker's result, read by the compiler: the meaning of
-each name, the type of each expression, the state layout (counter slots), the procedures
-and their local slots. The small data classes describe one kind of declaration each.
+each name (bindings.py), the type of each expression, the declarations and the procedures.
+It says nothing of where things live in the state: that layout is the compile stage's
+(`rulesdsl.interpreter.layout`). The small data classes describe one kind of declaration
+each.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
+from ..boards import SquareBoard
 from ..diagnostics import Diagnostic, Span
-from ..interpreter.boards import SquareBoard
+from .bindings import Ref, Var
 from .types import ANY, Type
 
 MAX_PLAYERS = 16
@@ -34,8 +37,7 @@ class NotConstant(Exception):
 @dataclass
 class CounterInfo:
     name: str
-    dims: list[tuple[str, str, int]]  # (kind, name, size): kind is player/enum/dice
-    base: int
+    dims: list[tuple[str, str, int]]  # (kind, name, size): kind is player/enum/dice/kind
     size: int
     type: Type
     init: Any
@@ -57,7 +59,6 @@ class DiceInfo:
     name: str
     die: str
     count: int
-    base: int
 
 
 @dataclass
@@ -66,7 +67,7 @@ class DefineInstance:
 
     name: str
     number: int
-    params: list[str]
+    params: list[Var]
     body: Any
     result: Type
 
@@ -90,7 +91,6 @@ class ZoneInfo:
     kind: str
     per_player: bool
     visibility: str
-    base: int
 
 
 @dataclass
@@ -109,7 +109,7 @@ class Proc:
     body: list
     params: list[str]
     span: Span
-    nlocals: int = 0
+    vars: list[Var] = field(default_factory=list)  # the parameters, in order
     example: A.ExampleDecl | None = None
     trigger: A.TriggerDecl | None = None
 
@@ -127,7 +127,6 @@ class Analysis:
     settings: dict[str, A.SettingDecl] = field(default_factory=dict)
     counters: dict[str, CounterInfo] = field(default_factory=dict)
     boards: dict[str, SquareBoard] = field(default_factory=dict)
-    board_index: dict[str, int] = field(default_factory=dict)
     cells: dict[str, list[str]] = field(default_factory=dict)
     enums: dict[str, EnumInfo] = field(default_factory=dict)
     enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -141,13 +140,14 @@ class Analysis:
     holding: dict[str, Type] = field(default_factory=dict)  # board -> what its cells hold
     kinds: dict[str, KindInfo] = field(default_factory=dict)
     zones: dict[str, ZoneInfo] = field(default_factory=dict)
-    nzones: int = 0
     triggers: list[Proc] = field(default_factory=list)
-    nslots: int = 1  # slot 0 holds the current player
-    binding: dict[int, tuple] = field(default_factory=dict)
+    binding: dict[int, Ref] = field(default_factory=dict)  # id(node) -> what it names
     types: dict[int, Type] = field(default_factory=dict)
-    slot: dict[int, int] = field(default_factory=dict)
-    hidden: dict[int, list[int]] = field(default_factory=dict)
+    # id(statement) -> the variable it binds: let, roll, for each, choose (kept in the frame)
+    var_of: dict[int, Var] = field(default_factory=dict)
+    # id(node) -> the variable that names each candidate while options are worked out (a
+    # choice's filter and label), or each item (an 'as soon as', the rank line)
+    candidate: dict[int, Var] = field(default_factory=dict)
     constants: dict[int, Any] = field(default_factory=dict)  # arguments known in advance
 
     @property
@@ -165,19 +165,15 @@ class Analysis:
 
 
 class Scope:
-    """Local names of one procedure: a stack of blocks, and the procedure's slot count."""
+    """Local names of one procedure: a stack of blocks of names."""
 
     def __init__(self, proc: Proc):
         self.proc = proc
-        self.blocks: list[dict[str, tuple]] = [{}]
+        self.blocks: list[dict[str, Var]] = [{}]
         self.loops = 0
         self.turns = 0
 
-    def new_slot(self) -> int:
-        self.proc.nlocals += 1
-        return self.proc.nlocals - 1
-
-    def lookup(self, name: str) -> tuple | None:
+    def lookup(self, name: str) -> Var | None:
         for block in reversed(self.blocks):
             if name in block:
                 return block[name]

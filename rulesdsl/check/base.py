@@ -23,7 +23,6 @@ class CheckerBase:
         self.overrides = overrides or {}
         self.names: dict[str, tuple[str, Span]] = {}
         self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
-        self.comp = 0
         self.corners: dict[str, str] = {}  # triangle board -> its corners board
         self.instances: dict[tuple, int] = {}  # (definition, argument types) -> number
         self.rule_args: dict[str, list[Type]] = {}  # rule -> the types it is called with

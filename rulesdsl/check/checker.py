@@ -1,11 +1,11 @@
 """Static checks of a rule file: declarations, names, types and counts.
 
 Stage: check. `analyze` walks the AST once, reports every problem it finds as a
-diagnostic, and records what the compiler needs (analysis.py): the meaning of each name,
-the type of each expression, the state layout (counter slots), and the local slots of
-each block. Nothing runs while this reports an error. The checker is built in layers:
-base.py (state, reporting, constants), expressions.py, declarations.py, and this module:
-the order of the checks and the statements.
+diagnostic, and records what the compiler needs (analysis.py): the meaning of each name
+(bindings.py), the type of each expression, and the variables each statement binds.
+Nothing runs while this reports an error. The checker is built in layers: base.py (state,
+reporting, constants), expressions.py, declarations.py, and this module: the order of the
+checks and the statements.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .analysis import (  # noqa: F401  (Analysis is part of this module's interf
     plural,
     walk,
 )
+from .bindings import CounterRef, DieKindRef, PieceRef, Var, VarRef
 from .declarations import DeclarationChecker
 from .types import (
     ANY,
@@ -164,7 +165,9 @@ class Checker(DeclarationChecker):
         scope = Scope(proc)
         for i, p in enumerate(proc.params):
             t = param_types[i] if param_types and i < len(param_types) else ANY
-            scope.blocks[-1][p] = ("local", scope.new_slot(), t)
+            var = Var(p, t, frame=True)
+            proc.vars.append(var)
+            scope.blocks[-1][p] = var
         self.block(proc.body, scope)
 
     def check_rules(self) -> None:
@@ -179,28 +182,26 @@ class Checker(DeclarationChecker):
             self.procedure(Proc("rule", rule.name, rule.body, rule.params, rule.span),
                            self.rule_args.get(rule.name))
 
-    def block(self, stmts: list, scope: Scope, bind: dict[str, tuple] | None = None) -> None:
+    def block(self, stmts: list, scope: Scope, bind: dict[str, Var] | None = None) -> None:
         scope.blocks.append(dict(bind or {}))
         for s in stmts:
             self.stmt(s, scope)
         scope.blocks.pop()
 
-    def bind(self, node: A.Node, name: str, t: Type, scope: Scope) -> tuple:
-        slot = scope.new_slot()
-        self.a.slot[id(node)] = slot
-        return ("local", slot, snapshot(t))
-
-    def hide(self, node: A.Node, n: int, scope: Scope) -> None:
-        self.a.hidden[id(node)] = [scope.new_slot() for _ in range(n)]
+    def bind(self, node: A.Node, name: str, t: Type) -> Var:
+        """The variable a statement binds, kept in the frame."""
+        var = Var(name, snapshot(t), frame=True)
+        self.a.var_of[id(node)] = var
+        return var
 
     def stmt(self, s: Any, scope: Scope) -> None:
         kind = scope.proc.kind
         if isinstance(s, A.Let):
             t = self.expr(s.value, scope)
-            scope.blocks[-1][s.name] = self.bind(s, s.name, t, scope)
+            scope.blocks[-1][s.name] = self.bind(s, s.name, t)
         elif isinstance(s, A.LetRoll):
             t = self.die_kind(s.die, scope)
-            scope.blocks[-1][s.name] = self.bind(s, s.name, t, scope)
+            scope.blocks[-1][s.name] = self.bind(s, s.name, t)
         elif isinstance(s, (A.Set, A.Add)):
             target = self.target(s.target, scope)
             if isinstance(s, A.Set):
@@ -238,7 +239,6 @@ class Checker(DeclarationChecker):
             if not (is_a(t, "die") or is_a(element(t), "die") or t == ANY):
                 self.err("E030", f"roll takes a die or a list of dice, not {with_article(t)}",
                          s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
-            self.hide(s, 2, scope)
         elif isinstance(s, A.Win):
             self.want(s.player, PLAYER, scope, "the winner")
         elif isinstance(s, A.EndTurn):
@@ -265,8 +265,7 @@ class Checker(DeclarationChecker):
                 self.block(s.otherwise, scope)
         elif isinstance(s, A.ForEach):
             el = self.domain(s.domain, scope)
-            self.hide(s, 2, scope)
-            b = self.bind(s, s.var, el, scope)
+            b = self.bind(s, s.var, el)
             if s.where is not None:
                 scope.blocks.append({s.var: b})
                 self.want(s.where, BOOL, scope, "a condition")
@@ -275,7 +274,6 @@ class Checker(DeclarationChecker):
         elif isinstance(s, A.Repeat):
             if s.count is not None:
                 self.want(s.count, INT, scope, "the number of repeats")
-                self.hide(s, 1, scope)
             self.loop(s.body, scope)
         elif isinstance(s, A.While):
             self.want(s.cond, BOOL, scope, "a condition")
@@ -283,13 +281,12 @@ class Checker(DeclarationChecker):
         elif isinstance(s, A.Turns):
             self.want(s.start, PLAYER, scope, "the first player")
             self.want(s.rounds, INT, scope, "the number of rounds")
-            self.hide(s, 2, scope)
             scope.turns += 1
             self.block(s.body, scope)
             scope.turns -= 1
         elif isinstance(s, A.Choose):
             el = self.domain(s.domain, scope)
-            b = self.bind(s, s.var, el, scope)
+            b = self.bind(s, s.var, el)
             self.want(s.by, PLAYER, scope, "who chooses")
             self.option_scope(s, el, scope, s.where, s.label)
             if s.done_label is not None:
@@ -301,13 +298,12 @@ class Checker(DeclarationChecker):
             self.chosen(s, b, scope)
         elif isinstance(s, A.ChooseAny):
             el = self.domain(s.domain, scope)
-            b = self.bind(s, s.var, list_of(el), scope)
+            b = self.bind(s, s.var, list_of(el))
             self.want(s.by, PLAYER, scope, "who chooses")
             self.option_scope(s, list_of(el), scope, None, s.label)
             self.chosen(s, b, scope)
         elif isinstance(s, A.ChooseMenu):
             self.want(s.by, PLAYER, scope, "who chooses")
-            self.a.slot[id(s)] = scope.new_slot()
             seen: set[str] = set()
             for opt in s.options:
                 if opt.id in seen:
@@ -326,31 +322,29 @@ class Checker(DeclarationChecker):
     def option_scope(self, s: A.Choose | A.ChooseAny, t: Type, scope: Scope, where: A.Expr | None,
                      label: A.StrLit | None) -> None:
         """The filter and the label of a choice see each candidate under the choice's name."""
-        self.comp += 1
-        var = s.var
-        b = ("py", f"o{self.comp}_{var}", t)
-        self.a.binding[id(s)] = b
-        scope.blocks.append({var: b})
+        b = Var(s.var, t, frame=False)
+        self.a.candidate[id(s)] = b
+        scope.blocks.append({s.var: b})
         if where is not None:
             self.want(where, BOOL, scope, "a condition")
         if label is not None:
             self.expr(label, scope)
         scope.blocks.pop()
 
-    def chosen(self, s: A.Choose | A.ChooseAny, b: tuple, scope: Scope) -> None:
+    def chosen(self, s: A.Choose | A.ChooseAny, b: Var, scope: Scope) -> None:
         if s.body is None:
             scope.blocks[-1][s.var] = b
         else:
             self.block(s.body, scope, {s.var: b})
 
-    def loop(self, body: list, scope: Scope, bind: dict[str, tuple] | None = None) -> None:
+    def loop(self, body: list, scope: Scope, bind: dict[str, Var] | None = None) -> None:
         scope.loops += 1
         self.block(body, scope, bind)
         scope.loops -= 1
 
     def die_kind(self, e: A.Expr, scope: Scope) -> Type:
         if isinstance(e, A.Name) and e.name in self.a.dies:
-            self.a.binding[id(e)] = ("die_kind", e.name)
+            self.a.binding[id(e)] = DieKindRef(e.name)
             return self.a.dies[e.name].face_type
         self.err("E030", "'let x = roll ...' rolls a kind of die declared with 'die'", e.span,
                  hint="to roll dice of a set, write: roll hand")
@@ -373,9 +367,9 @@ class Checker(DeclarationChecker):
     def target(self, t: A.Target, scope: Scope) -> Type:
         if t.of is None:
             local = scope.lookup(t.name)
-            if local is not None and local[0] == "local":
-                self.a.binding[id(t)] = local
-                return local[2]
+            if local is not None and local.frame:
+                self.a.binding[id(t)] = VarRef(local)
+                return local.type
             info = self.a.counters.get(t.name)
             if info is None and t.name in self.names:
                 self.err("E022", f"'{t.name}' is a {self.names[t.name][0]}: only counters and "
@@ -389,12 +383,14 @@ class Checker(DeclarationChecker):
                 self.err("E030", f"{t.name} is kept per {info.dims[0][1]}: write "
                          f"'{t.name} of ...'", t.span)
                 return ANY
-            self.a.binding[id(t)] = ("counter", t.name)
+            self.a.binding[id(t)] = CounterRef(t.name)
             return info.type
         fake = A.Of(span=t.span, attr=t.name, obj=t.of)
         result = self.of(fake, scope)
-        self.a.binding[id(t)] = self.a.binding.get(id(fake), ("error",))
-        if self.a.binding[id(t)][0] == "piece":
+        ref = self.a.binding.pop(id(fake), None)
+        if ref is not None:
+            self.a.binding[id(t)] = ref
+        if isinstance(ref, PieceRef):
             self.err("E030", "a cell's piece changes with 'place' and 'clear'", t.span)
         return result
 
@@ -435,9 +431,8 @@ class Checker(DeclarationChecker):
         self.a.triggers.append(proc)
         scope = Scope(proc)
         el = self.domain(d.domain, scope)
-        self.comp += 1
-        b = ("py", f"t{self.comp}_{d.var}", el)
-        self.a.binding[id(d)] = b
+        b = Var(d.var, el, frame=False)
+        self.a.candidate[id(d)] = b
         scope.blocks.append({d.var: b})
         self.want(d.where, BOOL, scope, "a condition")
         scope.blocks.pop()
@@ -445,7 +440,9 @@ class Checker(DeclarationChecker):
             if isinstance(s, WAITING):
                 self.err("E045", "an 'as soon as' block runs in the middle of a change: it "
                          "cannot wait for a decision or a roll, nor call a rule", s.span)
-        scope.blocks[-1][d.var] = ("local", scope.new_slot(), el)
+        body_var = Var(d.var, el, frame=True)
+        proc.vars.append(body_var)
+        scope.blocks[-1][d.var] = body_var
         self.block(d.body, scope)
 
     def example_decl(self, d: A.ExampleDecl) -> None:

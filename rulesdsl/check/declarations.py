@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast as A
+from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
-from ..interpreter.boards import CornerBoard, SquareBoard, TriangleBoard
 from .analysis import (
     CounterInfo,
     DiceInfo,
@@ -23,6 +23,7 @@ from .analysis import (
     ZoneInfo,
     plural,
 )
+from .bindings import Var
 from .expressions import ExpressionChecker
 from .types import (
     ANY,
@@ -140,7 +141,6 @@ class DeclarationChecker(ExpressionChecker):
             self.a.holding[d.name] = held
 
     def add_board(self, board: Any) -> None:
-        self.a.board_index[board.name] = len(self.a.boards)
         self.a.boards[board.name] = board
         for cell in board.names:
             self.a.cells.setdefault(cell, []).append(board.name)
@@ -188,9 +188,7 @@ class DeclarationChecker(ExpressionChecker):
         if d.kind not in self.a.kinds:
             self.err("E020", f"unknown kind '{d.kind}'", d.span, hint=self.suggest(d.kind))
             return
-        info = ZoneInfo(d.name, d.kind, d.per_player, d.visibility, self.a.nzones)
-        self.a.zones[d.name] = info
-        self.a.nzones += self.a.max_players if d.per_player else 1
+        self.a.zones[d.name] = ZoneInfo(d.name, d.kind, d.per_player, d.visibility)
 
     def die_decl(self, d: A.DieDecl) -> None:
         if not self.declare(d.name, "die", d.span):
@@ -218,8 +216,7 @@ class DeclarationChecker(ExpressionChecker):
         if d.count < 1:
             self.err("E050", f"dice {d.name} needs at least one die", d.span)
             return
-        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count, self.a.nslots)
-        self.a.nslots += d.count
+        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count)
 
     def counter_decl(self, d: A.CounterDecl) -> None:
         if d.name == "face":
@@ -266,15 +263,16 @@ class DeclarationChecker(ExpressionChecker):
                     self.err("E030", f"counter {d.name} holds {with_article(held)}, and starts "
                              f"at {init!r}", d.init.span)
                 ctype = held
-        self.a.counters[d.name] = CounterInfo(d.name, dims, self.a.nslots, size, ctype, init,
-                                              low, high, d.secret, d.span)
-        self.a.nslots += size
+        self.a.counters[d.name] = CounterInfo(d.name, dims, size, ctype, init, low, high,
+                                              d.secret, d.span)
 
     def rank_decl(self, d: A.RankDecl) -> None:
         self.a.rank = d
         proc = Proc("rank", "rank", [], [d.var], d.span)
         scope = Scope(proc)
-        scope.blocks[-1][d.var] = ("py", f"p_{d.var}", PLAYER)
+        var = Var(d.var, PLAYER, frame=False)
+        self.a.candidate[id(d)] = var
+        scope.blocks[-1][d.var] = var
         for key in d.keys:
             t = self.expr(key, scope)
             if t not in (INT, BOOL, ANY):
@@ -291,7 +289,7 @@ class DeclarationChecker(ExpressionChecker):
             made, known = len(self.a.define_instances), dict(self.instances)
             scope = Scope(Proc("define", d.name, [], d.params, d.span))
             for p in d.params:
-                scope.blocks[-1][p] = ("py", f"a_{p}", ANY)
+                scope.blocks[-1][p] = Var(p, ANY, frame=False)
             self.expr(d.body.model_copy(deep=True), scope)
             self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
                                            if x.code in ("E020", "E023")]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast as A
+from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
-from ..interpreter.boards import CornerBoard, SquareBoard, TriangleBoard
 from .analysis import (
     LATTICE_DOCS,
     SQUARE_ONLY,
@@ -21,6 +21,20 @@ from .analysis import (
     plural,
 )
 from .base import CheckerBase
+from .bindings import (
+    BoardRef,
+    BuiltinRef,
+    CounterRef,
+    DefineRef,
+    DiceRef,
+    FaceRef,
+    FieldRef,
+    PieceRef,
+    ValueRef,
+    Var,
+    VarRef,
+    ZoneRef,
+)
 from .types import (
     ANY,
     BOOL,
@@ -76,11 +90,12 @@ class ExpressionChecker(CheckerBase):
         body = d.body.model_copy(deep=True)  # its own nodes, for this instance's types
         proc = Proc("define", d.name, [], d.params, d.span)
         scope = Scope(proc)
-        for p, t in zip(d.params, arg_types):
-            scope.blocks[-1][p] = ("py", f"a_{p}", t)
+        params = [Var(p, t, frame=False) for p, t in zip(d.params, arg_types)]
+        for var in params:
+            scope.blocks[-1][var.name] = var
         result = self.expr(body, scope)
         n = len(self.a.define_instances)
-        self.a.define_instances.append(DefineInstance(d.name, n, d.params, body, result))
+        self.a.define_instances.append(DefineInstance(d.name, n, params, body, result))
         self.instances[key] = n
         return n
 
@@ -152,20 +167,20 @@ class ExpressionChecker(CheckerBase):
         local = scope.lookup(e.name)
         a = self.a
         if local is not None:
-            self.a.binding[id(e)] = local
-            return local[2]
+            self.a.binding[id(e)] = VarRef(local)
+            return local.type
         if e.name in a.values:
-            a.binding[id(e)] = ("value", a.values[e.name])
+            a.binding[id(e)] = ValueRef(a.values[e.name])
             known = self.const_types.get(e.name)  # enum values are stored as numbers
             if known is not None and known != ANY:
                 return known
             return self.value_type(a.values[e.name])
         if e.name in a.enum_values:
             enum, idx = a.enum_values[e.name]
-            a.binding[id(e)] = ("value", idx)
+            a.binding[id(e)] = ValueRef(idx)
             return ("enum", enum)
         if e.name in a.kinds:
-            a.binding[id(e)] = ("value", list(range(a.kinds[e.name].count)))
+            a.binding[id(e)] = ValueRef(list(range(a.kinds[e.name].count)))
             return list_of(("comp", e.name))
         if e.name in a.zones:
             zone = a.zones[e.name]
@@ -173,7 +188,7 @@ class ExpressionChecker(CheckerBase):
                 self.err("E030", f"each player has a zone {e.name}: write '{e.name} of ...'",
                          e.span)
                 return ANY
-            a.binding[id(e)] = ("zone", e.name)
+            a.binding[id(e)] = ZoneRef(e.name)
             return ("zone", e.name, zone.kind)
         if e.name in a.counters:
             info = a.counters[e.name]
@@ -181,19 +196,19 @@ class ExpressionChecker(CheckerBase):
                 self.err("E030", f"{e.name} is kept per {info.dims[0][1]}: write "
                          f"'{e.name} of ...'", e.span)
                 return ANY
-            a.binding[id(e)] = ("counter", e.name)
+            a.binding[id(e)] = CounterRef(e.name)
             return info.type
         if e.name in a.enums:
-            a.binding[id(e)] = ("value", list(range(len(a.enums[e.name].values))))
+            a.binding[id(e)] = ValueRef(list(range(len(a.enums[e.name].values))))
             return list_of(("enum", e.name))
         if e.name in a.boards:
-            a.binding[id(e)] = ("board", e.name)
+            a.binding[id(e)] = BoardRef(e.name)
             return ("board", e.name)
         if e.name in a.dice:
-            a.binding[id(e)] = ("dice", e.name)
+            a.binding[id(e)] = DiceRef(e.name)
             return list_of(("die", e.name))
         if e.name in BUILTIN_NAMES:
-            a.binding[id(e)] = ("builtin", e.name)
+            a.binding[id(e)] = BuiltinRef(e.name)
             return BUILTIN_NAMES[e.name]
         if e.name in a.cells:
             boards = a.cells[e.name]
@@ -202,7 +217,7 @@ class ExpressionChecker(CheckerBase):
                          e.span, hint="name the board: cell(board, x, y)")
                 return ANY
             board = a.boards[boards[0]]
-            a.binding[id(e)] = ("value", board.names.index(e.name))
+            a.binding[id(e)] = ValueRef(board.names.index(e.name))
             return ("cell", boards[0])
         if e.name in a.rules or e.name in a.defines or e.name in a.dies:
             kind = self.names[e.name][0]
@@ -223,7 +238,7 @@ class ExpressionChecker(CheckerBase):
             if not is_a(t, "die"):
                 self.err("E030", f"only a die has a face, not {with_article(t)}", e.obj.span)
                 return ANY
-            a.binding[id(e)] = ("face", t[1])
+            a.binding[id(e)] = FaceRef(t[1])
             return a.dies[a.dice[t[1]].die].face_type
         if e.attr == "piece":
             t = self.expr(e.obj, scope)
@@ -232,7 +247,7 @@ class ExpressionChecker(CheckerBase):
             if not is_a(t, "cell"):
                 self.err("E030", f"only a cell holds a piece, not {with_article(t)}", e.obj.span)
                 return ANY
-            a.binding[id(e)] = ("piece", t[1])
+            a.binding[id(e)] = PieceRef(t[1])
             return a.holding.get(t[1], ANY)
         if e.attr in a.zones:
             zone = a.zones[e.attr]
@@ -241,7 +256,7 @@ class ExpressionChecker(CheckerBase):
                          e.span)
                 return ANY
             self.want(e.obj, PLAYER, scope, f"the owner of {e.attr}")
-            a.binding[id(e)] = ("zone", e.attr)
+            a.binding[id(e)] = ZoneRef(e.attr)
             return ("zone", e.attr, zone.kind)
         t_obj = self.field_owner(e, scope, reported)
         if t_obj is not None:
@@ -270,7 +285,7 @@ class ExpressionChecker(CheckerBase):
                                       "dice": ("die", dim[1]), "kind": ("comp", dim[1])}
             want = kinds[dim[0]]
             self.want(key, want, scope, f"the key of {e.attr}")
-        a.binding[id(e)] = ("counter", e.attr)
+        a.binding[id(e)] = CounterRef(e.attr)
         return info.type
 
     def binary(self, e: A.Binary, scope: Scope) -> Type:
@@ -305,10 +320,9 @@ class ExpressionChecker(CheckerBase):
 
     def comprehension(self, e: Any, scope: Scope) -> Type:
         el = self.domain(e.domain, scope)
-        self.comp += 1
-        pyname = f"v{self.comp}_{e.var}"
-        self.a.binding[id(e)] = ("py", pyname, el)
-        scope.blocks.append({e.var: ("py", pyname, el)})
+        var = Var(e.var, el, frame=False)
+        self.a.candidate[id(e)] = var
+        scope.blocks.append({e.var: var})
         if e.where is not None:
             self.want(e.where, BOOL, scope, "a condition")
         value: Type = el
@@ -337,7 +351,7 @@ class ExpressionChecker(CheckerBase):
             self.err("E030", f"{e.attr} is a field of {owners}, not of {with_article(t)}",
                      e.obj.span)
             return ANY
-        self.a.binding[id(e)] = ("field", t[1], e.attr)
+        self.a.binding[id(e)] = FieldRef(t[1], e.attr)
         return self.a.kinds[t[1]].types.get(e.attr, ANY)
 
     def lattice_call(self, e: A.Call, arg_types: list[Type]) -> Type:
@@ -349,7 +363,7 @@ class ExpressionChecker(CheckerBase):
                      e.span, hint=LATTICE_DOCS[f])
             return ANY
         t = arg_types[0]
-        self.a.binding[id(e)] = ("builtin", f)
+        self.a.binding[id(e)] = BuiltinRef(f)
         board = a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
         if f == "corners" and is_a(t, "cell") and isinstance(board, TriangleBoard):
             if board.name not in self.corners:
@@ -380,7 +394,7 @@ class ExpressionChecker(CheckerBase):
                          f"not {len(e.args)}", e.span)
                 return ANY
             n = self.instantiate(d, arg_types, e.span)
-            self.a.binding[id(e)] = ("define", e.func, n)
+            self.a.binding[id(e)] = DefineRef(e.func, n)
             return self.a.define_instances[n].result if n < len(
                 self.a.define_instances) else ANY
         b = BUILTINS.get(e.func)
@@ -408,7 +422,7 @@ class ExpressionChecker(CheckerBase):
         for i in b.const_args:
             self.a.constants[id(e.args[i])] = self.constant(e.args[i])
         result = b.result(arg_types)
-        self.a.binding[id(e)] = ("builtin", e.func)
+        self.a.binding[id(e)] = BuiltinRef(e.func)
         if isinstance(result, Problem):
             self.err("E030", result, e.span, hint=b.doc)
             return ANY

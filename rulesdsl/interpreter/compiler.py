@@ -1,37 +1,42 @@
 """Compile a checked rule file into Python code: blocks, decision sites and tables.
 
 Stage: compile. Each procedure (setup, play, a rule, an example) becomes a list of
-"blocks": generated Python functions `_bN(st, fr)` that run straight-line rule code and
-return the next block number (or a code from `runtime`). A block ends where the rules may
+"blocks": generated Python functions `S3(st, fr)` that run straight-line rule code and
+return the next block number (or a `Code` from runtime). A block ends where the rules may
 pause (a decision, a chance step, a call): the position in the rules is then just the block
 number and the locals in the frame, so the state stays plain data. Statements without a
-pause inside compile to native Python `if` and `for`. Expressions compile to Python
-expressions over the state's lists. Only the AST is turned into code: names are mangled,
-literals are `repr`'d, so a rule file cannot reach the host.
+pause inside compile to native Python `if` and `for`.
+
+The code is built as a Python syntax tree through emit.py (names are the compiler's own,
+the rule file's strings and numbers are constants), checked by sandbox.py, then compiled and
+run once to get the block functions. Each generated line maps back to the rule it came from.
 """
 
 from __future__ import annotations
 
-import builtins
+import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
-from ..check.analysis import Analysis, DefineInstance, Proc
+from ..check.analysis import Analysis, Proc
+from ..check.bindings import CounterRef, DieKindRef, Var, VarRef
 from ..check.types import ANY, INT, Type, element
 from ..diagnostics import Span
+from . import emit as E
 from .display import Display
-from .expressions import ExpressionCompiler, boards_used
+from .expressions import ExpressionCompiler
+from .layout import Layout, layout_of
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
+from .sandbox import run_module
 
-INLINE_LINES = 24   # blocks this short are copied into the blocks that jump to them
+INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
+COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
 INLINE_DEPTH = 2
+NATIVE_LOOPS = 15       # loops nested deeper than this are compiled as blocks (Python's limit)
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
            A.Replay)
-
-
-class Generated(str):
-    """The name of a function in the generated module (resolved after it runs)."""
 
 
 @dataclass
@@ -49,6 +54,7 @@ class Site:
     done_label: Any = None  # the same for the option 'done' of 'choose optional'
     secret: bool = False    # `choose ... secretly`: only the chooser learns the choice
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
+    prompt: str = ""     # the rule line of the decision, as players read it
 
 
 @dataclass
@@ -56,6 +62,7 @@ class Program:
     """A compiled rule file: the blocks, sites and tables the runtime needs."""
 
     analysis: Analysis
+    layout: Layout
     blocks: list[Any]
     sites: list[Site]
     slots: list[int]  # per site: the local a chosen value goes to (-1: a die's face)
@@ -69,16 +76,21 @@ class Program:
     code: str  # the generated Python, for reading and debugging
     init_counters: list[Any]
     score: Any = None  # st -> each player's first rank key, when the rank line has one
+    filename: str = "<rules>"  # the name the generated code runs under
+    line_sids: list[int] = field(default_factory=list)  # generated line -> span id (-1)
+
+    def span_of_line(self, line: int) -> Span | None:
+        """The rule a line of the generated code came from."""
+        if 0 < line < len(self.line_sids) and self.line_sids[line] >= 0:
+            return self.spans[self.line_sids[line]]
+        return None
 
 
 def suspends(s: Any) -> bool:
     """Whether a statement may pause the game (so it must be split into blocks)."""
     if isinstance(s, PAUSING):
         return True
-    for body in _bodies(s):
-        if any(suspends(x) for x in body):
-            return True
-    return False
+    return any(suspends(x) for body in _bodies(s) for x in body)
 
 
 def _bodies(s: Any) -> list[list]:
@@ -91,40 +103,72 @@ def _bodies(s: Any) -> list[list]:
 
 
 class Compiler(ExpressionCompiler):
-    """Generates the Python source of one program, then executes it once to get the
+    """Generates the syntax tree of one program, checks it, and runs it once to get the
     block functions."""
 
     def __init__(self, analysis: Analysis, sources: dict[str, str]):
-        self.a = analysis
+        super().__init__(analysis, layout_of(analysis))
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
         self.display = Display(analysis)
-        self.blocks: list[list[str]] = []
+        self.blocks: list[E.Function] = []
         self.block_sid: list[int] = []
-        self.consts: dict[str, Any] = {}
-        self.const_ids: dict[str, str] = {}
-        self.spans: list[Span] = []
-        self.proc_of_span: list[str] = []
         self.sites: list[Site] = []
-        self.labels: list[str] = []
         self.entries: dict[tuple[str, str], int] = {}
         self.nlocals: dict[tuple[str, str], int] = {}
-        self.proc: Proc | None = None
         self.loops: list[tuple] = []
-        self.helpers: list[str] = []
-        self.define_code: dict[tuple[str, int], tuple[list[str], str]] = {}
-        self.pyvars: list[str] = []
-        self.turns: list[int] = []
-        self.tmp = 0
+        self.turns_next: list[list] = []  # where 'end turn' goes, innermost last
+        self.native = 0          # native Python loops around the statement being compiled
+        self.nslots = 0          # frame slots the current procedure has used
+        self.cur_sid = -1        # the rule statement being compiled
+        self.padding: list[tuple[ast.Constant, tuple[str, str], int]] = []
+        self.labels = 0
 
-    # ---- tables and emission -----------------------------------------------------------
+    # ---- emission ----------------------------------------------------------------------
 
-    def new_block(self, span: Span) -> int:
-        self.blocks.append([])
+    def new_block(self, span: Span) -> list:
+        fn = E.Function(f"S{len(self.blocks)}", ["st", "fr"])
+        self.blocks.append(fn)
         self.block_sid.append(self.sid(span))
-        return len(self.blocks) - 1
+        return fn.body
 
-    def line(self, pos: tuple[int, int], text: str) -> None:
-        self.blocks[pos[0]].append("    " * pos[1] + text)
+    def block_number(self, body: list) -> int:
+        for n, fn in enumerate(self.blocks):
+            if fn.body is body:
+                return n
+        raise AssertionError("not a block")  # pragma: no cover
+
+    def emit(self, pos: list, *stmts: ast.stmt) -> None:
+        for s in stmts:
+            if not hasattr(s, "sid"):
+                s.sid = self.cur_sid  # type: ignore[attr-defined]
+            pos.append(s)
+
+    def goto(self, pos: list, block: list) -> None:
+        self.emit(pos, E.jump(self.block_number(block)))
+
+    def pause(self, pos: list, resume: list, code: int = SUSPEND) -> None:
+        self.emit(pos, E.assign(E.sub_store(E.name("fr"), 0), E.const(self.block_number(resume))),
+                  E.return_(E.const(code)))
+
+    def new_slot(self) -> int:
+        self.nslots += 1
+        return self.nslots - 1
+
+    def slot(self, v: Var) -> int:
+        if v not in self.frame_slots:
+            self.frame_slots[v] = self.new_slot()
+        return self.frame_slots[v]
+
+    def var(self, v: Var) -> ast.expr:
+        if v.frame:
+            return E.sub(E.name("L"), self.slot(v))
+        return super().var(v)
+
+    def local(self, n: int) -> ast.Subscript:
+        return E.sub(E.name("L"), n)
+
+    def local_store(self, n: int) -> ast.Subscript:
+        return E.sub_store(E.name("L"), n)
 
     @property
     def proc_name(self) -> str:
@@ -136,198 +180,283 @@ class Compiler(ExpressionCompiler):
             return lines[span.line - 1][span.column - 1:span.end_column - 1]
         return "the condition"
 
+    def prompt_of(self, span: Span) -> str:
+        lines = self.source_lines.get(span.file, [])
+        if 1 <= span.line <= len(lines):
+            return lines[span.line - 1].strip().rstrip(":")
+        return ""
+
     # ---- program -----------------------------------------------------------------------
 
     def compile(self) -> Program:
-        for proc in self.a.procs:
-            key = (proc.kind, proc.name)
-            self.entries[key] = self.new_block(proc.span)
-            self.nlocals[key] = proc.nlocals
-        defines = [self.define(inst) for inst in self.a.define_instances]
-        for proc in self.a.procs:
-            self.proc = proc
-            pos = (self.entries[(proc.kind, proc.name)], 1)
-            pos = self.stmts(proc.body, pos)
-            if proc.kind == "play":
-                self.line(pos, "st.result = RANK(st)")
-                self.line(pos, f"return {OVER}")
-            else:
-                self.line(pos, f"return {RET}")
-        self.proc = None
-        triggers = self.triggers_function() if self.a.triggers else ""
+        a = self.a
+        for proc in a.procs:
+            self.entries[(proc.kind, proc.name)] = len(self.blocks)
+            self.new_block(proc.span)
+        for proc in a.procs:
+            self.compile_proc(proc)
+        triggers = self.triggers_function() if a.triggers else None
+        for const_node, key, nargs in self.padding:
+            const_node.value = self.nlocals[key] - nargs
         self.inline_jumps()
-        src = ["# generated from " + self.a.file.path]
-        src += defines
-        src.append(self.rank_function())
-        for n, body in enumerate(self.blocks):
-            src.append(f"def _b{n}(st, fr):")
-            src.append("    " + _prologue(body, "L = fr[1]"))
-            src.extend(body or ["    pass"])
-        src.extend(self.helpers)
-        src.append("BLOCKS = [" + ", ".join(f"_b{n}" for n in range(len(self.blocks))) + "]")
-        if triggers:
-            src.append(triggers)
-        src.extend(self.labels)
-        code = "\n".join(src) + "\n"
+        rank, score = self.rank_functions()
+        functions = [*self.functions, rank, *([score] if score else []),
+                     *([triggers] if triggers else []), *self.blocks]
+        module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
+        module.body.append(E.assign(E.store("BLOCKS"),
+                                    E.list_(E.name(fn.name) for fn in self.blocks)))
+        filename = f"<rules {a.file.path}>"
+        line_sids = E.number_lines(module)
         env = Env(self.spans, self.proc_of_span)
-        namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
-        namespace.update(make_helpers(env))
+        namespace: dict[str, Any] = dict(make_helpers(env))
         namespace["_show"] = self.display.show
         namespace.update(self.consts)
-        exec(compile(code, f"<rules {self.a.file.path}>", "exec"), namespace)  # noqa: S102
+        namespace = run_module(module, filename, namespace)
         for site in self.sites:
             if isinstance(site.label, str):
                 site.label = namespace[site.label]
             if isinstance(site.done_label, str):
                 site.done_label = namespace[site.done_label]
-            site.menu = [(oid, namespace[label] if isinstance(label, Generated) else label)
+            site.menu = [(oid, namespace[label] if isinstance(label, _Generated) else label)
                          for oid, label in site.menu]
-        init = self.initial_counters()
-        return Program(self.a, namespace["BLOCKS"], self.sites,
+        return Program(a, self.layout, namespace["BLOCKS"], self.sites,
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
-                       self.display,
-                       code, init, namespace.get("SCORE"))
+                       self.display, ast.unparse(module), self.initial_counters(),
+                       namespace.get("SCORE"), filename, line_sids)
+
+    def compile_proc(self, proc: Proc) -> None:
+        self.proc = proc
+        self.frame_slots = {v: i for i, v in enumerate(proc.vars)}
+        self.nslots = len(proc.vars)
+        self.cur_sid = self.sid(proc.span)
+        key = (proc.kind, proc.name)
+        pos = self.stmts(proc.body, self.blocks[self.entries[key]].body)
+        self.cur_sid = self.sid(proc.span)
+        if proc.kind == "play":
+            self.emit(pos, E.assign(E.attr_store(E.name("st"), "result"),
+                                    E.call("RANK", E.name("st"))),
+                      E.return_(E.const(OVER)))
+        else:
+            self.emit(pos, E.return_(E.const(RET)))
+        self.nlocals[key] = self.nslots
+        self.proc = None
+
+    def finish(self, fn: E.Function) -> ast.FunctionDef:
+        """The function with the aliases it reads defined at its top."""
+        used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
+        prologue: list[ast.stmt] = []
+        st = E.name("st")
+        if "V" in used:
+            prologue.append(E.assign(E.store("V"), E.attr(st, "v")))
+        if "L" in used:
+            assert "fr" in fn.params, fn.name
+            prologue.append(E.assign(E.store("L"), E.sub(E.name("fr"), 1)))
+        if "Z" in used:
+            prologue.append(E.assign(E.store("Z"), E.attr(st, "z")))
+        boards = sorted(int(n[1:]) for n in used if n[:1] == "B" and n[1:].isdigit())
+        for n in boards:
+            prologue.append(E.assign(E.store(f"B{n}"), E.sub(E.attr(st, "b"), n)))
+        return fn.node(prologue)
 
     def inline_jumps(self) -> None:
-        """Replace `return N` by the code of block N where that block is short: one Python
-        call less per jump. Block N stays, for the other places that jump or resume there."""
-        originals = [list(body) for body in self.blocks]
+        """Write the code of a short block in place of a jump to it: one Python call less
+        per jump. The block stays, for the other places that jump or resume there."""
+        originals = [fn.body for fn in self.blocks]
+        sizes = [sum(isinstance(n, ast.stmt) for s in body for n in ast.walk(s))
+                 for body in originals]
 
-        def expand(body: list[str], depth: int) -> list[str]:
-            out: list[str] = []
-            for text in body:
-                stripped = text.lstrip()
-                target = stripped[7:] if stripped.startswith("return ") else ""
-                if target.isdigit() and depth < INLINE_DEPTH:
-                    code = originals[int(target)]
-                    if len(code) <= INLINE_LINES:
-                        pad = text[:len(text) - len(stripped)]
-                        out.extend(pad[4:] + line for line in expand(code, depth + 1))
-                        continue
-                out.append(text)
+        def expand(body: list, depth: int) -> list:
+            out: list = []
+            for s in body:
+                target = E.jump_target(s)
+                if target is not None and depth < INLINE_DEPTH and \
+                        sizes[target] <= INLINE_STATEMENTS:
+                    out.extend(expand(copy.deepcopy(originals[target]), depth + 1))
+                    continue
+                for fld in ("body", "orelse"):
+                    inner = getattr(s, fld, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        setattr(s, fld, expand(inner, depth))
+                out.append(s)
             return out
 
-        self.blocks = [expand(body, 0) for body in originals]
+        expanded = [expand(copy.deepcopy(body), 0) for body in originals]
+        for fn, body in zip(self.blocks, expanded):
+            fn.body = body
 
     def initial_counters(self) -> list[Any]:
-        v: list[Any] = [None] * self.a.nslots
-        for info in self.a.counters.values():
+        v: list[Any] = [None] * self.layout.nslots
+        for name, info in self.a.counters.items():
+            base = self.layout.counter[name]
             for k in range(info.size):
-                v[info.base + k] = info.init
-        for dice in self.a.dice.values():
+                v[base + k] = info.init
+        for name, dice in self.a.dice.items():
             faces = self.a.dies[dice.die].faces
+            base = self.layout.dice[name]
             for k in range(dice.count):
-                v[dice.base + k] = faces[0]
+                v[base + k] = faces[0]
         return v
 
-    def define(self, inst: DefineInstance) -> str:
-        params = "".join(f", a_{p}" for p in inst.params)
-        self.pyvars = [f"a_{p}" for p in inst.params]
-        body = self.expr(inst.body)
-        self.pyvars = []
-        self.define_code[(inst.name, inst.number)] = (inst.params, body)
-        return (f"def D_{inst.name}_{inst.number}(st{params}):\n"
-                f"    {_prologue([body], 'L = None')}\n    return {body}")
-
-    def rank_function(self) -> str:
+    def rank_functions(self) -> tuple[E.Function, E.Function | None]:
+        """RANK(st): each seat's rank; SCORE(st): the first rank key, when it is a number."""
         rank = self.a.rank
+        self.proc = Proc("rank", "rank", [], [], rank.span if rank else Span())
         if rank is None:
             score = self.a.counters.get("score")
+            var = "r"
             if score is not None and [dim[0] for dim in score.dims] == ["player"]:
-                key = f"(V[{score.base} + p_p],)"
+                keys: list[ast.expr] = [E.sub(E.name("V"), E.binop(
+                    E.const(self.layout.counter["score"]), "+", E.name(var)))]
             else:
-                key = "(0,)"
-            var = "p_p"
+                keys = [E.const(0)]
+            first = None
         else:
-            var = f"p_{rank.var}"
-            self.pyvars = [var]
-            key = "(" + "".join(f"{self.expr(k)}, " for k in rank.keys) + ")"
-            first = self.expr(rank.keys[0])
-            self.pyvars = []
-        source = (f"def RANK(st):\n    {_prologue([key, 'V B'], 'L = None')}\n"
-                  f"    keys = [{key} for {var} in range(st.np)]\n"
-                  f"    return [1 + sum(1 for o in keys if o > k) for k in keys]")
-        if rank is not None and self.a.type_of(rank.keys[0]) == INT:
+            var = self.var_name(self.a.candidate[id(rank)])
+            keys = [self.expr(k) for k in rank.keys]
+            first = copy.deepcopy(keys[0]) if self.a.type_of(rank.keys[0]) == INT else None
+        self.proc = None
+        players = E.call("range", E.attr(E.name("st"), "np"))
+        body: list[ast.stmt] = [
+            E.assign(E.store("q"), E.listcomp(E.tuple_(keys), var, players)),
+            E.return_(E.listcomp(
+                E.binop(E.const(1), "+", E.call("sum", ast.GeneratorExp(
+                    elt=E.const(1), generators=[ast.comprehension(
+                        target=E.store("o"), iter=E.name("q"),
+                        ifs=[E.compare(E.name("o"), ">", E.name("k"))], is_async=0)]))),
+                "k", E.name("q")))]
+        score_fn = None
+        if first is not None:
             # a game ranked by a number first (a score kept by definitions, say) reports it
-            source += (f"\ndef SCORE(st):\n    {_prologue([first, 'V B'], 'L = None')}\n"
-                       f"    return [{first} for {var} in range(st.np)]")
-        return source
+            score_fn = E.Function("SCORE", ["st"], [E.return_(E.listcomp(
+                first, var, copy.deepcopy(players)))])
+        return E.Function("RANK", ["st"], body), score_fn
 
     # ---- statements --------------------------------------------------------------------
 
-    def stmts(self, body: list, pos: tuple[int, int]) -> tuple[int, int]:
+    def stmts(self, body: list, pos: list) -> list:
         for s in body:
             pos = self.stmt(s, pos)
         return pos
 
-    def goto(self, pos: tuple[int, int], block: int) -> None:
-        self.line(pos, f"return {block}")
+    def stmt(self, s: Any, pos: list) -> list:
+        saved = self.cur_sid
+        self.cur_sid = self.sid(s.span)
+        try:
+            cost = self.stmt_work(s)
+            if cost >= COSTLY_CALLS:
+                # definitions that call each other many times: the work is counted before
+                # it is done, so 2^40 calls stop at once
+                self.emit(pos, *self.count_work(E.const(cost), s.span))
+            return self._stmt(s, pos)
+        finally:
+            self.cur_sid = saved
 
-    def pause(self, pos: tuple[int, int], resume: int, code: int = SUSPEND) -> None:
-        self.line(pos, f"fr[0] = {resume}")
-        self.line(pos, f"return {code}")
+    def own_calls(self, s: Any) -> int:
+        """The calls of definitions a statement's own expressions make (not its body's)."""
+        if isinstance(s, A.If):
+            return sum(self.calls(c) for c, _ in s.branches)
+        if isinstance(s, A.ChooseMenu):
+            return sum(self.calls(o.cond) for o in s.options)
+        return sum(self.calls(getattr(s, key)) for key in type(s).model_fields
+                   if key not in ("span", "body", "label", "done_label"))
 
-    def stmt(self, s: Any, pos: tuple[int, int]) -> tuple[int, int]:
+    def stmt_work(self, s: Any) -> int:
+        """The work a statement does that no loop counts as it runs: its expressions', and
+        a small loop's (over at most SMALL items known before the game) whole."""
+        work = self.own_calls(s)
+        if isinstance(s, A.ForEach) and not suspends(s):
+            small = self.small(s.domain)
+            if small is not None:
+                work += small * (self.calls(s.where) + self.body_weight(s.body))
+        return work
+
+    def body_weight(self, body: list) -> int:
+        """The work of one turn of a loop with this body: 1, and the work its statements
+        do outside the loops inside it that count their own."""
+        total = 1
+        for s in body:
+            total += self.stmt_work(s)
+            if isinstance(s, A.If):
+                total += sum(self.body_weight(b) for _, b in s.branches)
+                total += self.body_weight(s.otherwise or [])
+            elif isinstance(s, (A.Choose, A.ChooseAny)) and s.body:
+                total += self.body_weight(s.body)
+            elif isinstance(s, A.ChooseMenu):
+                total += sum(self.body_weight(o.body) for o in s.options)
+        return total
+
+    def _stmt(self, s: Any, pos: list) -> list:
         a = self.a
+        st = E.name("st")
         if isinstance(s, A.Let):
-            self.line(pos, f"L[{a.slot[id(s)]}] = {self.expr(s.value)}")
+            self.emit(pos, E.assign(self.local_store(self.slot(a.var_of[id(s)])),
+                                    self.checked_number(s.value)))
         elif isinstance(s, A.Set):
-            self.assign(s.target, self.expr(s.value), pos, s.span)
-            if a.binding[id(s.target)][0] != "local":
+            self.assign(s.target, self.checked_number(s.value), pos, s.span)
+            if not isinstance(a.binding[id(s.target)], VarRef):
                 self.after_change(pos)
         elif isinstance(s, A.Add):
             current = self.target_code(s.target)
-            sign = "-" if s.negate else "+"
-            self.assign(s.target, f"{current} {sign} ({self.expr(s.amount)})", pos, s.span)
-            if a.binding[id(s.target)][0] != "local":
+            value = E.binop(current, "-" if s.negate else "+", self.expr(s.amount))
+            self.assign(s.target, self.checked(value, s.span), pos, s.span)
+            if not isinstance(a.binding[id(s.target)], VarRef):
                 self.after_change(pos)
         elif isinstance(s, A.Place):
             self.place(s, pos)
             self.after_change(pos)
         elif isinstance(s, A.Clear):
             cell_t = a.type_of(s.cell)
-            board = a.board_index[cell_t[1]] if isinstance(cell_t, tuple) else 0
-            self.line(pos, f"B{board}[{self.expr(s.cell)}] = None")
+            board = self.board_cells(cell_t[1]) if isinstance(cell_t, tuple) else E.name("B0")
+            self.emit(pos, E.assign(E.sub_store(board, self.expr(s.cell)), E.const(None)))
             self.after_change(pos)
         elif isinstance(s, A.Shuffle):
-            self.line(pos, f"_shuffle(st, Z[{self.zone_index(s.zone)}])")
+            self.emit(pos, E.expr_stmt(E.call("_shuffle", st, self.zone_list(s.zone))))
             self.after_change(pos)
         elif isinstance(s, A.Move):
-            source = self.zone_index(s.source) if s.source is not None else "None"
-            self.line(pos, f"_move(st.z, {self.expr(s.item)}, {source}, "
-                      f"{self.zone_index(s.dest)}, {self.sid(s.span)}, "
-                      f"{self.zones_of_kind(s.dest) if s.source is None else ()})")
+            source = self.zone_number(s.source) if s.source is not None else E.const(None)
+            among = E.tuple_(E.const(n) for n in self.zones_of_kind(s.dest)) \
+                if s.source is None else E.tuple_([])
+            self.emit(pos, E.expr_stmt(E.call(
+                "_move", E.attr(st, "z"), self.expr(s.item), source, self.zone_number(s.dest),
+                E.const(self.sid(s.span)), among)))
             self.after_change(pos)
         elif isinstance(s, A.Win):
-            self.line(pos, f"st.result = _win(st, _need({self.expr(s.player)}, "
-                      f"{self.sid(s.span)}, 'the winner'))")
-            self.line(pos, f"return {OVER}")
+            winner = E.call("_need", self.expr(s.player), E.const(self.sid(s.span)),
+                            E.const("the winner"))
+            self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("_win", st, winner)),
+                      E.return_(E.const(OVER)))
         elif isinstance(s, A.Draw):
-            self.line(pos, "st.result = [1] * st.np")
-            self.line(pos, f"return {OVER}")
+            self.emit(pos, E.assign(E.attr_store(st, "result"),
+                                    E.binop(E.list_([E.const(1)]), "*", E.attr(st, "np"))),
+                      E.return_(E.const(OVER)))
         elif isinstance(s, A.EndGame):
-            self.line(pos, "st.result = RANK(st)")
-            self.line(pos, f"return {OVER}")
+            self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("RANK", st)),
+                      E.return_(E.const(OVER)))
         elif isinstance(s, A.EndTurn):
-            self.goto(pos, self.turns[-1])
+            self.goto(pos, self.turns_next[-1])
         elif isinstance(s, A.Break):
             loop = self.loops[-1]
-            self.line(pos, "break" if loop[0] == "native" else f"return {loop[1]}")
+            if loop[0] == "native":
+                self.emit(pos, ast.Break())
+            else:
+                self.goto(pos, loop[1])
         elif isinstance(s, A.Say):
-            self.line(pos, "if st.log is not None:")
-            self.line((pos[0], pos[1] + 1), f"st.log.append({self.expr(s.text)})")
+            log = E.attr(st, "log")
+            self.emit(pos, E.if_(E.compare(log, "is not", E.const(None)), [
+                E.expr_stmt(E.method(E.attr(st, "log"), "append", self.expr(s.text)))]))
         elif isinstance(s, A.Expect):
             self.expect(s, pos)
         elif isinstance(s, A.Pass):
-            self.line(pos, "pass")
+            self.emit(pos, ast.Pass())
         elif isinstance(s, A.CallRule):
             return self.call_rule(s, pos)
         elif isinstance(s, A.Replay):
             cont = self.new_block(s.span)
-            self.line(pos, f"st.replay = {s.choices!r}")
+            self.emit(pos, E.assign(E.attr_store(st, "replay"),
+                                    E.list_(E.const(c) for c in s.choices)))
             self.pause(pos, cont, REPLAY)
-            return (cont, 1)
+            return cont
         elif isinstance(s, A.If):
             first = self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
@@ -355,422 +484,501 @@ class Compiler(ExpressionCompiler):
             raise AssertionError(type(s))
         return pos
 
-    def place(self, s: A.Place, pos: tuple[int, int]) -> None:
+    def checked(self, value: ast.expr, span: Span) -> ast.expr:
+        """A whole number that arithmetic made, checked to stay within bounds when it is
+        kept."""
+        return E.call("_n", value, E.const(self.sid(span)))
+
+    def checked_number(self, e: A.Expr) -> ast.expr:
+        value = self.expr(e)
+        if self.a.type_of(e) in (INT, ANY) and self.grows(e):
+            return self.checked(value, e.span)
+        return value
+
+    def place(self, s: A.Place, pos: list) -> None:
         """`place p at c`, or at each cell of a list (a piece covering several cells)."""
         cell_t = self.a.type_of(s.cell)
         several = isinstance(cell_t, tuple) and cell_t[0] == "list"
         board_t = element(cell_t) if several else cell_t
-        board = self.a.board_index[board_t[1]] if isinstance(board_t, tuple) else 0
-        cell, piece = self.fresh("c"), self.fresh("p")
-        sid = self.sid(s.span)
-        self.line(pos, f"{piece} = {self.expr(s.piece)}")
+        cells = self.board_cells(board_t[1]) if isinstance(board_t, tuple) else E.name("B0")
+        cell, piece = self.fresh(), self.fresh()
+        sid = E.const(self.sid(s.span))
+        self.emit(pos, E.assign(E.store(piece), self.expr(s.piece)))
+        occupied = E.raise_(E.call("_occupied", sid))
         if several:
-            cells = self.fresh("cs")
-            self.line(pos, f"{cells} = {self.expr(s.cell)}")
-            self.line(pos, f"if any(B{board}[{cell}] is not None for {cell} in {cells}): "
-                      f"raise _occupied({sid})")
-            self.line(pos, f"for {cell} in {cells}: B{board}[{cell}] = {piece}")
+            many = self.fresh()
+            self.emit(pos, E.assign(E.store(many), self.expr(s.cell)),
+                      E.if_(E.call("any", ast.GeneratorExp(
+                          elt=E.compare(E.sub(cells, E.name(cell)), "is not", E.const(None)),
+                          generators=[ast.comprehension(target=E.store(cell),
+                                                        iter=E.name(many), ifs=[],
+                                                        is_async=0)])), [occupied]),
+                      E.for_(E.store(cell), E.name(many), [
+                          E.assign(E.sub_store(copy.deepcopy(cells), E.name(cell)),
+                                   E.name(piece))]))
             return
-        self.line(pos, f"{cell} = {self.expr(s.cell)}")
-        self.line(pos, f"if B{board}[{cell}] is not None: raise _occupied({sid})")
-        self.line(pos, f"B{board}[{cell}] = {piece}")
+        self.emit(pos, E.assign(E.store(cell), self.expr(s.cell)),
+                  E.if_(E.compare(E.sub(cells, E.name(cell)), "is not", E.const(None)),
+                        [occupied]),
+                  E.assign(E.sub_store(copy.deepcopy(cells), E.name(cell)), E.name(piece)))
 
-    def after_change(self, pos: tuple[int, int]) -> None:
+    def after_change(self, pos: list) -> None:
         """After a change of the game, the 'as soon as' blocks get their turn."""
         if self.a.triggers and self.proc is not None and self.proc.kind != "trigger":
-            self.line(pos, f"if TRIGGERS(st): return {OVER}")
+            self.emit(pos, E.if_(E.call("TRIGGERS", E.name("st")),
+                                 [E.return_(E.const(OVER))]))
 
-    def triggers_function(self) -> str:
+    def triggers_function(self) -> E.Function:
         """TRIGGERS(st): run every 'as soon as' block for each item that meets its
         condition, again and again until none does; True when one ended the game."""
-        lines = ["def TRIGGERS(st):", "    fired = True", "    while fired:",
-                 "        fired = False"]
+        loop_body: list[ast.stmt] = [E.assign(E.store("f"), E.const(False))]
         for proc in self.a.triggers:
             d = proc.trigger
             assert d is not None
             self.proc = proc
-            var = self.a.binding[id(d)][1]
-            self.pyvars = [var]
+            var = self.var_name(self.a.candidate[id(d)])
             domain, where = self.domain(d.domain), self.expr(d.where)
-            self.pyvars = []
             entry = self.entries[(proc.kind, proc.name)]
-            rest = proc.nlocals - 1
-            lines += [f"        {_prologue([domain, where], 'L = None')}",
-                      f"        for {var} in list({domain}):",
-                      f"            if {where}:",
-                      f"                _tick(st, {self.sid(d.span)})",
-                      f"                if _b{entry}(st, [{entry}, [{var}] + [None] * {rest}])"
-                      f" == {OVER}: return True",
-                      "                fired = True"]
+            rest = self.nlocals[(proc.kind, proc.name)] - 1
+            frame = E.list_([E.const(entry), E.binop(
+                E.list_([E.name(var)]), "+",
+                E.binop(E.list_([E.const(None)]), "*", E.const(rest)))])
+            loop_body.append(E.for_(E.store(var), E.call("list", domain), [
+                E.if_(where, [
+                    *self.count_work(E.const(1), d.span),
+                    E.if_(E.compare(E.call(f"S{entry}", E.name("st"), frame), "==",
+                                    E.const(OVER)), [E.return_(E.const(True))]),
+                    E.assign(E.store("f"), E.const(True))])]))
         self.proc = None
-        lines.append("    return False")
-        return "\n".join(lines)
+        body = [E.assign(E.store("f"), E.const(True)),
+                E.while_(E.name("f"), loop_body), E.return_(E.const(False))]
+        return E.Function("TRIGGERS", ["st"], body)
 
-    def target_code(self, t: A.Target) -> str:
-        b = self.a.binding[id(t)]
-        if b[0] == "local":
-            return f"L[{b[1]}]"
-        if b[0] == "counter" and t.of is None:
-            return f"V[{self.a.counters[t.name].base}]"
+    def target_code(self, t: A.Target) -> ast.expr:
+        ref = self.a.binding[id(t)]
+        if isinstance(ref, VarRef):
+            return self.var(ref.var)
+        if isinstance(ref, CounterRef) and t.of is None:
+            return E.sub(E.name("V"), self.layout.counter[t.name])
         assert t.of is not None
-        return self.of_code(b, t.name, t.of)
+        return self.of_code(ref, t.name, t.of)
 
-    def assign(self, t: A.Target, value: str, pos: tuple[int, int], span: Span) -> None:
-        b = self.a.binding[id(t)]
-        if b[0] == "counter":
+    def assign(self, t: A.Target, value: ast.expr, pos: list, span: Span) -> None:
+        ref = self.a.binding[id(t)]
+        if isinstance(ref, CounterRef):
             info = self.a.counters[t.name]
             if info.low is not None:
-                value = (f"_bounded({value}, {info.low}, {info.high}, {t.name!r}, "
-                         f"{self.sid(span)})")
-        self.line(pos, f"{self.target_code(t)} = {value}")
+                value = E.call("_bounded", value, E.const(info.low), E.const(info.high),
+                               E.const(t.name), E.const(self.sid(span)))
+        target = self.target_code(t)
+        assert isinstance(target, ast.Subscript)
+        target.ctx = ast.Store()
+        self.emit(pos, E.assign(target, value))
 
-    def expect(self, s: A.Expect, pos: tuple[int, int]) -> None:
-        sid = self.sid(s.span)
+    def expect(self, s: A.Expect, pos: list) -> None:
+        sid = E.const(self.sid(s.span))
         c = s.cond
         text = self.text_of(c.span)
         if isinstance(c, A.Binary) and c.op in ("==", "!=", "<", ">", "<=", ">="):
             lt, rt = self.a.type_of(c.left), self.a.type_of(c.right)
-            left, right = self.fresh("l"), self.fresh("r")
-            self.line(pos, f"{left} = {self.expr(c.left)}; {right} = {self.expr(c.right)}")
-            self.line(pos, f"if not ({left} {c.op} {right}):")
-            lshow = f"_show({left}, {self.const(lt)})"
-            rshow = f"_show({right}, {self.const(rt)})"
-            self.line((pos[0], pos[1] + 1),
-                      f"_expect(False, {sid}, {text!r} + ': the left side is ' + {lshow} + "
-                      f"', the right side ' + {rshow})")
+            left, right = self.fresh(), self.fresh()
+            self.emit(pos, E.assign(E.store(left), self.expr(c.left)),
+                      E.assign(E.store(right), self.expr(c.right)))
+            detail = E.binop(E.binop(E.binop(
+                E.const(text + ": the left side is "), "+",
+                E.call("_show", E.name(left), self.const(lt))), "+",
+                E.const(", the right side ")), "+", E.call("_show", E.name(right), self.const(rt)))
+            self.emit(pos, E.if_(E.not_(E.compare(E.name(left), c.op, E.name(right))), [
+                E.expr_stmt(E.call("_expect", E.const(False), sid, detail))]))
         else:
-            self.line(pos, f"_expect({self.expr(c)}, {sid}, {text!r} + ' is false')")
+            self.emit(pos, E.expr_stmt(E.call("_expect", self.expr(c), sid,
+                                              E.const(text + " is false"))))
 
-    def call_rule(self, s: A.CallRule, pos: tuple[int, int]) -> tuple[int, int]:
+    def call_rule(self, s: A.CallRule, pos: list) -> list:
         key = ("rule", s.name)
         nargs = len(s.args)
-        extra = self.nlocals[key] - nargs
-        args = "[" + "".join(f"{self.expr(x)}, " for x in s.args) + "]"
-        if extra:
-            args += f" + [None] * {extra}"
+        padding = E.const(0)
+        self.padding.append((padding, key, nargs))
+        locals_ = E.binop(E.list_(self.expr(x) for x in s.args), "+",
+                          E.binop(E.list_([E.const(None)]), "*", padding))
         cont = self.new_block(s.span)
-        self.line(pos, f"st.stack.append([{self.entries[key]}, {args}])")
+        self.emit(pos, E.expr_stmt(E.method(E.attr(E.name("st"), "stack"), "append",
+                                            E.list_([E.const(self.entries[key]), locals_]))))
         self.pause(pos, cont, CALL)
-        return (cont, 1)
+        return cont
 
-    def if_chain(self, branches: list[tuple[str, list]], otherwise: list | None,
-                 pos: tuple[int, int], split: bool, span: Span) -> tuple[int, int]:
-        b, ind = pos
-        inner = (b, ind + 1)
+    def if_chain(self, branches: list, otherwise: list | None,
+                 pos: list, split: bool, span: Span) -> list:
+        chain: list[ast.If] = []
+        for cond, _ in branches:
+            node = E.if_(cond)
+            if chain:
+                chain[-1].orelse = [node]
+            else:
+                self.emit(pos, node)
+            chain.append(node)
         if not split:
-            for i, (cond, body) in enumerate(branches):
-                self.line(pos, f"{'if' if i == 0 else 'elif'} {cond}:")
-                self.stmts(body, inner)  # a block always holds a statement
+            for node, (_, body) in zip(chain, branches):
+                self.stmts(body, node.body)
             if otherwise:
-                self.line(pos, "else:")
-                self.stmts(otherwise, inner)
+                self.stmts(otherwise, chain[-1].orelse)
             return pos
         join = self.new_block(span)
-        for i, (cond, body) in enumerate(branches):
-            self.line(pos, f"{'if' if i == 0 else 'elif'} {cond}:")
-            end = self.stmts(body, inner)
+        for node, (_, body) in zip(chain, branches):
+            end = self.stmts(body, node.body)
             self.goto(end, join)
         if otherwise:
-            self.line(pos, "else:")
-            end = self.stmts(otherwise, inner)
+            end = self.stmts(otherwise, chain[-1].orelse)
             self.goto(end, join)
         self.goto(pos, join)
-        return (join, 1)
+        return join
 
-    def loop_body(self, body: list, pos: tuple[int, int], kind: tuple) -> tuple[int, int]:
+    def loop_body(self, body: list, pos: list, kind: tuple) -> list:
         self.loops.append(kind)
         end = self.stmts(body, pos)
         self.loops.pop()
         return end
 
-    def tick(self, pos: tuple[int, int], span: Span) -> None:
-        self.line(pos, f"_tick(st, {self.sid(span)})")
+    def native_loop(self, s: Any) -> bool:
+        """A loop without a pause inside runs as a Python loop, unless loops are nested
+        deeper than Python allows (then it runs as blocks, like a loop that pauses)."""
+        return not suspends(s) and self.native < NATIVE_LOOPS
 
-    def for_each(self, s: A.ForEach, pos: tuple[int, int]) -> tuple[int, int]:
-        slot = self.a.slot[id(s)]
-        lst, idx = self.a.hidden[id(s)]
-        inner = (pos[0], pos[1] + 1)
-        if not suspends(s):
-            self.line(pos, f"for L[{slot}] in {self.domain(s.domain)}:")
-            self.tick(inner, s.span)
+    def native_body(self, body: list, pos: list) -> None:
+        self.native += 1
+        self.loop_body(body, pos, ("native",))
+        self.native -= 1
+
+    def tick(self, pos: list, span: Span, weight: int = 1) -> None:
+        """One turn of a loop that cannot count its turns in advance."""
+        self.emit(pos, *self.count_work(E.const(1), span, weight))
+
+    def for_each(self, s: A.ForEach, pos: list) -> list:
+        var = self.a.var_of[id(s)]
+        if self.native_loop(s):
+            items = self.fresh()
+            # the items are counted as work before the loop: a huge range stops at once
+            weight = self.body_weight(s.body) + self.calls(s.where)
+            self.emit(pos, E.assign(E.store(items), self.domain_copy(s.domain)))
+            if self.small(s.domain) is None:
+                self.emit(pos, *self.count_work(E.call("len", E.name(items)), s.span, weight))
+            loop = E.for_(self.local_store(self.slot(var)), E.name(items))
+            self.emit(pos, loop)
             if s.where is not None:
-                self.line(inner, f"if not ({self.expr(s.where)}): continue")
-            self.loop_body(s.body, inner, ("native",))
+                self.emit(loop.body, E.if_(E.not_(self.expr(s.where)), [ast.Continue()]))
+            self.native_body(s.body, loop.body)
             return pos
+        lst, idx = self.new_slot(), self.new_slot()
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
-        self.line(pos, f"L[{lst}] = list({self.domain(s.domain)}); L[{idx}] = 0")
+        self.emit(pos, E.assign(self.local_store(lst), E.call("list", self.domain(s.domain))),
+                  E.assign(self.local_store(idx), E.const(0)))
         self.goto(pos, head)
-        hp = (head, 1)
-        self.line(hp, f"if L[{idx}] >= len(L[{lst}]): return {exit_}")
-        self.line(hp, f"L[{slot}] = L[{lst}][L[{idx}]]; L[{idx}] += 1")
+        self.emit(head, E.if_(E.compare(self.local(idx), ">=", E.call("len", self.local(lst))),
+                              [E.jump(self.block_number(exit_))]),
+                  E.assign(self.local_store(self.slot(var)),
+                           E.sub(self.local(lst), self.local(idx))),
+                  E.aug(self.local_store(idx), "+", E.const(1)))
+        self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.where))
         if s.where is not None:
-            self.line(hp, f"if not ({self.expr(s.where)}): return {head}")
-        end = self.loop_body(s.body, hp, ("flat", exit_))
+            self.emit(head, E.if_(E.not_(self.expr(s.where)),
+                                  [E.jump(self.block_number(head))]))
+        end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
-        return (exit_, 1)
+        return exit_
 
-    def repeat(self, s: A.Repeat, pos: tuple[int, int]) -> tuple[int, int]:
-        inner = (pos[0], pos[1] + 1)
-        if not suspends(s):
+    def domain_copy(self, e: A.Expr) -> ast.expr:
+        """A loop's items, taken before the loop runs: the body may move them."""
+        d = self.domain(e)
+        if isinstance(d, ast.Subscript) and isinstance(d.value, ast.Name) and d.value.id == "Z":
+            return E.call("list", d)
+        return d
+
+    def repeat(self, s: A.Repeat, pos: list) -> list:
+        if self.native_loop(s):
             if s.count is not None:
-                self.line(pos, f"for _ in range({self.expr(s.count)}):")
+                count = self.fresh()
+                self.emit(pos, E.assign(E.store(count), E.call("range", self.expr(s.count))),
+                          *self.count_work(E.call("len", E.name(count)), s.span,
+                                           self.body_weight(s.body)))
+                loop: ast.stmt = E.for_(E.store(self.fresh()), E.name(count))
             else:
-                self.line(pos, "while True:")
-            self.tick(inner, s.span)
-            self.loop_body(s.body, inner, ("native",))
+                loop = E.while_(E.const(True))
+                self.tick(loop.body, s.span, self.body_weight(s.body))  # type: ignore[attr-defined]
+            self.emit(pos, loop)
+            self.native_body(s.body, loop.body)  # type: ignore[attr-defined]
             return pos
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
-        hp = (head, 1)
         if s.count is not None:
-            (left,) = self.a.hidden[id(s)]
-            self.line(pos, f"L[{left}] = {self.expr(s.count)}")
-            self.line(hp, f"if L[{left}] <= 0: return {exit_}")
-            self.line(hp, f"L[{left}] -= 1")
+            left = self.new_slot()
+            self.emit(pos, E.assign(self.local_store(left), self.expr(s.count)))
+            self.emit(head, E.if_(E.compare(self.local(left), "<=", E.const(0)),
+                                  [E.jump(self.block_number(exit_))]),
+                      E.aug(self.local_store(left), "-", E.const(1)))
+        self.tick(head, s.span, self.body_weight(s.body))
         self.goto(pos, head)
-        end = self.loop_body(s.body, hp, ("flat", exit_))
+        end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
-        return (exit_, 1)
+        return exit_
 
-    def while_loop(self, s: A.While, pos: tuple[int, int]) -> tuple[int, int]:
-        inner = (pos[0], pos[1] + 1)
-        cond = self.expr(s.cond)
-        if not suspends(s):
-            self.line(pos, f"while {cond}:")
-            self.tick(inner, s.span)
-            self.loop_body(s.body, inner, ("native",))
+    def while_loop(self, s: A.While, pos: list) -> list:
+        if self.native_loop(s):
+            loop = E.while_(self.expr(s.cond))
+            self.emit(pos, loop)
+            self.tick(loop.body, s.span, self.body_weight(s.body) + self.calls(s.cond))
+            self.native_body(s.body, loop.body)
             return pos
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         self.goto(pos, head)
-        hp = (head, 1)
-        self.line(hp, f"if not ({cond}): return {exit_}")
-        end = self.loop_body(s.body, hp, ("flat", exit_))
+        self.emit(head, E.if_(E.not_(self.expr(s.cond)), [E.jump(self.block_number(exit_))]))
+        self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.cond))
+        end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
-        return (exit_, 1)
+        return exit_
 
-    def turns_loop(self, s: A.Turns, pos: tuple[int, int]) -> tuple[int, int]:
-        who, taken = self.a.hidden[id(s)]
+    def turns_loop(self, s: A.Turns, pos: list) -> list:
+        who, taken = self.new_slot(), self.new_slot()
         head, nxt, exit_ = (self.new_block(s.span), self.new_block(s.span),
                             self.new_block(s.span))
-        start = self.expr(s.start) if s.start is not None else "0"
-        self.line(pos, f"L[{who}] = {start}")
-        self.line(pos, f"L[{taken}] = 0")
+        start = self.expr(s.start) if s.start is not None else E.const(0)
+        self.emit(pos, E.assign(self.local_store(who), start),
+                  E.assign(self.local_store(taken), E.const(0)))
         self.goto(pos, head)
-        hp = (head, 1)
-        self.line(hp, f"V[0] = L[{who}]")
-        self.turns.append(nxt)
+        self.emit(head, E.assign(E.sub_store(E.name("V"), 0), self.local(who)))
+        self.turns_next.append(nxt)
         self.loops.append(("flat", exit_))
-        end = self.stmts(s.body, hp)
+        native, self.native = self.native, 0
+        end = self.stmts(s.body, head)
+        self.native = native
         self.loops.pop()
-        self.turns.pop()
-        for at in (end, (nxt, 1)):
+        self.turns_next.pop()
+        for at in (end, nxt):
             if s.rounds is not None:
-                self.line(at, f"L[{taken}] += 1")
-                self.line(at, f"if L[{taken}] >= ({self.expr(s.rounds)}) * st.np: "
-                          f"return {exit_}")
-            self.line(at, f"L[{who}] = (L[{who}] + 1) % st.np")
+                self.emit(at, E.aug(self.local_store(taken), "+", E.const(1)),
+                          E.if_(E.compare(self.local(taken), ">=", E.binop(
+                              self.expr(s.rounds), "*", E.attr(E.name("st"), "np"))),
+                              [E.jump(self.block_number(exit_))]))
+            self.emit(at, E.assign(self.local_store(who), E.binop(
+                E.binop(self.local(who), "+", E.const(1)), "%", E.attr(E.name("st"), "np"))))
             self.goto(at, head)
-        return (exit_, 1)
+        return exit_
 
-    def decider(self, by: A.Expr | None, span: Span) -> str:
+    # ---- decisions and chance ----------------------------------------------------------
+
+    def decider(self, by: A.Expr | None, span: Span) -> ast.expr:
         if by is not None:
             return self.need(self.expr(by), span, "who chooses")
-        if self.turns:
-            return "V[0]"  # inside 'turns', the current player is always set
-        return f"(V[0] if V[0] is not None else _need(None, {self.sid(span)}, 'current'))"
+        current = E.sub(E.name("V"), 0)
+        if self.turns_next:
+            return current  # inside 'turns', the current player is always set
+        return self.need(current, span, "current")
 
-    def label_function(self, label: A.StrLit | None, var: str) -> str | None:
+    def label_function(self, label: A.StrLit | None, var: Var | None) -> str | None:
         if label is None:
             return None
-        name = Generated(f"LABEL{len(self.labels)}")
-        self.pyvars.append(var)
-        body = self.expr(label)
-        self.pyvars.pop()
-        self.labels.append(f"def {name}(st, L, {var}):\n    {_prologue([body], '')}\n"
-                           f"    return {body}")
-        return name
+        fname = _Generated(f"LABEL{self.labels}")
+        self.labels += 1
+        vname = self.var_name(var) if var is not None else "k"
+        body: list[ast.stmt] = [E.return_(self.text(label))]
+        params = ["st", "L", vname]
+        free = E.loaded_names(body) - E.bound_names(body) - self.module_names() - set(params)
+        # a label reads the state (its aliases come from st), the frame and its candidate
+        assert all(_alias(n) for n in free), free
+        self.define_function(str(fname), params, body)
+        return fname
 
-    def suspend_for(self, site: Site, options: str, player: str, pos: tuple[int, int],
-                    span: Span, check_empty: bool = True) -> int:
+    def suspend_for(self, site: Site, options: ast.expr, player: ast.expr, pos: list,
+                    span: Span, check_empty: bool = True) -> list:
+        site.prompt = self.prompt_of(span)
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(span)
         self.after_change(pos)  # 'as soon as' blocks settle before anyone decides
-        if check_empty and not options.startswith("K"):
-            opts = self.fresh("o")
-            self.line(pos, f"{opts} = {options}")
-            self.line(pos, f"if not {opts}: raise _none_left({self.sid(span)})")
-            options = opts
-        self.line(pos, f"st.pending = ({n}, {player}, {options})")
+        if check_empty and not (isinstance(options, ast.Name) and options.id.startswith("K")):
+            opts = self.fresh()
+            self.emit(pos, E.assign(E.store(opts), options),
+                      E.if_(E.not_(E.name(opts)),
+                            [E.raise_(E.call("_none_left", E.const(self.sid(span))))]))
+            options = E.name(opts)
+        self.emit(pos, E.assign(E.attr_store(E.name("st"), "pending"),
+                                E.tuple_([E.const(n), player, options])))
         self.pause(pos, resume)
         return resume
 
-    def choose(self, s: A.Choose, pos: tuple[int, int]) -> tuple[int, int]:
-        b = self.a.binding[id(s)]
-        var, el = b[1], b[2]
+    def choose(self, s: A.Choose, pos: list) -> list:
+        var = self.a.var_of[id(s)]
+        cand = self.a.candidate[id(s)]
+        cname = self.var_name(cand)
         domain = self.domain(s.domain)
-        if s.where is not None:
-            self.pyvars.append(var)
-            options = f"[{var} for {var} in {domain} if {self.expr(s.where)}]"
-            self.pyvars.pop()
-        else:
-            options = f"list({domain})"
+        where = self.expr(s.where) if s.where is not None else None
+        options: ast.expr = (E.listcomp(E.name(cname), cname, domain, where)
+                             if where is not None else E.call("list", domain))
         dt = self.a.type_of(s.domain)
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
                 isinstance(s.domain, A.Binary) and s.domain.op == ".."):
-            options = f"_uniq({options})"
+            options = E.call("_uniq", options)
         if s.optional:
-            options = f"{options} + [None]"  # None: the option 'done'
-        site = Site("choose", self.proc_name, s.span, el, self.a.slot[id(s)],
-                    label=self.label_function(s.label, var),
-                    done_label=self.label_function(s.done_label, var), secret=s.secret)
+            options = E.binop(options, "+", E.list_([E.const(None)]))  # None: 'done'
+        site = Site("choose", self.proc_name, s.span, element(dt) or ANY, self.slot(var),
+                    label=self.label_function(s.label, cand),
+                    done_label=self.label_function(s.done_label, cand), secret=s.secret)
+        site.type = var.type
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
                                   check_empty=not s.optional)
-        rp = (resume, 1)
-        return self.stmts(s.body, rp) if s.body is not None else rp
+        return self.stmts(s.body, resume) if s.body is not None else resume
 
-    def choose_any(self, s: A.ChooseAny, pos: tuple[int, int]) -> tuple[int, int]:
-        b = self.a.binding[id(s)]
-        var, t = b[1], b[2]
+    def choose_any(self, s: A.ChooseAny, pos: list) -> list:
+        var = self.a.var_of[id(s)]
+        cand = self.a.candidate[id(s)]
         domain = self.domain(s.domain)
-        if domain in self.consts and len(self.consts[domain]) <= MAX_SUBSET_ITEMS:
+        fixed = self.fixed_list(domain)
+        if fixed is not None and len(fixed) <= MAX_SUBSET_ITEMS:
             # a fixed set (the dice of a set, say): its subsets are worked out once
-            items = list(dict.fromkeys(self.consts[domain]))
+            items = list(dict.fromkeys(fixed))
             options = self.const([[x for i, x in enumerate(items) if mask >> i & 1]
                                   for mask in range(1 << len(items))])
         else:
-            options = f"_subsets(_uniq({domain}), {self.sid(s.span)})"
-        site = Site("any", self.proc_name, s.span, t, self.a.slot[id(s)],
-                    label=self.label_function(s.label, var))
+            options = E.call("_subsets", E.call("_uniq", domain), E.const(self.sid(s.span)))
+        site = Site("any", self.proc_name, s.span, var.type, self.slot(var),
+                    label=self.label_function(s.label, cand))
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
-        rp = (resume, 1)
-        return self.stmts(s.body, rp) if s.body is not None else rp
+        return self.stmts(s.body, resume) if s.body is not None else resume
 
-    def choose_menu(self, s: A.ChooseMenu, pos: tuple[int, int]) -> tuple[int, int]:
-        slot = self.a.slot[id(s)]
+    def fixed_list(self, e: ast.expr) -> list | None:
+        if isinstance(e, ast.Name) and e.id in self.consts and \
+                isinstance(self.consts[e.id], list):
+            return self.consts[e.id]
+        return None
+
+    def choose_menu(self, s: A.ChooseMenu, pos: list) -> list:
+        slot = self.new_slot()
         if all(o.cond is None for o in s.options):
             options = self.const(list(range(len(s.options))))
         else:
-            pairs = ", ".join(f"({k}, {self.expr(o.cond) if o.cond is not None else 'True'})"
-                              for k, o in enumerate(s.options))
-            options = f"[k for k, ok in ({pairs},) if ok]"
+            pairs = E.tuple_(E.tuple_([E.const(k), self.expr(o.cond) if o.cond is not None
+                                       else E.const(True)]) for k, o in enumerate(s.options))
+            options = ast.ListComp(elt=E.name("k"), generators=[ast.comprehension(
+                target=E.tuple_([E.store("k"), E.store("y")]), iter=pairs,
+                ifs=[E.name("y")], is_async=0)])
+            options.generators[0].target.ctx = ast.Store()  # type: ignore[attr-defined]
         site = Site("menu", self.proc_name, s.span, "int", slot,
-                    menu=[(o.id, self.label_function(o.label, "_k") if o.label else o.id)
+                    menu=[(o.id, self.label_function(o.label, None) if o.label else o.id)
                           for o in s.options])
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
-        branches = [(f"L[{slot}] == {k}", o.body) for k, o in enumerate(s.options)]
-        return self.if_chain(branches, None, (resume, 1), suspends_any(s), s.span)
+        branches = [(E.compare(self.local(slot), "==", E.const(k)), o.body)
+                    for k, o in enumerate(s.options)]
+        split = any(suspends(x) for o in s.options for x in o.body)
+        return self.if_chain(branches, None, resume, split, s.span)
 
-    def let_roll(self, s: A.LetRoll, pos: tuple[int, int]) -> tuple[int, int]:
-        die = self.a.dies[self.a.binding[id(s.die)][1]]
+    def let_roll(self, s: A.LetRoll, pos: list) -> list:
+        ref = self.a.binding[id(s.die)]
+        assert isinstance(ref, DieKindRef)
+        die = self.a.dies[ref.name]
         faces = self.const(die.faces)
-        slot = self.a.slot[id(s)]
+        slot = self.slot(self.a.var_of[id(s)])
         site = Site("roll", self.proc_name, s.span, die.face_type, slot)
+        site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(s.span)
-        self.line(pos, "if st.auto:")
-        inner = (pos[0], pos[1] + 1)
-        self.line(inner, f"L[{slot}] = {faces}[st.rand({len(die.faces)})]")
-        self.goto(inner, resume)
-        self.line(pos, f"st.pending = ({n}, -1, {faces})")
+        st = E.name("st")
+        roll = E.sub(faces, E.method(st, "rand", E.const(len(die.faces))))
+        self.emit(pos, E.if_(E.attr(st, "auto"), [E.assign(self.local_store(slot), roll),
+                                                  E.jump(self.block_number(resume))]),
+                  E.assign(E.attr_store(st, "pending"),
+                           E.tuple_([E.const(n), E.const(-1), copy.deepcopy(faces)])))
         self.pause(pos, resume)
-        return (resume, 1)
+        return resume
 
-    def roll(self, s: A.Roll, pos: tuple[int, int]) -> tuple[int, int]:
+    def roll(self, s: A.Roll, pos: list) -> list:
         t = self.a.type_of(s.dice)
         die_t = t if t[0] == "die" else element(t)
         assert isinstance(die_t, tuple)  # the checker saw to it
         dice = self.a.dice[die_t[1]]
         faces_list = self.a.dies[dice.die].faces
         faces, nf = self.const(faces_list), len(faces_list)
-        lst, idx = self.a.hidden[id(s)]
+        base = self.layout.dice[die_t[1]]
+        lst, idx = self.new_slot(), self.new_slot()
         value = self.expr(s.dice)
-        self.line(pos, f"L[{lst}] = {'[' + value + ']' if t[0] == 'die' else value}")
-        self.line(pos, f"L[{idx}] = 0")
+        self.emit(pos, E.assign(self.local_store(lst),
+                                E.list_([value]) if t[0] == "die" else value),
+                  E.assign(self.local_store(idx), E.const(0)))
         head, res, exit_ = (self.new_block(s.span), self.new_block(s.span),
                             self.new_block(s.span))
         self.goto(pos, head)
-        hp = (head, 1)
-        self.line(hp, f"if L[{idx}] >= len(L[{lst}]): return {exit_}")
-        self.line(hp, "if st.auto:")
-        self.line((head, 2), f"for d in L[{lst}]: V[{dice.base} + d] = {faces}[st.rand({nf})]")
-        self.goto((head, 2), exit_)
+        st = E.name("st")
+        self.emit(head, E.if_(E.compare(self.local(idx), ">=", E.call("len", self.local(lst))),
+                              [E.jump(self.block_number(exit_))]),
+                  E.if_(E.attr(st, "auto"), [
+                      E.for_(E.store("d"), self.local(lst), [E.assign(
+                          E.sub_store(E.name("V"), E.binop(E.const(base), "+", E.name("d"))),
+                          E.sub(faces, E.method(st, "rand", E.const(nf))))]),
+                      E.jump(self.block_number(exit_))]))
         site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
-                    hidden=[lst, idx], base=dice.base)
+                    hidden=[lst, idx], base=base)
+        site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
-        self.line(hp, f"st.pending = ({len(self.sites) - 1}, -1, {faces})")
-        self.pause(hp, res)
-        self.line((res, 1), f"L[{idx}] += 1")
-        self.goto((res, 1), head)
-        return (exit_, 1)
+        self.emit(head, E.assign(E.attr_store(st, "pending"), E.tuple_(
+            [E.const(len(self.sites) - 1), E.const(-1), copy.deepcopy(faces)])))
+        self.pause(head, res)
+        self.emit(res, E.aug(self.local_store(idx), "+", E.const(1)))
+        self.goto(res, head)
+        return exit_
 
-    # ---- expressions -------------------------------------------------------------------
+    # ---- conditions --------------------------------------------------------------------
 
-    def condition(self, c: A.Expr, pos: tuple[int, int]) -> str:
+    def condition(self, c: A.Expr, pos: list) -> ast.expr:
         """The test of an `if`. An `any`/`all` test becomes a loop written into the block
         itself (no function call), leaving its answer in a flag."""
         if not (isinstance(c, A.Quantifier) and c.kind in ("any", "all") and c.where is not None
                 and self.empty_cells_test(c) is None):
             return self.expr(c)
-        flag = self.fresh("t")
-        var = self.a.binding[id(c)][1]
-        lines = [f"for {var} in {self.domain(c.domain)}:"]
-        self.pyvars.append(var)
-        inner = c.where
+        flag = self.fresh()
+        var = self.var_name(self.a.candidate[id(c)])
+        items = self.fresh()
         outer_any = c.kind == "any"
+        self.emit(pos, E.assign(E.store(flag), E.const(not outer_any)),
+                  E.assign(E.store(items), self.domain(c.domain)))
+        if self.small(c.domain) is None:
+            self.emit(pos, *self.count_work(E.call("len", E.name(items)), c.span,
+                                            self.weight(c.where)))
+        loop = E.for_(E.store(var), E.name(items))
+        inner = c.where
         if isinstance(inner, A.Quantifier) and inner.kind in ("any", "all") \
                 and inner.where is not None:
-            ivar = self.a.binding[id(inner)][1]
-            lines.append(f"    for {ivar} in {self.domain(inner.domain)}:")
-            self.pyvars.append(ivar)
+            ivar = self.var_name(self.a.candidate[id(inner)])
+            inner_items = self.fresh()
+            inner_loop = E.for_(E.store(ivar), E.name(inner_items))
+            count = [] if self.small(inner.domain) is not None else self.count_work(
+                E.call("len", E.name(inner_items)), inner.span, self.weight(inner.where))
+            loop.body += [E.assign(E.store(inner_items), self.domain(inner.domain)), *count,
+                          inner_loop]
             test = self.expr(inner.where)
-            self.pyvars.pop()
             inner_any = inner.kind == "any"
-            lines.append(f"        if {test}: break" if inner_any
-                         else f"        if not ({test}): break")
+            inner_loop.body.append(E.if_(test if inner_any else E.not_(test), [ast.Break()]))
             if outer_any != inner_any:
                 # the inner loop running to its end decides the outer one
-                lines += ["    else:", f"        {flag} = {outer_any}", "        break"]
+                inner_loop.orelse = [E.assign(E.store(flag), E.const(outer_any)), ast.Break()]
+                loop.orelse = []
             else:
                 # the inner loop stopping early decides the outer one
-                lines += ["    else:", "        continue", f"    {flag} = {outer_any}",
-                          "    break"]
+                inner_loop.orelse = [ast.Continue()]
+                loop.body += [E.assign(E.store(flag), E.const(outer_any)), ast.Break()]
         else:
             test = self.expr(inner)
-            if outer_any:
-                lines.append(f"    if {test}: {flag} = True; break")
-            else:
-                lines.append(f"    if not ({test}): {flag} = False; break")
-        self.pyvars.pop()
-        self.line(pos, f"{flag} = {not outer_any}")
-        for text in lines:
-            self.line(pos, text)
-        return flag
-
-def _prologue(body: list[str], locals_: str, boards: bool = True) -> str:
-    """The aliases a generated function needs, and no more: V for the counters, L for the
-    frame's locals, B0, B1, ... for the cells of each board."""
-    text = "\n".join(body)
-    out = []
-    if "V" in text:
-        out.append("V = st.v")
-    if "L" in text and locals_:
-        out.append(locals_)
-    if "B" in text and boards:
-        out.append("B = st.b")
-        out += [f"B{n} = B[{n}]" for n in boards_used(text)]
-    if "Z[" in text:
-        out.append("Z = st.z")
-    return "; ".join(out) or "pass"
+            hit = test if outer_any else E.not_(test)
+            loop.body.append(E.if_(hit, [E.assign(E.store(flag), E.const(outer_any)),
+                                         ast.Break()]))
+        self.emit(pos, loop)
+        return E.name(flag)
 
 
-def suspends_any(s: A.ChooseMenu) -> bool:
-    return any(suspends(x) for o in s.options for x in o.body)
+def _alias(n: str) -> bool:
+    """V, Z, B0, B1, ...: the state's lists, which a function looks up from st itself."""
+    return n in ("V", "Z") or (n[:1] == "B" and n[1:].isdigit())
 
 
-_SAFE_BUILTINS = {name: getattr(builtins, name)
-                  for name in ("len", "list", "range", "sum", "any", "all", "next", "abs",
-                               "max", "min", "enumerate")}
+class _Generated(str):
+    """The name of a function in the generated module (resolved after it runs)."""
 
 
 def compile_program(analysis: Analysis, sources: dict[str, str]) -> Program:

@@ -1,423 +1,730 @@
-"""Compile expressions of the rules language into Python expressions.
+"""Compile expressions of the rules language into Python expressions (syntax trees).
 
-Stage: compile. An expression becomes a Python expression over the state's lists: `V`
-the counters, `L` the frame's locals, `B0`, `B1`, ... the cells of each board, and the
-names of comprehension variables. Constant values become names of a table (`K3`).
-Quantifiers and sums become small generated loop functions (`Q2`): a plain loop is faster
-than a generator and stops at the first item that decides. `Compiler` (compiler.py)
-builds on this class for the statements.
+Stage: compile. An expression becomes a Python expression over the state's lists: `V` the
+counters, `L` the frame's locals, `B0`, `B1`, ... the cells of each board, `Z` the zones,
+and the names of comprehension items (`c3`) and of a definition's parameters (`a0`).
+Values known before the game become tables of the module (`K3`). Quantifiers and sums
+become small generated loop functions (`Q2`): a plain loop is faster than a generator and
+stops at the first item that decides. A short definition is written in place of its call by
+substituting its arguments into its compiled tree (never into text). `Compiler`
+(compiler.py) builds on this class for the statements.
 """
 
 from __future__ import annotations
 
-import re
+import ast
+import copy
+from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
-from ..check.analysis import Analysis, Proc
+from ..check.analysis import Analysis, DefineInstance, Proc
+from ..check.bindings import (
+    BoardRef,
+    BuiltinRef,
+    CounterRef,
+    DefineRef,
+    DiceRef,
+    FaceRef,
+    FieldRef,
+    PieceRef,
+    Ref,
+    ValueRef,
+    Var,
+    VarRef,
+    ZoneRef,
+)
 from ..diagnostics import Span
+from . import emit as E
+from .layout import Layout
+from .runtime import MAX_NUMBER, WORK_BUDGET
 
-LITERAL_NEED = re.compile(r"\(\((-?\d+)\) if \(\1\) is not None else _need\(None, \d+, '[^']*'\)\)")
-INLINE_CHARS = 240  # definitions whose code is this short are written in place of a call
-SIMPLE = re.compile(r"^[A-Za-z_]\w*(\[\d+\])?$")  # a name or a slot: cheap to repeat
-BOARD_ALIAS = re.compile(r"\bB(\d+)\b")
-STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-
-
-def boards_used(text: str) -> list[str]:
-    """The board numbers that generated code refers to as B0, B1, ... (not in strings)."""
-    return sorted(set(BOARD_ALIAS.findall(STRING.sub("''", text))), key=int)
+INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
+SMALL = 64         # a loop over at most this many items, known before the game, is not counted
+ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
 
 
-def board_aliases(code: list[str]) -> str:
-    """`B0 = B[0]; ...` for the boards the code uses."""
-    text = "\n".join(code)
-    out = [f"B{n} = B[{n}]" for n in boards_used(text)]
-    if "Z[" in text:
-        out.append("Z = st.z")
-    return "; ".join(out)
+@dataclass
+class Template:
+    """A definition's instance compiled once: its body as a tree over parameters a0, a1..."""
+
+    function: str
+    body: ast.expr
+    size: int
+    uses: list[int]   # how often each parameter is read
+    grows: bool       # whole numbers computed by arithmetic: the result is checked
 
 
 class ExpressionCompiler:
-    """Expressions to Python code; the tables of constants, spans and loop functions."""
+    """Expressions to Python syntax trees; the tables of constants, spans, loop functions
+    and definitions."""
 
     a: Analysis
+    layout: Layout
     proc: Proc | None
-    consts: dict[str, Any]
-    const_ids: dict[str, str]
-    spans: list[Span]
-    proc_of_span: list[str]
-    helpers: list[str]
-    pyvars: list[str]
-    tmp: int
-    define_code: dict[tuple[str, int], tuple[list[str], str]]
 
-    def const(self, value: Any) -> str:
-        """A name in the generated module holding a constant value (shared, never mutated)."""
+    def __init__(self, analysis: Analysis, layout: Layout):
+        self.a = analysis
+        self.layout = layout
+        self.consts: dict[str, Any] = {}
+        self.const_ids: dict[str, str] = {}
+        self.spans: list[Span] = []
+        self.proc_of_span: list[str] = []
+        self.sid_cache: dict[tuple[Span, str], int] = {}
+        self.functions: list[E.Function] = []   # loop functions, definitions, labels...
+        self.var_names: dict[Var, str] = {}
+        self.frame_slots: dict[Var, int] = {}
+        self.templates: dict[int, Template] = {}
+        self.instance_cost: dict[int, int] = {}
+        self.tmp = 0
+        self.proc = None
+
+    # ---- tables ----------------------------------------------------------------------------
+
+    def const(self, value: Any) -> ast.expr:
+        """A value known before the game: a literal, or a table of the module for a list
+        (shared, never changed)."""
+        if value is None or type(value) in (int, str, bool):
+            return E.const(value)
         key = repr(value)
         if key not in self.const_ids:
-            name = f"K{len(self.const_ids)}"
-            self.const_ids[key] = name
-            self.consts[name] = value
-        return self.const_ids[key]
+            ident = f"K{len(self.const_ids)}"
+            self.const_ids[key] = ident
+            self.consts[ident] = value
+        return E.name(self.const_ids[key])
 
     def sid(self, span: Span) -> int:
-        self.spans.append(span)
-        self.proc_of_span.append(self.proc.name if self.proc else "")
-        return len(self.spans) - 1
+        """The number of a place in the rules, for errors raised at run time."""
+        proc = self.proc.name if self.proc else ""
+        key = (span, proc)
+        if key not in self.sid_cache:
+            self.sid_cache[key] = len(self.spans)
+            self.spans.append(span)
+            self.proc_of_span.append(proc)
+        return self.sid_cache[key]
 
-    def fresh(self, stem: str) -> str:
+    def fresh(self, stem: str = "t") -> str:
         self.tmp += 1
-        return f"_{stem}{self.tmp}"
+        return f"{stem}{self.tmp}"
 
-    def domain(self, e: A.Expr) -> str:
+    def var(self, v: Var) -> ast.expr:
+        """Where a variable is read: a slot of the frame, or a name inside one evaluation."""
+        if v.frame:
+            return E.sub(E.name("L"), self.frame_slots[v])
+        if v not in self.var_names:
+            self.var_names[v] = self.fresh("c")
+        return E.name(self.var_names[v])
+
+    def var_name(self, v: Var) -> str:
+        """The Python name of a variable that lives inside one evaluation."""
+        assert not v.frame
+        if v not in self.var_names:
+            self.var_names[v] = self.fresh("c")
+        return self.var_names[v]
+
+    def ref(self, node: A.Node) -> Ref:
+        return self.a.binding[id(node)]
+
+    # ---- the work an expression does -------------------------------------------------------
+
+    def calls(self, e: Any) -> int:
+        """The work evaluating e once does that no loop counts as it runs: the calls of
+        definitions it makes, and the turns of its small loops (those over at most SMALL
+        items known before the game, which are not counted one by one). A loop over items
+        known only at run time counts its own work. A definition that calls another twice,
+        forty deep, makes 2^40 calls: the work budget sees that before it starts."""
+        if e is None:
+            return 0
+        if isinstance(e, list):
+            return sum(self.calls(x) for x in e)
+        if not isinstance(e, A.Node):
+            return 0
+        ref = self.a.binding.get(id(e))
+        if isinstance(e, A.Call) and isinstance(ref, DefineRef):
+            return 1 + self.instance_calls(ref.instance) + self.calls(e.args)
+        if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
+            small = self.small(e.domain)
+            if small is None:
+                return self.calls(e.domain)
+            inner = e.expr if isinstance(e, (A.Aggregate, A.ListComp)) else None
+            return self.calls(e.domain) + small * self.weight(e.where, inner)
+        if isinstance(e, A.StrLit):
+            return self.calls([p for p in e.parts if not isinstance(p, str)])
+        total = 0
+        for key in type(e).model_fields:
+            if key not in ("span", "body", "otherwise", "branches", "options"):
+                total += self.calls(getattr(e, key))
+        return total
+
+    def instance_calls(self, n: int) -> int:
+        if n not in self.instance_cost:
+            self.instance_cost[n] = 0  # no recursion: the checker refuses it
+            self.instance_cost[n] = self.calls(self.a.define_instances[n].body)
+        return self.instance_cost[n]
+
+    def small(self, e: Any) -> int | None:
+        """The most items a domain can have, when that is known before the game and at
+        most SMALL; None otherwise."""
+        n: int | None = None
+        ref = self.a.binding.get(id(e))
         if isinstance(e, A.Binary) and e.op == "..":
-            return f"range({self.expr(e.left)}, {self.expr(e.right)} + 1)"
-        return self.expr(e)
+            low, high = self.a.constants.get(id(e.left)), self.a.constants.get(id(e.right))
+            low = e.left.value if isinstance(e.left, A.IntLit) else low
+            high = e.right.value if isinstance(e.right, A.IntLit) else high
+            if isinstance(e.left, A.Name) and isinstance(self.a.binding.get(id(e.left)),
+                                                           ValueRef):
+                low = self.a.binding[id(e.left)].value  # type: ignore[union-attr]
+            if isinstance(e.right, A.Name) and isinstance(self.a.binding.get(id(e.right)),
+                                                            ValueRef):
+                high = self.a.binding[id(e.right)].value  # type: ignore[union-attr]
+            if type(low) is int and type(high) is int:
+                n = max(high - low + 1, 0)
+        elif isinstance(ref, ValueRef) and isinstance(ref.value, list):
+            n = len(ref.value)
+        elif isinstance(ref, BoardRef):
+            n = self.a.boards[ref.name].size
+        elif isinstance(ref, DiceRef):
+            n = self.a.dice[ref.name].count
+        elif isinstance(e, A.ListLit):
+            n = len(e.items)
+        elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
+                "neighbours", "corners", "around", "lines"):
+            n = 12 if e.func != "lines" else None
+        return n if n is not None and n <= SMALL else None
 
-    def need(self, code: str, span: Span, what: str) -> str:
-        """`code`, with a clear error if it is none; literals and slots are not re-checked
-        through a call."""
-        if code.isdigit():
-            return code
-        if SIMPLE.match(code):
-            return f"({code} if {code} is not None else _need(None, {self.sid(span)}, {what!r}))"
-        return f"_need({code}, {self.sid(span)}, {what!r})"
+    def weight(self, *exprs: Any) -> int:
+        """The work of one turn of a loop whose body evaluates these expressions."""
+        return 1 + sum(self.calls(e) for e in exprs)
 
-    def zones_of_kind(self, e: A.Expr) -> tuple[int, ...]:
+    def grows(self, e: Any) -> bool:
+        """Whether an expression computes whole numbers with + - * or sums them (in itself
+        or in the definitions it calls): what it gives is checked when it is kept."""
+        if isinstance(e, list):
+            return any(self.grows(x) for x in e)
+        if not isinstance(e, A.Node):
+            return False
+        if isinstance(e, A.Binary) and e.op in ("+", "-", "*"):
+            return True
+        if isinstance(e, A.Aggregate) and e.kind == "sum":
+            return True
+        if isinstance(e, A.Call):
+            ref = self.a.binding.get(id(e))
+            if e.func == "sum" and not isinstance(ref, DefineRef):
+                return True
+            if isinstance(ref, DefineRef) and self.grows(
+                    self.a.define_instances[ref.instance].body):
+                return True
+        if isinstance(e, A.Unary) and e.op == "-":
+            return not isinstance(e.operand, A.IntLit)
+        if isinstance(e, A.StrLit):
+            return False
+        return any(self.grows(getattr(e, key)) for key in type(e).model_fields
+                   if key != "span")
+
+    # ---- small shapes ----------------------------------------------------------------------
+
+    def need(self, e: ast.expr, span: Span, what: str) -> ast.expr:
+        """`e`, with a clear error when it is none (literals and slots are tested in place)."""
+        if E.int_constant(e) is not None:
+            return e
+        sid = E.const(self.sid(span))
+        if E.is_simple(e):
+            return E.ifexp(E.compare(e, "is not", E.const(None)), copy.deepcopy(e),
+                           E.call("_need", E.const(None), sid, E.const(what)))
+        return E.call("_need", e, sid, E.const(what))
+
+    def zone_number(self, e: A.Expr) -> ast.expr:
+        """The number of the zone an expression names (a zone of one player: base + p)."""
+        ref = self.ref(e)
+        assert isinstance(ref, ZoneRef)
+        base = self.layout.zone[ref.name]
+        if isinstance(e, A.Of):
+            owner = self.need(self.expr(e.obj), e.obj.span, "the owner")
+            k = E.int_constant(owner)
+            return E.const(base + k) if k is not None else E.binop(E.const(base), "+", owner)
+        return E.const(base)
+
+    def zone_list(self, e: A.Expr) -> ast.expr:
+        """The zone's own list (read, never changed, by the caller)."""
+        return E.sub(E.name("Z"), self.zone_number(e))
+
+    def zones_of_kind(self, e: A.Expr) -> list[int]:
         """The numbers of every zone that holds components of the kind zone e holds: where
         `move x to Z` looks for x (components of different kinds share numbers)."""
-        kind = self.a.zones[self.a.binding[id(e)][1]].kind
-        return tuple(z.base + i for z in self.a.zones.values() if z.kind == kind
-                     for i in range(self.a.max_players if z.per_player else 1))
+        ref = self.ref(e)
+        assert isinstance(ref, ZoneRef)
+        kind = self.a.zones[ref.name].kind
+        return [n for n, k in enumerate(self.layout.zone_kind) if k == kind]
 
-    def zone_index(self, e: A.Expr) -> str:
-        """The number of the zone an expression names (a zone of one player: base + p)."""
-        b = self.a.binding[id(e)]
-        zone = self.a.zones[b[1]]
-        if isinstance(e, A.Of):
-            return f"{zone.base} + {self.need(self.expr(e.obj), e.obj.span, 'the owner')}"
-        return str(zone.base)
+    def board_cells(self, board: str) -> ast.Name:
+        return E.name(f"B{self.layout.board[board]}")
 
-    def of_code(self, b: tuple, attr: str, obj: A.Expr) -> str:
-        if b[0] == "field":
-            return f"{self.const(self.a.kinds[b[1]].columns[b[2]])}[{self.expr(obj)}]"
-        if b[0] == "face":
-            return f"V[{self.a.dice[b[1]].base} + {self.expr(obj)}]"
-        if b[0] == "piece":
-            return f"B{self.a.board_index[b[1]]}[{self.expr(obj)}]"
+    def slot_index(self, base: int, key: ast.expr, stride: int = 1) -> ast.expr:
+        k = E.int_constant(key)
+        if k is not None:
+            return E.const(base + k * stride)
+        term = key if stride == 1 else E.binop(key, "*", E.const(stride))
+        return E.binop(E.const(base), "+", term) if base else term
+
+    def of_code(self, ref: Ref, attr: str, obj: A.Expr) -> ast.expr:
+        if isinstance(ref, FieldRef):
+            column = self.const(self.a.kinds[ref.kind].columns[ref.field])
+            return E.sub(column, self.expr(obj))
+        if isinstance(ref, FaceRef):
+            return E.sub(E.name("V"), self.slot_index(self.layout.dice[ref.dice],
+                                                        self.expr(obj)))
+        if isinstance(ref, PieceRef):
+            return E.sub(self.board_cells(ref.board), self.expr(obj))
+        assert isinstance(ref, CounterRef)
         info = self.a.counters[attr]
         keys = obj.items if isinstance(obj, A.TupleLit) else [obj]
-        index = str(info.base)
+        index: ast.expr = E.const(self.layout.counter[attr])
         stride = info.size
         for key, dim in zip(keys, info.dims):
             stride //= dim[2]
             code = self.expr(key)
             if dim[0] == "player":
                 code = self.need(code, key.span, "the player")
-            index += f" + {code}" if stride == 1 else f" + ({code}) * {stride}"
-        return f"V[{index}]"
+            base = E.int_constant(index)
+            if base is not None:
+                index = self.slot_index(base, code, stride)
+            else:
+                k = E.int_constant(code)
+                term = E.const(k * stride) if k is not None else (
+                    code if stride == 1 else E.binop(code, "*", E.const(stride)))
+                index = E.binop(index, "+", term)
+        return E.sub(E.name("V"), index)
 
-    def expr(self, e: Any) -> str:
+    # ---- expressions -----------------------------------------------------------------------
+
+    def read(self, e: A.Expr) -> ast.expr:
+        """An expression whose value is only read (iterated, measured, searched): a zone
+        gives its own list, not a copy."""
+        ref = self.a.binding.get(id(e))
+        if isinstance(ref, ZoneRef):
+            return self.zone_list(e)
+        return self.expr(e)
+
+    def domain(self, e: A.Expr) -> ast.expr:
+        """What a loop or a choice goes through: a range is not built as a list."""
+        if isinstance(e, A.Binary) and e.op == "..":
+            return E.call("range", self.expr(e.left), E.binop(self.expr(e.right), "+",
+                                                              E.const(1)))
+        return self.read(e)
+
+    def expr(self, e: Any) -> ast.expr:
         a = self.a
         if isinstance(e, (A.IntLit, A.BoolLit)):
-            return repr(e.value)
+            return E.const(e.value)
         if isinstance(e, A.NoneLit):
-            return "None"
+            return E.const(None)
         if isinstance(e, A.StrLit):
-            parts = []
-            for p in e.parts:
-                if isinstance(p, str):
-                    parts.append(repr(p))
-                else:
-                    parts.append(f"_show({self.expr(p)}, {self.const(a.type_of(p))})")
-            return parts[0] if len(parts) == 1 else "(" + " + ".join(parts) + ")"
+            return self.text(e)
         if isinstance(e, A.PlayerLit):
-            return str(e.number - 1)
+            return E.const(e.number - 1)
         if isinstance(e, A.Name):
             return self.name(e)
-        if isinstance(e, A.ListLit):
-            return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
-        if isinstance(e, A.TupleLit):
-            return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+        if isinstance(e, (A.ListLit, A.TupleLit)):
+            return E.list_(self.expr(i) for i in e.items)
         if isinstance(e, A.Of):
-            if a.binding[id(e)][0] == "zone":
-                return f"list(Z[{self.zone_index(e)}])"
-            return self.of_code(a.binding[id(e)], e.attr, e.obj)
+            ref = self.ref(e)
+            if isinstance(ref, ZoneRef):
+                return E.call("list", self.zone_list(e))
+            return self.of_code(ref, e.attr, e.obj)
         if isinstance(e, A.Index):
-            xs, i, sid = self.expr(e.obj), self.expr(e.index), self.sid(e.span)
-            if i.isdigit():
-                tmp = self.fresh("w")
-                return (f"({tmp}[{int(i) - 1}] if len({tmp} := {xs}) >= {i} "
-                        f"else _idx({tmp}, {i}, {sid}))")
-            return f"_idx({xs}, {i}, {sid})"
+            xs, i = self.read(e.obj), self.expr(e.index)
+            sid = E.const(self.sid(e.span))
+            k = E.int_constant(i)
+            if k is not None and k >= 1 and E.is_simple(xs):
+                return E.ifexp(E.compare(E.call("len", xs), ">=", i),
+                               E.sub(copy.deepcopy(xs), k - 1),
+                               E.call("_idx", copy.deepcopy(xs), copy.deepcopy(i), sid))
+            return E.call("_idx", xs, i, sid)
         if isinstance(e, A.Unary):
-            op = "not " if e.op == "not" else "-"
-            return f"({op}{self.expr(e.operand)})"
+            operand = self.expr(e.operand)
+            return E.not_(operand) if e.op == "not" else E.neg(operand)
         if isinstance(e, A.Binary):
             return self.binary(e)
         if isinstance(e, A.IsEmpty):
-            t = a.type_of(e.operand)
-            inner = self.expr(e.operand)
-            if isinstance(t, tuple) and t[0] == "cell":
-                test = f"B{a.board_index[t[1]]}[{inner}] is None"
-            else:
-                test = f"not {inner}"
-            return f"(not ({test}))" if e.negated else f"({test})"
+            return self.is_empty(e)
         if isinstance(e, A.Cond):
-            return f"({self.expr(e.then)} if {self.expr(e.test)} else {self.expr(e.otherwise)})"
+            return E.ifexp(self.expr(e.test), self.expr(e.then), self.expr(e.otherwise))
         if isinstance(e, A.Quantifier):
             return self.quantifier(e)
         if isinstance(e, A.Aggregate):
             if e.kind == "sum":
                 return self.loop_function(e, "sum")
-            var = a.binding[id(e)][1]
-            domain = self.domain(e.domain)
-            self.pyvars.append(var)
-            gen = f"{self.expr(e.expr)} for {var} in {domain}"
-            if e.where is not None:
-                gen += f" if {self.expr(e.where)}"
-            self.pyvars.pop()
-            return f"_extreme([{gen}], {self.sid(e.span)}, {e.kind!r})"
+            var = self.var_name(a.candidate[id(e)])
+            where = self.expr(e.where) if e.where is not None else None
+            items = E.listcomp(self.expr(e.expr), var, self.work(
+                e, self.domain(e.domain), self.weight(e.expr, e.where)), where)
+            return E.call("_extreme", items, E.const(self.sid(e.span)), E.const(e.kind))
         if isinstance(e, A.ListComp):
-            var = a.binding[id(e)][1]
-            domain = self.domain(e.domain)
-            self.pyvars.append(var)
-            where = f" if {self.expr(e.where)}" if e.where is not None else ""
-            value = self.expr(e.expr)
-            self.pyvars.pop()
-            return f"[{value} for {var} in {domain}{where}]"
+            var = self.var_name(a.candidate[id(e)])
+            where = self.expr(e.where) if e.where is not None else None
+            return E.listcomp(self.expr(e.expr), var, self.work(
+                e, self.domain(e.domain), self.weight(e.expr, e.where)), where)
         if isinstance(e, A.Call):
             return self.call(e)
         raise AssertionError(type(e))  # pragma: no cover
 
-    def name(self, e: A.Name) -> str:
-        b = self.a.binding[id(e)]
-        kind = b[0]
-        if kind == "local":
-            return f"L[{b[1]}]"
-        if kind == "py":
-            return b[1]
-        if kind == "value":
-            v = b[1]
-            return repr(v) if isinstance(v, (int, str, type(None))) else self.const(v)
-        if kind == "counter":
-            return f"V[{self.a.counters[e.name].base}]"
-        if kind == "zone":
-            return f"list(Z[{self.zone_index(e)}])"
-        if kind == "board":
+    def work(self, node: Any, domain: ast.expr, weight: int = 1) -> ast.expr:
+        """A comprehension's domain, counted against the work budget (items times the work
+        of one item) before it is gone through: a huge range stops with a clear error, not a
+        hang. A small domain known before the game is not counted one by one."""
+        if self.small(node.domain) is not None:
+            return domain
+        return E.call("_w", E.name("st"), domain, E.const(weight),
+                      E.const(self.sid(node.span)))
+
+    def text(self, e: A.StrLit) -> ast.expr:
+        parts: list[ast.expr] = []
+        for p in e.parts:
+            if isinstance(p, str):
+                parts.append(E.const(p))
+            else:
+                parts.append(E.call("_show", self.expr(p), self.const(self.a.type_of(p))))
+        out = parts[0]
+        for part in parts[1:]:
+            out = E.binop(out, "+", part)
+        return out
+
+    def name(self, e: A.Name) -> ast.expr:
+        ref = self.ref(e)
+        if isinstance(ref, VarRef):
+            return self.var(ref.var)
+        if isinstance(ref, ValueRef):
+            return self.const(ref.value)
+        if isinstance(ref, CounterRef):
+            return E.sub(E.name("V"), self.layout.counter[e.name])
+        if isinstance(ref, ZoneRef):
+            return E.call("list", self.zone_list(e))
+        if isinstance(ref, BoardRef):
             return self.const(list(range(self.a.boards[e.name].size)))
-        if kind == "dice":
+        if isinstance(ref, DiceRef):
             return self.const(list(range(self.a.dice[e.name].count)))
-        if kind == "builtin":
-            return {"current": "V[0]", "players": "st.pl", "player_count": "st.np",
-                    "winner": "_winner(st)", "game_over": "(st.result is not None)"}[e.name]
-        raise AssertionError(b)  # pragma: no cover
+        if isinstance(ref, BuiltinRef):
+            st = E.name("st")
+            if ref.name == "current":
+                return E.sub(E.name("V"), 0)
+            if ref.name == "players":
+                return E.attr(st, "pl")
+            if ref.name == "player_count":
+                return E.attr(st, "np")
+            if ref.name == "winner":
+                return E.call("_winner", st)
+            if ref.name == "game_over":
+                return E.compare(E.attr(st, "result"), "is not", E.const(None))
+        raise AssertionError(ref)  # pragma: no cover
 
-    def binary(self, e: A.Binary) -> str:
-        left, right = self.expr(e.left), self.expr(e.right)
+    def binary(self, e: A.Binary) -> ast.expr:
         op = e.op
-        if op == "/":
-            return f"_div({left}, {right}, {self.sid(e.span)})"
-        if op == "%":
-            return f"_mod({left}, {right}, {self.sid(e.span)})"
+        if op in ("in", "not in"):
+            return E.compare(self.expr(e.left), op, self.read(e.right))
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op in ("/", "%"):
+            k = E.int_constant(right)
+            if k:  # a constant divisor: never zero, no check
+                return E.binop(left, "//" if op == "/" else "%", right)
+            helper = "_div" if op == "/" else "_mod"
+            return E.call(helper, left, right, E.const(self.sid(e.span)))
         if op == "..":
-            return f"list(range({left}, {right} + 1))"
-        return f"({left} {op} {right})"
+            return E.call("_range", left, right, E.const(self.sid(e.span)))
+        if op == "and":
+            return E.and_(left, right)
+        if op == "or":
+            return E.or_(left, right)
+        if op in E.BINOPS:
+            return E.binop(left, op, right)
+        return E.compare(left, op, right)
 
-    def empty_cells_test(self, e: Any) -> tuple[int, bool] | None:
+    def is_empty(self, e: A.IsEmpty) -> ast.expr:
+        t = self.a.type_of(e.operand)
+        if isinstance(t, tuple) and t[0] == "cell":
+            assert isinstance(e.operand, A.Node)
+            cells = self.board_cells(t[1])
+            return E.compare(E.sub(cells, self.expr(e.operand)),
+                             "is not" if e.negated else "is", E.const(None))
+        inner = e.operand
+        # `filter(x in xs where c) is empty`: no list is built, the search stops at a hit
+        if isinstance(inner, A.Quantifier) and inner.kind == "filter":
+            found = self.quantifier(inner.model_copy(update={"kind": "any"}), inner)
+            return found if e.negated else E.not_(found)
+        test = E.not_(self.read(inner))
+        return E.not_(test) if e.negated else test
+
+    # ---- quantifiers and loop functions ----------------------------------------------------
+
+    def empty_cells_test(self, e: Any) -> tuple[str, bool] | None:
         """(board, empty?) when e ranges over a whole board testing only whether each cell
         is empty: such a quantifier is a scan of the board's list, done in C."""
         dt = self.a.type_of(e.domain)
         w = e.where
         if (isinstance(dt, tuple) and dt[0] == "board" and isinstance(w, A.IsEmpty)
                 and isinstance(w.operand, A.Name) and w.operand.name == e.var):
-            return self.a.board_index[dt[1]], not w.negated
+            return dt[1], not w.negated
         return None
 
-    def quantifier(self, e: A.Quantifier) -> str:
-        scan = self.empty_cells_test(e)
+    def quantifier(self, e: A.Quantifier, original: A.Quantifier | None = None) -> ast.expr:
+        """count, any, all, first, filter. `original` is the node the checker saw, when e is
+        a rewritten copy of it (its bindings and types are the original's)."""
+        node = original or e
+        scan = self.empty_cells_test(node)
         if scan is not None and e.kind in ("any", "all", "count"):
             board, empty = scan
-            cells = f"B{board}"
+            cells = self.board_cells(board)
+            nones = E.method(cells, "count", E.const(None))
+            size = E.call("len", copy.deepcopy(cells))
             if e.kind == "count":
-                n = f"{cells}.count(None)"
-                return n if empty else f"(len({cells}) - {n})"
+                return nones if empty else E.binop(size, "-", nones)
             if e.kind == "any":
-                return f"(None in {cells})" if empty else f"({cells}.count(None) < len({cells}))"
-            return f"({cells}.count(None) == len({cells}))" if empty else f"(None not in {cells})"
-        var = self.a.binding[id(e)][1]
-        domain = self.domain(e.domain)
+                return (E.compare(E.const(None), "in", copy.deepcopy(cells)) if empty
+                        else E.compare(nones, "<", size))
+            return (E.compare(nones, "==", size) if empty
+                    else E.compare(E.const(None), "not in", copy.deepcopy(cells)))
+        var = self.var_name(self.a.candidate[id(node)])
         if e.kind == "count" and e.where is None:
-            return f"len({domain})"
+            return E.call("len", self.domain(e.domain))
         if e.kind == "filter":
-            self.pyvars.append(var)
-            where = self.expr(e.where) if e.where is not None else "True"
-            self.pyvars.pop()
-            return f"[{var} for {var} in {domain} if {where}]"
-        return self.loop_function(e, e.kind)
+            where = self.expr(e.where) if e.where is not None else None
+            return E.listcomp(E.name(var), var, self.work(
+                node, self.domain(e.domain), self.weight(e.where)), where)
+        return self.loop_function(e, e.kind, node)
 
-    def loop_function(self, e: Any, kind: str) -> str:
-        """A quantifier or sum as a small generated function with a plain loop: faster
-        than a generator expression, and it stops at the first item that decides."""
-        var = self.a.binding[id(e)][1]
+    def loop_function(self, e: Any, kind: str, node: Any = None) -> ast.expr:
+        """A quantifier or sum as a small generated function with a plain loop: faster than
+        a generator expression, and it stops at the first item that decides. Its
+        parameters are exactly the names it reads from outside."""
+        node = node or e
+        var = self.var_name(self.a.candidate[id(node)])
         domain = self.domain(e.domain)
-        outer = list(dict.fromkeys(self.pyvars))
-        slot = len(self.helpers)
-        self.helpers.append("")  # reserved: quantifiers inside this one come after it
-        name = f"Q{slot}"
-        params = "".join(f", {v}" for v in outer)
+        fname = f"Q{len(self.functions)}"
+        self.functions.append(E.Function(fname, []))  # reserved: inner loops come after
         nested = (kind in ("any", "all") and isinstance(e.where, A.Quantifier)
-                  and e.where.kind in ("any", "all"))
+                  and e.where.kind in ("any", "all") and e.where.where is not None)
+        body: list[ast.stmt] = []
+        d = self.fresh("d")
+        body.append(E.assign(E.store(d), domain))
+        if self.small(e.domain) is None:
+            weight = self.weight(e.where, e.expr if kind == "sum" else None)
+            body += self.count_work(E.call("len", E.name(d)), node.span, weight)
         if nested:
-            self.helpers[slot] = self.nested_loops(name, params, e, var, domain)
-            return f"{name}(st, V, L, B{params})"
-        self.pyvars.append(var)
-        # without `where`, every item counts: first(x in xs) is the first item
-        where = self.expr(e.where) if e.where is not None else ("" if kind == "sum" else "True")
-        value = self.expr(e.expr) if kind == "sum" else None
-        self.pyvars.pop()
-        body = {
-            "any": (f"        if {where}: return True", "    return False"),
-            "all": (f"        if not ({where}): return False", "    return True"),
-            "count": (f"        if {where}: n += 1", "    return n"),
-            "first": (f"        if {where}: return {var}", "    return None"),
-            "sum": (f"        {'if ' + where + ': ' if where else ''}n += {value}",
-                    "    return n"),
-        }[kind]
-        lines = [f"def {name}(st, V, L, B{params}):"]
-        aliases = board_aliases([domain, where or "", value or ""])
-        if aliases:
-            lines.append("    " + aliases)
-        if kind in ("count", "sum"):
-            lines.append("    n = 0")
-        lines += [f"    for {var} in {domain}:", body[0], body[1]]
-        self.helpers[slot] = "\n".join(lines)
-        return f"{name}(st, V, L, B{params})"
+            body += self.nested_loops(e, var, d)
+        else:
+            where = self.expr(e.where) if e.where is not None else None
+            value = self.expr(e.expr) if kind == "sum" else None
+            loop = E.for_(E.store(var), E.name(d))
+            if kind in ("count", "sum"):
+                body.insert(0, E.assign(E.store("n"), E.const(0)))
+                step = E.aug(E.store("n"), "+", value if value is not None else E.const(1))
+                loop.body.append(E.if_(where, [step]) if where is not None else step)
+                body += [loop, E.return_(E.name("n"))]
+            else:
+                test = where if where is not None else E.const(True)
+                if kind == "any":
+                    loop.body.append(E.if_(test, [E.return_(E.const(True))]))
+                    done = E.const(False)
+                elif kind == "all":
+                    loop.body.append(E.if_(E.not_(test), [E.return_(E.const(False))]))
+                    done = E.const(True)
+                else:  # first
+                    loop.body.append(E.if_(test, [E.return_(E.name(var))]))
+                    done = E.const(None)
+                body += [loop, E.return_(done)]
+        return self.finish_function(fname, body)
 
-    def nested_loops(self, name: str, params: str, e: A.Quantifier, var: str,
-                     domain: str) -> str:
+    def nested_loops(self, e: A.Quantifier, var: str, d: str) -> list[ast.stmt]:
         """`any`/`all` whose condition is itself `any`/`all`: two plain nested loops."""
         inner = e.where
-        assert isinstance(inner, A.Quantifier)
-        self.pyvars.append(var)
-        ivar = self.a.binding[id(inner)][1]
+        assert isinstance(inner, A.Quantifier) and inner.where is not None
+        ivar = self.var_name(self.a.candidate[id(inner)])
         idomain = self.domain(inner.domain)
-        self.pyvars.append(ivar)
-        test = self.expr(inner.where) if inner.where is not None else "True"
-        self.pyvars.pop()
-        self.pyvars.pop()
+        test = self.expr(inner.where)
         outer_any, inner_any = e.kind == "any", inner.kind == "any"
-        lines = [f"def {name}(st, V, L, B{params}):"]
-        aliases = board_aliases([domain, idomain, test])
-        if aliases:
-            lines.append("    " + aliases)
-        lines += [f"    for {var} in {domain}:", f"        for {ivar} in {idomain}:"]
-        if outer_any and inner_any:
-            lines += [f"            if {test}: return True", "    return False"]
-        elif not outer_any and not inner_any:
-            lines += [f"            if not ({test}): return False", "    return True"]
-        else:
-            hit = f"if {test}: break" if inner_any else f"if not ({test}): break"
-            decided = "return True" if outer_any else "return False"
-            lines += [f"            {hit}", "        else:", f"            {decided}",
-                      f"    return {not outer_any}"]
-        return "\n".join(lines)
+        di = self.fresh("d")
+        inner_loop = E.for_(E.store(ivar), E.name(di))
+        count = [] if self.small(inner.domain) is not None else self.count_work(
+            E.call("len", E.name(di)), inner.span, self.weight(inner.where))
+        outer = E.for_(E.store(var), E.name(d),
+                       [E.assign(E.store(di), idomain), *count, inner_loop])
+        if outer_any == inner_any:
+            hit = test if outer_any else E.not_(test)
+            inner_loop.body.append(E.if_(hit, [E.return_(E.const(outer_any))]))
+            return [outer, E.return_(E.const(not outer_any))]
+        stop = test if inner_any else E.not_(test)
+        inner_loop.body.append(E.if_(stop, [ast.Break()]))
+        inner_loop.orelse = [E.return_(E.const(outer_any))]
+        return [outer, E.return_(E.const(not outer_any))]
 
-    def call(self, e: A.Call) -> str:
-        b = self.a.binding[id(e)]
-        args = [self.expr(x) for x in e.args]
-        if b[0] == "define":
-            inlined = self.inline(e.func, b[2], args)
-            if inlined is not None:
-                return inlined
-            return f"D_{e.func}_{b[2]}(st{''.join(', ' + x for x in args)})"
+    def count_work(self, amount: ast.expr, span: Span, weight: int = 1) -> list[ast.stmt]:
+        """Count `amount` times `weight` against the budget of work between two decisions."""
+        steps = E.attr(E.name("st"), "steps")
+        if weight != 1:
+            amount = E.binop(amount, "*", E.const(weight))
+        return [E.aug(E.attr_store(E.name("st"), "steps"), "+", amount),
+                E.if_(E.compare(steps, ">", E.const(WORK_BUDGET)),
+                      [E.raise_(E.call("_stuck", E.const(self.sid(span))))])]
+
+    def finish_function(self, fname: str, body: list[ast.stmt],
+                        first: tuple[str, ...] = ("st",)) -> ast.expr:
+        """Make a generated function whose parameters are `first` and then the names its
+        body reads from outside (aliases, items, parameters); returns the call."""
+        free = sorted(E.loaded_names(body) - E.bound_names(body) - self.module_names()
+                      - set(first))
+        self.define_function(fname, list(first) + free, body)
+        return E.call(fname, *(E.name(n) for n in (*first, *free)))
+
+    def define_function(self, fname: str, params: list[str], body: list[ast.stmt]) -> None:
+        for i, f in enumerate(self.functions):
+            if f.name == fname:
+                self.functions[i] = E.Function(fname, params, body)
+                return
+        self.functions.append(E.Function(fname, params, body))
+
+    def module_names(self) -> set[str]:
+        """Names that belong to the module: tables, helpers, generated functions, built-ins.
+        Everything else a function reads must be given to it."""
+        from .runtime import HELPER_NAMES
+        from .sandbox import SAFE_BUILTINS
+
+        names = set(self.consts) | HELPER_NAMES | set(SAFE_BUILTINS) | {"_show", "RANK",
+                                                                         "TRIGGERS"}
+        names |= {f.name for f in self.functions}
+        return names
+
+    # ---- calls -----------------------------------------------------------------------------
+
+    def call(self, e: A.Call) -> ast.expr:
+        ref = self.ref(e)
+        if isinstance(ref, DefineRef):
+            args = [self.expr(x) for x in e.args]
+            return self.call_define(ref.instance, args)
         f = e.func
-        sid = self.sid(e.span)
+        sid = E.const(self.sid(e.span))
+        if f in ("top", "length", "unique"):
+            xs = self.read(e.args[0])
+            return {"top": lambda: E.call("_top", xs), "length": lambda: E.call("len", xs),
+                    "unique": lambda: E.call("_uniq", xs)}[f]()
+        args = [self.expr(x) for x in e.args]
         if f in ("lines", "column", "row", "cell"):
-            board_name = self.a.type_of(e.args[0])[1]
-            board = self.a.boards[board_name]
+            board = self.a.boards[self.a.type_of(e.args[0])[1]]
             if f == "lines":
-                n = self.const_int(e.args[1])
+                n = int(self.a.constants[id(e.args[1])])
                 if len(e.args) == 2:
                     return self.const(board.lines(n))
-                return f"{self.const(board.lines_through(n))}[{args[2]}]"
+                return E.sub(self.const(board.lines_through(n)), args[2])
             if f == "cell":
-                return f"_cell({board.width}, {board.height}, {args[1]}, {args[2]}, {sid})"
+                return E.call("_cell", E.const(board.width), E.const(board.height), args[1],
+                              args[2], sid)
             table = board.columns if f == "column" else board.rows
-            k, name = args[1], self.const(table)
-            if SIMPLE.match(k) or k.isdigit():
-                return (f"({name}[{k} - 1] if 0 < {k} <= {len(table)} "
-                        f"else _pick({name}, {k}, {sid}, {f!r}))")
-            return f"_pick({name}, {k}, {sid}, {f!r})"
+            k, tname = args[1], self.const(table)
+            if E.is_simple(k):
+                ok = E.compare(E.const(0), "<", copy.deepcopy(k))
+                ok.ops.append(ast.LtE())
+                ok.comparators.append(E.const(len(table)))
+                return E.ifexp(ok, E.sub(tname, E.binop(copy.deepcopy(k), "-", E.const(1))),
+                               E.call("_pick", copy.deepcopy(tname), copy.deepcopy(k), sid,
+                                      E.const(f)))
+            return E.call("_pick", tname, k, sid, E.const(f))
         if f in ("corners", "around", "pairs"):
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            lattice: Any = {"corners": getattr(board, "corners_of", None),
-                            "around": getattr(getattr(board, "of", None), "around", None),
-                            "pairs": getattr(board, "pairs", None)}[f]
             if f == "pairs":
-                return self.const(lattice)
-            return f"{self.const(lattice)}[{args[0]}]"
+                return self.const(board.pairs)  # type: ignore[attr-defined]
+            table = board.corners_of if f == "corners" else board.of.around  # type: ignore
+            return E.sub(self.const(table), args[0])
         if f in ("reach", "straight", "orthogonal"):
-            name = self.a.type_of(e.args[0])[1]
-            board = self.a.boards[name]
-            cells = f"B{self.a.board_index[name]}"
+            bname = self.a.type_of(e.args[0])[1]
+            board = self.a.boards[bname]
+            cells = self.board_cells(bname)
             if f == "straight":
-                return f"_straight({cells}, {self.const(board.rays)}, {args[0]}, {args[1]})"
+                return E.call("_straight", cells, self.const(board.rays), args[0], args[1])
             links = board.neighbours if f == "reach" else board.orthogonal_neighbours
-            return f"_reach({cells}, {self.const(links)}, {args[0]}, {args[1]})"
-        if f == "top":
-            return f"_top(Z[{self.zone_index(e.args[0])}])"
-        if f == "unique":
-            return f"_uniq({args[0]})"
+            return E.call("_reach", cells, self.const(links), args[0], args[1])
         if f == "neighbours":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            return f"{self.const(board.neighbours)}[{args[0]}]"
+            return E.sub(self.const(board.neighbours), args[0])
         if f == "distance":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            w = board.width
+            w = E.const(board.width)
             a0, a1 = args
+            dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
+                                       E.binop(a1, "%", copy.deepcopy(w))))
+            dy = E.call("abs", E.binop(E.binop(copy.deepcopy(a0), "//", copy.deepcopy(w)), "-",
+                                       E.binop(copy.deepcopy(a1), "//", copy.deepcopy(w))))
             if board.adjacency == "diagonal":
-                return (f"max(abs({a0} % {w} - {a1} % {w}), "
-                        f"abs({a0} // {w} - {a1} // {w}))")
-            return f"(abs({a0} % {w} - {a1} % {w}) + abs({a0} // {w} - {a1} // {w}))"
-        if f == "length":
-            return f"len({args[0]})"
+                return E.call("max", dx, dy)
+            return E.binop(dx, "+", dy)
         if f == "next":
-            return f"(({args[0]}) + 1) % st.np"
+            return E.binop(E.binop(args[0], "+", E.const(1)), "%", E.attr(E.name("st"), "np"))
         if f == "previous":
-            return f"(({args[0]}) - 1) % st.np"
+            return E.binop(E.binop(args[0], "-", E.const(1)), "%", E.attr(E.name("st"), "np"))
         if f == "index":
-            return f"({args[0]} + 1)"
+            return E.binop(args[0], "+", E.const(1))
         if f in ("abs", "max", "min", "sum"):
-            return f"{f}({', '.join(args)})"
+            return E.call(f, *args)
         raise AssertionError(f)  # pragma: no cover
 
-    def inline(self, name: str, number: int, args: list[str]) -> str | None:
-        """A short definition's body in place of its call (a Python call less), when each
-        argument is a plain name or slot, or is used once. Expressions have no effects,
-        so this changes nothing but speed."""
-        known = self.define_code.get((name, number))
-        if known is None:
-            return None
-        params, body = known
-        if len(body) > INLINE_CHARS:
-            return None
-        parts = STRING.split(body)
-        strings = STRING.findall(body)
-        for p, arg in zip(params, args):
-            uses = sum(len(re.findall(rf"\ba_{p}\b", part)) for part in parts)
-            if uses > 1 and not (SIMPLE.match(arg) or arg.lstrip("-").isdigit()):
-                return None
-            parts = [re.sub(rf"\ba_{p}\b", lambda _m, a=arg: f"({a})", part)
-                     for part in parts]
-        out = parts[0]
-        for s, part in zip(strings, parts[1:]):
-            out += s + part
-        # a number passed where a player must not be none needs no check
-        out = LITERAL_NEED.sub(r"(\1)", out)
-        return f"({out})"
+    # ---- definitions -----------------------------------------------------------------------
 
-    def const_int(self, e: A.Expr) -> int:
-        """An argument the checker evaluated before the game (`n` of `lines(board, n)`)."""
-        return int(self.a.constants[id(e)])
+    def template(self, n: int) -> Template:
+        """Definition instance n, compiled once as a tree over its parameters a0, a1, ..."""
+        if n in self.templates:
+            return self.templates[n]
+        inst: DefineInstance = self.a.define_instances[n]
+        saved = self.proc
+        self.proc = Proc("define", inst.name, [], [], inst.body.span)
+        for k, p in enumerate(inst.params):
+            self.var_names[p] = f"a{k}"
+        body = self.expr(inst.body)
+        self.proc = saved
+        loaded = [x.id for x in ast.walk(body) if isinstance(x, ast.Name)]
+        grows = inst.result in ("int", "any") and self.grows(inst.body)
+        t = Template(f"D{n}", body, sum(1 for _ in ast.walk(body)),
+                     [loaded.count(f"a{k}") for k in range(len(inst.params))], grows)
+        self.templates[n] = t
+        fbody: list[ast.stmt] = [E.assign(E.store("r"), copy.deepcopy(body))]
+        if grows:
+            fbody += self.number_check(E.name("r"), inst.body.span)
+        fbody.append(E.return_(E.name("r")))
+        params = [f"a{k}" for k in range(len(inst.params))]
+        self.define_function(t.function, ["st", *params], fbody)
+        return t
+
+    def call_define(self, n: int, args: list[ast.expr]) -> ast.expr:
+        t = self.template(n)
+        inline = t.size <= INLINE_NODES and all(
+            uses <= 1 or E.is_simple(arg) for uses, arg in zip(t.uses, args))
+        if not inline:
+            return E.call(t.function, E.name("st"), *args)
+        return Substitute({f"a{k}": arg for k, arg in enumerate(args)}).visit(
+            copy.deepcopy(t.body))
+
+    def number_check(self, value: ast.expr, span: Span) -> list[ast.stmt]:
+        """Whole numbers stay between -10^18 and 10^18: a rule that squares a number forty
+        times stops with a clear error, not with the memory of the machine."""
+        big = E.compare(E.call("abs", value), ">", E.const(MAX_NUMBER))
+        test = E.and_(E.compare(copy.deepcopy(value), "is not", E.const(None)), big)
+        return [E.if_(test, [E.raise_(E.call("_too_big", copy.deepcopy(value),
+                                             E.const(self.sid(span))))])]
+
+
+class Substitute(ast.NodeTransformer):
+    """Put argument trees in place of a definition's parameters, all at once; then let a
+    literal argument drop the `is none` test a parameter needed."""
+
+    def __init__(self, args: dict[str, ast.expr]):
+        self.args = args
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.args:
+            return copy.deepcopy(self.args[node.id])
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        t = node.test
+        if (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.IsNot)
+                and isinstance(t.comparators[0], ast.Constant)
+                and t.comparators[0].value is None and E.int_constant(t.left) is not None):
+            return node.body
+        return node

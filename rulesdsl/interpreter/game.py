@@ -98,8 +98,16 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
 
 
 def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
-    """A Python error raised by generated code, as a diagnostic at the block's rule."""
-    span = prog.spans[prog.block_sid[fr[0]]] if fr else None
+    """A Python error raised by generated code, as a diagnostic at the rule whose line of
+    generated code failed (the innermost one), else at the block's rule."""
+    span = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == prog.filename:
+            span = prog.span_of_line(tb.tb_lineno) or span
+        tb = tb.tb_next
+    if span is None and fr:
+        span = prog.spans[prog.block_sid[fr[0]]]
     return RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span)
 
 
@@ -129,8 +137,9 @@ class Rules:
         text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
         text += "".join(f"\n{k}={v!r}" for k, v in sorted(self.settings.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self.layout = program.layout
         self._board_sizes = [b.size for b in self.analysis.boards.values()]
-        self._zones = self.analysis.nzones
+        self._zones = self.layout.nzones
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
@@ -262,10 +271,7 @@ class Game:
         p = self.st.pending
         if p is None or self.st.result is not None or p[1] == -1:
             return None
-        site = self.program.sites[p[0]]
-        src = self.rules.sources.get(site.span.file, "").splitlines()
-        prompt = src[site.span.line - 1].strip().rstrip(":") if site.span.line <= len(src) else ""
-        return Decision(p[1], self.options(), prompt)
+        return Decision(p[1], self.options(), self.program.sites[p[0]].prompt)
 
     @property
     def chance(self) -> Chance | None:
@@ -282,7 +288,8 @@ class Game:
         score = self.rules.analysis.counters.get("score")
         scores = None
         if score is not None and [d[0] for d in score.dims] == ["player"]:
-            scores = self.st.v[score.base:score.base + self.st.np]
+            base = self.rules.layout.counter["score"]
+            scores = self.st.v[base:base + self.st.np]
         elif self.program.score is not None:
             scores = self.program.score(self.st)
         return Result(list(r), scores)

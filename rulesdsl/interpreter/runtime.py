@@ -9,19 +9,30 @@ tables; they raise `RuleRuntimeError` with the span of the rule that went wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span
 
-# codes a block returns instead of the next block number
-SUSPEND = -1   # a decision or chance step is pending
-RET = -2       # the block list of a rule has ended: pop the frame
-CALL = -3      # a frame was pushed
-OVER = -4      # the game is over
-REPLAY = -5    # an example asks to continue the game with given choices
 
-STEP_BUDGET = 2_000_000   # steps between two decisions before the rules are declared stuck
+class Code(IntEnum):
+    """What a block returns instead of the number of the next block."""
+
+    SUSPEND = -1   # a decision or chance step is pending
+    RET = -2       # the block list of a rule has ended: pop the frame
+    CALL = -3      # a frame was pushed
+    OVER = -4      # the game is over
+    REPLAY = -5    # an example asks to continue the game with given choices
+
+
+SUSPEND, RET, CALL, OVER, REPLAY = (int(c) for c in Code)
+
+STEP_BUDGET = 2_000_000   # blocks run between two decisions before the rules are declared stuck
+# items gone through by loops, comprehensions and definitions between two decisions
+WORK_BUDGET = 5_000_000
 MAX_SUBSET_ITEMS = 12
+MAX_NUMBER = 10 ** 18     # whole numbers stay between -MAX_NUMBER and MAX_NUMBER
+MAX_ITEMS = 100_000       # the most items a list made by the rules may hold
 
 
 class RuleRuntimeError(Exception):
@@ -174,10 +185,35 @@ def make_helpers(env: Env) -> dict[str, Any]:
     def _win(st: Any, p: int) -> list[int]:
         return [1 if q == p else 2 for q in range(st.np)]
 
-    def _tick(st: Any, sid: int) -> None:
-        st.steps += 1
-        if st.steps > STEP_BUDGET:
-            raise _err("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
-                       f"an endless loop in '{env.procs[sid]}'?", sid)
+    def _stuck(sid: int) -> RuleRuntimeError:
+        return _err("R001", f"the rules ran {WORK_BUDGET:,} steps without a decision: "
+                    f"an endless loop in '{env.procs[sid]}'?", sid,
+                    hint="a loop, a range or a definition that never ends (or is huge)")
 
-    return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)}
+    def _w(st: Any, items: Any, weight: int, sid: int) -> Any:
+        st.steps += len(items) * weight
+        if st.steps > WORK_BUDGET:
+            raise _stuck(sid)
+        return items
+
+    def _n(value: Any, sid: int) -> Any:
+        if value is not None and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise _too_big(value, sid)
+        return value
+
+    def _range(low: int, high: int, sid: int) -> list[int]:
+        if high - low >= MAX_ITEMS:
+            raise _err("R008", f"the list {low}..{high} would hold {high - low + 1:,} items "
+                       f"(at most {MAX_ITEMS:,})", sid)
+        return list(range(low, high + 1))
+
+    def _too_big(value: int, sid: int) -> RuleRuntimeError:
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        return _err("R008", f"a number of about {digits} digits: numbers stay between "
+                    "-10^18 and 10^18", sid)
+
+    return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)
+            and name != "_err"}
+
+
+HELPER_NAMES = frozenset(make_helpers(Env([], [])))

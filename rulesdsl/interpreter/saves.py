@@ -93,11 +93,11 @@ def load_game(rules: Rules, data: Any) -> Game:
         raise _bad("the game is neither over nor waiting for a decision")
     zones = s.get("zones", [])
     a = rules.analysis
-    if not isinstance(zones, list) or len(zones) != a.nzones:
+    layout = rules.layout
+    if not isinstance(zones, list) or len(zones) != layout.nzones:
         raise _bad(f"it has {len(zones) if isinstance(zones, list) else 'no'} zones, these "
-                   f"rules have {a.nzones}")
-    counts = {z.base + k: a.kinds[z.kind].count for z in a.zones.values()
-              for k in range(a.max_players if z.per_player else 1)}
+                   f"rules have {layout.nzones}")
+    counts = {n: a.kinds[kind].count for n, kind in enumerate(layout.zone_kind)}
     for i, zone in enumerate(zones):
         if not (isinstance(zone, list) and all(
                 type(c) is int and 0 <= c < counts[i] for c in zone)):

@@ -20,11 +20,13 @@ HIDDEN = "?"
 
 def view(game: Game, player: int) -> dict[str, Any]:
     a = game.rules.analysis
+    layout = game.rules.layout
     st = game.st
     disp = game.program.display
     counters: dict[str, Any] = {}
     for name, info in a.counters.items():
-        values = st.v[info.base:info.base + info.size]
+        base = layout.counter[name]
+        values = st.v[base:base + info.size]
         if info.dims and info.dims[0][0] == "player":
             per = info.size // info.dims[0][2]
             rows = [values[p * per:(p + 1) * per] for p in range(st.np)]
@@ -37,19 +39,20 @@ def view(game: Game, player: int) -> dict[str, Any]:
             counters[name] = values[0] if not info.dims else values
     boards = {}
     for name, board in a.boards.items():
-        cells = st.b[a.board_index[name]]
+        cells = st.b[layout.board[name]]
         holds = a.holding.get(name)
         boards[name] = {board.names[c]: (disp.show(piece, holds) if holds is not None
                                          else piece)
                         for c, piece in enumerate(cells) if piece is not None}
-    dice = {name: st.v[d.base:d.base + d.count] for name, d in a.dice.items()}
+    dice = {name: st.v[layout.dice[name]:layout.dice[name] + d.count]
+            for name, d in a.dice.items()}
     zones: dict[str, Any] = {}
     for name, zone in a.zones.items():
         t = ("comp", zone.kind)
         owners = range(st.np) if zone.per_player else [None]
         listed: list[Any] = []
         for owner in owners:
-            items = st.z[zone.base + (owner or 0)]
+            items = st.z[layout.zone[name] + (owner or 0)]
             seen = zone.visibility == "public" or (
                 zone.visibility == "owner" and owner == player)
             listed.append([disp.show(c, t) for c in items] if seen else {"size": len(items)})

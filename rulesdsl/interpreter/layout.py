@@ -1,0 +1,56 @@
+"""Where things live in the state: the layout of counters, dice, boards and zones.
+
+Stage: compile. The checker says what the rules declare; this module decides where each
+thing is kept in a `State`: slot 0 of the counters list is the current player, then each
+dice set's faces and each counter's values in the order of declaration (a counter kept per
+player, per die, per enum value or per component takes one slot per key); each board is a
+list of cells; each zone a list of components (a zone kept per player takes one list per
+seat, for the largest number of players). Views, saved games and the compiler read the
+state through this layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast as A
+from ..check.analysis import Analysis
+
+
+@dataclass
+class Layout:
+    """The places of one rule file's things in a `State`."""
+
+    nslots: int = 1                                        # slot 0: the current player
+    counter: dict[str, int] = field(default_factory=dict)  # counter -> its first slot
+    dice: dict[str, int] = field(default_factory=dict)     # dice set -> its first die's slot
+    board: dict[str, int] = field(default_factory=dict)    # board -> its number in st.b
+    zone: dict[str, int] = field(default_factory=dict)     # zone -> its first number in st.z
+    nzones: int = 0
+    zone_kind: list[str] = field(default_factory=list)     # zone number -> its kind
+
+    def zone_numbers(self, name: str, per_player: bool, seats: int) -> list[int]:
+        """The numbers of a zone: one, or one per seat."""
+        base = self.zone[name]
+        return [base + p for p in range(seats)] if per_player else [base]
+
+
+def layout_of(analysis: Analysis) -> Layout:
+    """Lay out the state of a checked rule file (one without errors)."""
+    out = Layout()
+    for item in analysis.file.items:
+        # dice sets and counters share the counters list, in the order of the file
+        if isinstance(item, A.DiceDecl) and item.name in analysis.dice:
+            out.dice[item.name] = out.nslots
+            out.nslots += analysis.dice[item.name].count
+        elif isinstance(item, A.CounterDecl) and item.name in analysis.counters:
+            out.counter[item.name] = out.nslots
+            out.nslots += analysis.counters[item.name].size
+    for n, name in enumerate(analysis.boards):
+        out.board[name] = n
+    for name, zone in analysis.zones.items():
+        out.zone[name] = out.nzones
+        count = analysis.max_players if zone.per_player else 1
+        out.zone_kind += [zone.kind] * count
+        out.nzones += count
+    return out

@@ -1,0 +1,126 @@
+"""The sandbox the generated code runs in, and the check it passes before it runs.
+
+Stage: compile. A rule file is untrusted: the compiler never puts its text into code (see
+emit.py), and as a second wall the generated module is checked before it is compiled, then
+run in a namespace that offers nothing but the runtime helpers and the module's own tables:
+- only the kinds of syntax the compiler emits (no import, class, lambda, try, with, global,
+  del, yield, await, f-string, starred or keyword arguments);
+- only names the compiler makes, by their shape (`V`, `L`, `B3`, `c12`, `Q4`, `_div`...),
+  and of those only the module's own, its function's own, and the allowed built-ins;
+- no attribute but the fields of the state and a few list methods; nothing with a double
+  underscore anywhere;
+- constants are numbers, text, true/false and none.
+`__builtins__` holds a fixed allow-list of harmless functions, so even a name that slipped
+through could not reach `open`, `__import__` or `eval`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from typing import Any
+
+SAFE_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in (
+    "len", "list", "range", "sum", "any", "all", "abs", "max", "min", "enumerate", "sorted",
+    "reversed", "dict", "set", "tuple", "zip", "isinstance", "int", "bool", "str")}
+
+# the fields of a State and the list methods generated code may use
+ALLOWED_ATTRIBUTES = frozenset({
+    "v", "b", "z", "w", "stack", "pending", "rng", "result", "auto", "log", "steps", "replay",
+    "np", "pl", "rand", "count", "append", "remove", "index", "pop", "insert", "extend",
+    "hits", "say",
+})
+
+ALLOWED_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
+    ast.AugAssign, ast.For, ast.While, ast.If, ast.Raise, ast.Expr, ast.Pass, ast.Break,
+    ast.Continue, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call,
+    ast.Constant, ast.Attribute, ast.Subscript, ast.Name, ast.List, ast.Tuple, ast.ListComp,
+    ast.GeneratorExp, ast.comprehension, ast.Load, ast.Store, ast.boolop, ast.operator,
+    ast.unaryop, ast.cmpop, ast.Slice,
+)
+
+# the shapes of the names the compiler makes: aliases and locals (V, L, B3, Z, st, fr, c12,
+# t4, a0, o5), generated functions and tables (K3, Q4, D2, LABEL1, RANK, BLOCKS, TRIGGERS)
+# and runtime helpers (_div, _need, ...)
+GENERATED_NAME = re.compile(r"^(?:[A-Z]+[0-9]*|[a-z][0-9]*|st|fr|_[a-z][a-z_]*)$")
+
+
+class UnsafeCode(Exception):
+    """The generated module holds something the compiler never emits: a compiler bug, or
+    an attempt to reach the host. The rule file is refused."""
+
+
+def check_module(tree: ast.Module, globals_: set[str]) -> None:
+    """Refuse a generated module that does anything but what the compiler emits."""
+    allowed = set(globals_) | set(SAFE_BUILTINS)
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef):
+            allowed.add(fn.name)
+        elif isinstance(fn, ast.Assign):
+            for t in fn.targets:
+                if isinstance(t, ast.Name):
+                    allowed.add(t.id)
+        else:
+            raise UnsafeCode(f"a {type(fn).__name__} at the top of the module")
+    for fn in tree.body:
+        own = set(allowed)
+        if isinstance(fn, ast.FunctionDef):
+            own.update(a.arg for a in fn.args.args)
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                own.add(n.id)
+        for node in ast.walk(fn):
+            _check_node(node, own)
+
+
+def _check_node(node: ast.AST, names: set[str]) -> None:
+    if not isinstance(node, ALLOWED_NODES):
+        raise UnsafeCode(f"{type(node).__name__} is never generated")
+    if isinstance(node, ast.Name):
+        if not (GENERATED_NAME.match(node.id) or node.id in SAFE_BUILTINS) or "__" in node.id:
+            raise UnsafeCode(f"the name {node.id!r} is not one the compiler makes")
+        if node.id not in names:
+            raise UnsafeCode(f"the name {node.id!r} is not defined in the module")
+    elif isinstance(node, ast.Attribute):
+        if node.attr not in ALLOWED_ATTRIBUTES:
+            raise UnsafeCode(f"the attribute {node.attr!r} is not allowed")
+    elif isinstance(node, ast.Constant):
+        if node.value is not None and type(node.value) not in (int, str, bool):
+            raise UnsafeCode(f"a constant of type {type(node.value).__name__}")
+    elif isinstance(node, ast.FunctionDef):
+        if node.decorator_list or node.args.vararg or node.args.kwarg or \
+                node.args.kwonlyargs or node.args.defaults:
+            raise UnsafeCode("a function with decorators or special arguments")
+        if not GENERATED_NAME.match(node.name):
+            raise UnsafeCode(f"the function name {node.name!r} is not one the compiler makes")
+    elif isinstance(node, ast.Call):
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise UnsafeCode("a call with keywords or starred arguments")
+
+
+def run_module(tree: ast.Module, filename: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """Check a generated module, then run it in `namespace` (its tables and helpers) with
+    only the allowed built-ins; returns the namespace with the module's functions."""
+    check_module(tree, set(namespace))
+    for value in namespace.values():
+        _check_table(value)
+    env = dict(namespace)
+    env["__builtins__"] = dict(SAFE_BUILTINS)
+    code = compile(tree, filename, "exec")
+    exec(code, env)  # noqa: S102  (checked above: only what the compiler emits)
+    return env
+
+
+def _check_table(value: Any) -> None:
+    """A table handed to generated code holds plain data or runtime helpers only."""
+    if value is None or type(value) in (int, str, bool):
+        return
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _check_table(v)
+        return
+    if callable(value) and getattr(value, "__module__", "").startswith("rulesdsl."):
+        return
+    raise UnsafeCode(f"a table of type {type(value).__name__}")
