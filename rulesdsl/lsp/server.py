@@ -1,0 +1,285 @@
+"""`rulesdsl lsp`: the language server, on pygls, over stdin and stdout.
+
+Stage: editor support. This module only wires LSP requests to the parts that answer them:
+workspace.py (documents, checks), publish.py (diagnostics), hover.py, completion.py,
+navigation.py, outline.py and semantic.py. Diagnostics are published after every change
+(the incremental parser keeps that quick); the examples run when a document is saved, in
+a worker thread, and their diagnostics join the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+
+from .completion import Context, complete
+from .hover import distribution, hover, roll_at
+from .navigation import RenameError, definitions, references, rename
+from .outline import folding, outline
+from .positions import Places, path_of, uri_of
+from .publish import to_lsp
+from .semantic import LEGEND, tokens
+from .symbols import Index, Occurrence
+from .workspace import Checked, Workspace, line_map, norm
+
+VERSION = "0.1.0"
+REQUEST_FAILED = -32803  # the LSP's error code for a request that could not be done
+
+
+class RulesServer(LanguageServer):
+    """The language server and its workspace."""
+
+    def __init__(self) -> None:
+        super().__init__("rulesdsl", VERSION,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.files = Workspace()
+        self.pending: set[str] = set()
+
+    def places(self, checked: Checked) -> Places:
+        return Places({**checked.sources, checked.path: checked.text},
+                      self.workspace.position_codec)
+
+    def publish(self, path: str) -> None:
+        """Check a document and every open variant of it; publish their diagnostics."""
+        for doc in dict.fromkeys([path, *self.files.dependents(path)]):
+            if norm(doc) not in self.files.texts:
+                continue
+            checked = self.files.check(doc)
+            diags = checked.diagnostics + self.files.example_diagnostics(checked)
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri_of(doc), diagnostics=to_lsp(checked, diags, self.places(checked))))
+
+    def schedule(self, path: str) -> None:
+        """Publish soon: changes that arrive together are checked once."""
+        if path in self.pending:
+            return
+        self.pending.add(path)
+
+        def run() -> None:
+            self.pending.discard(path)
+            self.publish(path)
+
+        asyncio.get_running_loop().call_soon(run)
+
+    def at(self, uri: str, pos: types.Position) -> tuple[Places, Index, Occurrence] | None:
+        """The name at a position, in the latest check of a document that has an index."""
+        path = path_of(uri)
+        checked = self.files.latest(path)
+        if checked is None or checked.index is None:
+            return None
+        places = self.places(checked)
+        occ = checked.index.at(path, *places.place(path, pos))
+        return (places, checked.index, occ) if occ is not None else None
+
+
+server = RulesServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams) -> None:
+    path = path_of(params.text_document.uri)
+    ls.files.open(path, params.text_document.text)
+    ls.publish(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams) -> None:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    path = path_of(params.text_document.uri)
+    ls.files.open(path, doc.source)
+    ls.schedule(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None:
+    path = path_of(params.text_document.uri)
+    ls.files.close(path)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        uri=params.text_document.uri, diagnostics=[]))
+    for other in ls.files.dependents(path):
+        ls.publish(other)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+async def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
+    """Run the examples of the saved document (and of its open variants)."""
+    path = path_of(params.text_document.uri)
+    for doc in dict.fromkeys([path, *ls.files.dependents(path)]):
+        checked = ls.files.checked.get(norm(doc)) or ls.files.check(doc)
+        await asyncio.get_running_loop().run_in_executor(None, ls.files.run_examples, checked)
+        ls.publish(doc)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
+    path = path_of(params.text_document.uri)
+    checked = ls.files.latest(path)
+    if checked is None or checked.index is None:
+        return None
+    places = ls.places(checked)
+    line, column = places.place(path, params.position)
+    word = ls.workspace.get_text_document(params.text_document.uri).word_at_position(
+        params.position)
+    if word == "roll" and checked.analysis is not None:
+        found = roll_at(checked.index, path, line, column)
+        if found is not None:
+            die, count = found
+            what = f"{count} dice of {die}" if count > 1 else f"a {die}"
+            text = f"roll {what}\n\n" + distribution(checked.analysis, die, count)
+            return types.Hover(contents=types.MarkupContent(
+                kind=types.MarkupKind.Markdown, value=text))
+    occ = checked.index.at(path, line, column)
+    if occ is None:
+        return None
+    text = hover(checked.index, checked.sources, occ)
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+                       range=places.range(occ.span))
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+def on_definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Location]:
+    found = ls.at(params.text_document.uri, params.position)
+    if found is None:
+        return []
+    places, index, occ = found
+    return [places.location(s) for s in definitions(index, occ)]
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+def on_references(ls: RulesServer, params: types.ReferenceParams) -> list[types.Location]:
+    found = ls.at(params.text_document.uri, params.position)
+    if found is None:
+        return []
+    places, index, occ = found
+    return [places.location(o.span)
+            for o in references(index, occ, params.context.include_declaration)]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+def on_highlight(ls: RulesServer,
+                 params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+    found = ls.at(params.text_document.uri, params.position)
+    if found is None:
+        return []
+    places, index, occ = found
+    here = norm(path_of(params.text_document.uri))
+    return [types.DocumentHighlight(
+        range=places.range(o.span),
+        kind=types.DocumentHighlightKind.Write if o.declaration else
+        types.DocumentHighlightKind.Read)
+        for o in references(index, occ) if norm(o.span.file) == here]
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def on_prepare_rename(ls: RulesServer,
+                      params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
+    found = ls.at(params.text_document.uri, params.position)
+    if found is None:
+        raise JsonRpcException("no name here to rename", code=REQUEST_FAILED)
+    places, index, occ = found
+    path = path_of(params.text_document.uri)
+    _renamed(ls, index, occ, "renamed_" + occ.symbol.name, path)
+    return types.PrepareRenamePlaceholder(range=places.range(occ.span),
+                                          placeholder=occ.symbol.name)
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME)
+def on_rename(ls: RulesServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    found = ls.at(params.text_document.uri, params.position)
+    if found is None:
+        return None
+    places, index, occ = found
+    path = path_of(params.text_document.uri)
+    edits = _renamed(ls, index, occ, params.new_name, path)
+    return types.WorkspaceEdit(changes={params.text_document.uri: [
+        types.TextEdit(range=places.range(e.span), new_text=e.text) for e in edits]})
+
+
+def _renamed(ls: RulesServer, index: Index, occ: Occurrence, new: str, path: str) -> list:
+    try:
+        return rename(index, occ, new, path, _variants_of(ls, path))
+    except RenameError as err:
+        raise JsonRpcException(str(err), code=REQUEST_FAILED) from None
+
+
+def _variants_of(ls: RulesServer, path: str) -> dict[str, str]:
+    """The texts of the files that extend this one: open documents, and the rule files
+    beside it that name it in their `extends` line."""
+    out = {p: ls.files.texts[norm(p)] for p in ls.files.dependents(path) if norm(p) != norm(path)}
+    name = Path(path).name
+    extends = re.compile(rf'^extends\s+"(?:\./)?{re.escape(name)}"', re.MULTILINE)
+    for sibling in Path(path).parent.glob("*.rules"):
+        if norm(sibling) != norm(path) and str(sibling) not in out:
+            try:
+                text = sibling.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if extends.search(text):
+                out[str(sibling)] = text
+    return out
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=['"', " "]))
+def on_completion(ls: RulesServer, params: types.CompletionParams) -> types.CompletionList:
+    path = path_of(params.text_document.uri)
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    checked = ls.files.latest(path)
+    index = checked.index if checked is not None else None
+    lines = doc.lines
+    text = lines[params.position.line] if params.position.line < len(lines) else ""
+    places = Places({path: doc.source}, ls.workspace.position_codec)
+    line, column = places.place(path, params.position)
+    if checked is not None and checked.text != doc.source:
+        moved = {new: old for old, new in line_map(checked.text, doc.source).items()}
+        line = moved.get(line, line)
+    ctx = Context(path, line, column, text.rstrip("\r\n")[:column - 1])
+    return types.CompletionList(is_incomplete=False, items=complete(index, ctx))
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def on_outline(ls: RulesServer,
+               params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    path = path_of(params.text_document.uri)
+    checked = ls.files.latest(path)
+    if checked is None or checked.own is None:
+        return []
+    return outline(checked.own, ls.places(checked))
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+def on_folding(ls: RulesServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    path = path_of(params.text_document.uri)
+    checked = ls.files.latest(path)
+    if checked is None or checked.own is None:
+        return []
+    return folding(checked.own, ls.places(checked))
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+def on_tokens(ls: RulesServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    path = path_of(params.text_document.uri)
+    text = ls.workspace.get_text_document(params.text_document.uri).source
+    checked = ls.files.latest(path)
+    occs: list[Occurrence] = []
+    if checked is not None and checked.index is not None:
+        here = norm(path)
+        occs = [o for o in checked.index.occurrences if norm(o.span.file) == here]
+        if checked.text != text:  # the text does not parse now: names on unchanged lines
+            moved = line_map(checked.text, text)
+            occs = [Occurrence(o.span.model_copy(update={"line": moved[o.span.line],
+                                                         "end_line": moved[o.span.line]}),
+                               o.symbol, o.declaration, o.node)
+                    for o in occs if o.span.line in moved]
+    return types.SemanticTokens(data=tokens(text, occs, ls.workspace.position_codec))
+
+
+def start() -> int:
+    """Serve on stdin and stdout until the editor says exit."""
+    server.start_io()
+    return 0
