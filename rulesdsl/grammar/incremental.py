@@ -185,8 +185,7 @@ class IncrementalParser:
 
 
 def _down(span: Span, lines: int) -> Span:
-    return span.model_copy(update={"line": span.line + lines,
-                                   "end_line": span.end_line + lines})
+    return A.updated(span, {"line": span.line + lines, "end_line": span.end_line + lines})
 
 
 def _moved_up(items: list, lines: int) -> list:

@@ -10,6 +10,7 @@ a worker thread, and their diagnostics join the others.
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from .symbols import Index, Occurrence
 from .workspace import Checked, Workspace, line_map, norm
 
 VERSION = "0.1.0"
+QUIET = 5.0  # seconds without an edit before a full collection of reference cycles
 REQUEST_FAILED = -32803  # the LSP's error code for a request that could not be done
 
 
@@ -39,6 +41,7 @@ class RulesServer(LanguageServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.files = Workspace()
         self.pending: set[str] = set()
+        self._idle: asyncio.TimerHandle | None = None
 
     def places(self, checked: Checked) -> Places:
         return Places({**checked.sources, checked.path: checked.text},
@@ -53,6 +56,21 @@ class RulesServer(LanguageServer):
             diags = checked.diagnostics + self.files.example_diagnostics(checked)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri_of(doc), diagnostics=to_lsp(checked, diags, self.places(checked))))
+        self.settle()
+
+    def settle(self) -> None:
+        """Keep the collector of reference cycles out of the next round trip. A large
+        file is tens of thousands of AST nodes, kept from edit to edit: scanning them all
+        took a tenth of a second, now and then, in the middle of a check. So what is alive
+        after a check is frozen (left alone by the collector), and a full collection runs
+        once the editor has been quiet for a while."""
+        gc.freeze()
+        if self._idle is not None:
+            self._idle.cancel()
+        try:
+            self._idle = asyncio.get_running_loop().call_later(QUIET, _collect)
+        except RuntimeError:  # no event loop: nothing to schedule
+            self._idle = None
 
     def schedule(self, path: str) -> None:
         """Publish soon: changes that arrive together are checked once."""
@@ -75,6 +93,12 @@ class RulesServer(LanguageServer):
         places = self.places(checked)
         occ = checked.index.at(path, *places.place(path, pos))
         return (places, checked.index, occ) if occ is not None else None
+
+
+def _collect() -> None:
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 server = RulesServer()
