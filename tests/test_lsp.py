@@ -143,6 +143,13 @@ async def test_diagnostics_follow_the_edits(client: LanguageClient):
     assert [d.code for d in shown] == ["E020"]
     assert "did you mean 'turn_total'?" in shown[0].message
     assert shown[0].range.start == where(text, "turn_total", 3, 0)
+    fixes = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc(PIG), range=shown[0].range,
+        context=types.CodeActionContext(diagnostics=shown)))
+    assert fixes is not None and isinstance(fixes[0], types.CodeAction)
+    assert fixes[0].title == "Change to 'turn_total'"
+    assert fixes[0].edit is not None and fixes[0].edit.changes is not None
+    assert [e.new_text for e in fixes[0].edit.changes[uri(PIG)]] == ["turn_total"]
     shown = await change(client, PIG, text.replace("players 2", "players 2 to"), 3)
     assert [d.code for d in shown] == ["E001"]
     assert await change(client, PIG, text, 4) == []
@@ -176,6 +183,10 @@ async def test_an_error_in_the_base_shows_where_the_variant_causes_it(client: La
     related = shown[0].related_information[0].location
     assert related.uri == uri(PIG)
     assert related.range.start == where(PIG.read_text(), "GOAL", 1)
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc(variant), position=where(text, "GOAL")))
+    assert isinstance(found, list) and [(f.uri, f.range.start) for f in found] == [
+        (uri(PIG), where(PIG.read_text(), "GOAL"))]  # what it removes
     await close(client, variant)
 
 
@@ -244,6 +255,14 @@ async def test_definition_and_references_across_a_variant(client: LanguageClient
     assert {r.uri for r in refs} == {uri(PIG), uri(PIG_50)}
     written = re.compile(r"\bscore (?:of|per)\b")  # not the word in comments and texts
     assert len(refs) == len(written.findall(PIG.read_text())) + len(written.findall(text))
+    # the variant's GOAL replaces the base's: both declarations, and the base's use
+    refs = await client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(PIG_50), position=where(text, "GOAL"),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert refs is not None
+    assert sorted((r.uri == uri(PIG), r.range.start.line) for r in refs) == sorted(
+        [(False, where(text, "GOAL").line), (True, where(PIG.read_text(), "GOAL").line),
+         (True, where(PIG.read_text(), "GOAL", 1).line)])
     await close(client, PIG_50)
 
 

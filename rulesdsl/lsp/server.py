@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 from .completion import Context, complete
 from .hover import distribution, hover, roll_at
-from .navigation import RenameError, definitions, references, rename
+from .navigation import NAME, RenameError, definitions, references, rename
 from .outline import folding, outline
 from .positions import Places, path_of, uri_of
 from .publish import to_lsp
@@ -31,6 +31,7 @@ from .workspace import Checked, Workspace, line_map, norm
 VERSION = "0.1.0"
 QUIET = 5.0  # seconds without an edit before a full collection of reference cycles
 REQUEST_FAILED = -32803  # the LSP's error code for a request that could not be done
+DID_YOU_MEAN = re.compile(r"^hint: did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?$", re.MULTILINE)
 
 
 class RulesServer(LanguageServer):
@@ -264,6 +265,27 @@ def on_completion(ls: RulesServer, params: types.CompletionParams) -> types.Comp
         line = moved.get(line, line)
     ctx = Context(path, line, column, text.rstrip("\r\n")[:column - 1])
     return types.CompletionList(is_incomplete=False, items=complete(index, ctx))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix]))
+def on_code_action(ls: RulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """A quick fix for each diagnostic whose hint names the name meant: 'did you mean'."""
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    out = []
+    for d in params.context.diagnostics:
+        meant = DID_YOU_MEAN.search(d.message)
+        if d.source != "rulesdsl" or meant is None or d.range.start.line != d.range.end.line:
+            continue
+        line = doc.lines[d.range.start.line] if d.range.start.line < len(doc.lines) else ""
+        if not NAME.fullmatch(line[d.range.start.character:d.range.end.character]):
+            continue  # the place is more than the misspelt name: no safe edit
+        out.append(types.CodeAction(
+            title=f"Change to '{meant.group(1)}'", kind=types.CodeActionKind.QuickFix,
+            diagnostics=[d], is_preferred=True, edit=types.WorkspaceEdit(changes={
+                params.text_document.uri: [types.TextEdit(range=d.range,
+                                                          new_text=meant.group(1))]})))
+    return out
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -85,7 +85,10 @@ def _end(span: Span) -> tuple[int, int]:
 class Index:
     """Every name of a rule file, declared and used."""
 
-    def __init__(self, file: A.RulesFile, analysis: Analysis | None = None):
+    def __init__(self, file: A.RulesFile, analysis: Analysis | None = None,
+                 variant: A.RulesFile | None = None, originals: tuple = ()):
+        """`file` is the merged file; for a variant, `variant` is its own text's AST and
+        `originals` the base's declarations that it replaces or removes."""
         self.file = file
         self.analysis = analysis
         self.symbols: dict[str, Symbol] = {}
@@ -101,6 +104,7 @@ class Index:
         self._scopes: list[dict[str, Symbol]] = []
         for item in file.items:
             self._item(item)
+        self._variant(variant, originals)
 
     # ---- queries -------------------------------------------------------------------
 
@@ -183,6 +187,22 @@ class Index:
                 for written, copy in _pairs(decl.body, inst.body):
                     out.setdefault(id(written), copy)
         return out
+
+    def _variant(self, variant: A.RulesFile | None, originals: tuple) -> None:
+        """A replaced declaration of the base is one more declaration of the name; a
+        removed one is a symbol of its own, which the variant's `remove` names."""
+        for decl in originals:
+            kind = DECLARATION_KINDS.get(type(decl))
+            if kind is None:
+                continue
+            sym = self.symbols.get(decl.name)
+            if sym is None:
+                sym = self.symbols[decl.name] = Symbol(decl.name, kind, decl, decl.name_span)
+            self._declare(decl.name_span, sym)
+        for item in variant.items if variant is not None else []:
+            if isinstance(item, A.Remove):
+                for ref in item.refs:
+                    self._use(ref.span, self.symbols.get(ref.name))
 
     # ---- walking -------------------------------------------------------------------
 

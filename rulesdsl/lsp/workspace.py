@@ -20,7 +20,7 @@ from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from ..grammar.incremental import IncrementalParser
 from ..loader import check_resolved
-from ..variants import Resolved, resolve
+from ..variants import Resolved, key_of, resolve
 from .symbols import Index
 
 
@@ -41,13 +41,14 @@ class Checked:
     analysis: Analysis | None
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
+    originals: tuple = ()  # for a variant: the base's declarations it replaces or removes
     _index: Index | None = field(default=None, repr=False)
 
     @property
     def index(self) -> Index | None:
         """The names of the merged file, made when first asked for."""
         if self._index is None and self.resolved is not None:
-            self._index = Index(self.resolved.file, self.analysis)
+            self._index = Index(self.resolved.file, self.analysis, self.own, self.originals)
         return self._index
 
     def reads(self, path: str) -> bool:
@@ -119,10 +120,22 @@ class Workspace:
         else:
             analysis = analyze(resolved.file)
             result = Checked(path, text, own, resolved, analysis, analysis.diagnostics,
-                             resolved.sources)
+                             resolved.sources, self._originals(own, resolved))
             self.good[norm(path)] = result
         self.checked[norm(path)] = result
         return result
+
+    def _originals(self, own: A.RulesFile, resolved: Resolved) -> tuple:
+        """The declarations of a variant's base that the variant replaces or removes."""
+        changed = {key_of(i.decl) for i in own.items if isinstance(i, A.Replace)} | {
+            (i.what, i.name or "") for i in own.items if isinstance(i, A.Remove)}
+        if not changed - {None} or len(resolved.chain) < 2:
+            return ()
+        try:
+            base = resolve(resolved.chain[1], read=self.read)
+        except RulesError:
+            return ()
+        return tuple(d for d in base.file.items if key_of(d) in changed)
 
     def latest(self, path: str) -> Checked | None:
         """The latest check with an index: the current one, or (while the text does not
