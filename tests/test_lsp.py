@@ -109,7 +109,10 @@ def where(text: str, needle: str, nth: int = 0, offset: int = 0) -> types.Positi
     at = -1
     for _ in range(nth + 1):
         at = text.index(needle, at + 1)
-    at += offset
+    return position(text, at + offset)
+
+
+def position(text: str, at: int) -> types.Position:
     line = text.count("\n", 0, at)
     return types.Position(line=line, character=at - (text.rfind("\n", 0, at) + 1))
 
@@ -284,6 +287,25 @@ async def test_rename_in_one_file(client: LanguageClient):
     await close(client, PIG)
 
 
+async def test_while_the_text_does_not_parse_the_last_check_that_did_answers(
+        client: LanguageClient):
+    text = PIG.read_text()
+    await open_doc(client, PIG)
+    broken = "const BROKEN =\n\n" + text  # a syntax error, and every line two lower
+    assert [d.code for d in await change(client, PIG, broken, 2)] == ["E001"]
+    use = where(broken, "GOAL", 1)
+    result = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(PIG), position=use))
+    assert result is not None and result.range is not None and result.range.start == use
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc(PIG), position=use))
+    assert isinstance(found, list) and found[0].range.start == where(broken, "GOAL")
+    with pytest.raises(Exception, match="does not parse"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=doc(PIG), position=use, new_name="TARGET"))
+    await close(client, PIG)
+
+
 # ---- completion ----------------------------------------------------------------------------
 
 async def labels(client: LanguageClient, path: Path, pos: types.Position) -> dict[str, str]:
@@ -307,6 +329,22 @@ async def test_completion_of_keywords_names_builtins_and_option_ids(client: Lang
     ids = await labels(client, PIG, where(text, 'play "4", "roll"', 0, 11))
     assert {"roll", "hold", "done", "1", "6", "p1", "p2"} <= set(ids)
     await close(client, PIG)
+
+
+async def test_signature_help_while_typing_arguments(client: LanguageClient):
+    text = CROMLECH.read_text()
+    at = text.index("use_stone(s)", text.index("use_stone(s)") + 1)  # a call of the rule
+    await open_doc(client, CROMLECH)
+    for version, (typed, label, active) in enumerate([
+            ("use_stone(", "use_stone(s)", 0),  # the line does not parse yet
+            ("lines(field, 3, ", "lines(board, n)", 1)], start=2):
+        typing = text[:at] + typed + text[at + len("use_stone(s)"):]
+        await change(client, CROMLECH, typing, version)
+        help = await client.text_document_signature_help_async(types.SignatureHelpParams(
+            text_document=doc(CROMLECH), position=position(typing, at + len(typed))))
+        assert help is not None and help.signatures[0].label == label
+        assert help.active_parameter == active
+    await close(client, CROMLECH)
 
 
 # ---- outline and highlighting ------------------------------------------------------------

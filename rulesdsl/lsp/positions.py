@@ -13,14 +13,49 @@ from pygls import uris
 from pygls.workspace.position_codec import PositionCodec
 
 from ..diagnostics import Span
+from .workspace import line_map
 
 
 class Places:
-    """Converts between spans and ranges for the files of one check (their texts)."""
+    """Converts between spans and ranges for the files of one check (their texts). When
+    the editor's text of a document (`now`) has changed since the check (it does not
+    parse: the check is the last one that did), places on the lines not edited since are
+    moved to where those lines are now; `shown` says whether a span is on such a line."""
 
-    def __init__(self, sources: dict[str, str], codec: PositionCodec):
-        self.lines = {norm: text.split("\n") for norm, text in sources.items()}
+    def __init__(self, sources: dict[str, str], codec: PositionCodec,
+                 now: tuple[str, str] | None = None):
+        self.lines = {file: text.split("\n") for file, text in sources.items()}
         self.codec = codec
+        self.file = now[0] if now is not None else None
+        self.forward: dict[int, int] | None = None
+        self.back: dict[int, int] = {}
+        if now is not None and sources.get(now[0], now[1]) != now[1]:
+            self.forward = line_map(sources[now[0]], now[1])
+            self.back = {new: old for old, new in self.forward.items()}
+
+    def shown(self, span: Span) -> bool:
+        if self.forward is None or span.file != self.file:
+            return True
+        return span.line in self.forward and span.end_line in self.forward
+
+    def _moved(self, file: str, line: int) -> int:
+        if self.forward is None or file != self.file:
+            return line
+        return self.forward.get(line, line)
+
+    def now(self, span: Span) -> Span | None:
+        """A span moved to where its line is in the editor's text (None: edited since)."""
+        if not self.shown(span):
+            return None
+        return span.model_copy(update={"line": self._moved(span.file, span.line),
+                                       "end_line": self._moved(span.file, span.end_line)})
+
+    def then(self, line: int) -> int:
+        """The line of the check's text for a line of the editor's text: the nearest line
+        at or above it that was not edited since."""
+        if self.forward is None:
+            return line
+        return max((old for new, old in self.back.items() if new <= line), default=1)
 
     def _line(self, file: str, line: int) -> str:
         lines = self.lines.get(file, [])
@@ -28,7 +63,7 @@ class Places:
 
     def position(self, file: str, line: int, column: int) -> types.Position:
         text = self._line(file, line)
-        return types.Position(line=max(line - 1, 0),
+        return types.Position(line=max(self._moved(file, line) - 1, 0),
                               character=self.codec.client_num_units(text[:max(column - 1, 0)]))
 
     def range(self, span: Span) -> types.Range:
@@ -45,15 +80,19 @@ class Places:
         return types.Location(uri=uri_of(span.file), range=self.range(span))
 
     def place(self, file: str, pos: types.Position) -> tuple[int, int]:
-        """The (line, column) of an LSP position, 1-based, in characters."""
-        text = self._line(file, pos.line + 1)
+        """The (line, column) of an LSP position, 1-based, in characters; line 0 for a
+        line edited since the check."""
+        line = pos.line + 1
+        if self.forward is not None and file == self.file:
+            line = self.back.get(line, 0)
+        text = self._line(file, line)
         units, column = 0, 0
         for ch in text:
             if units >= pos.character:
                 break
             units += self.codec.client_num_units(ch)
             column += 1
-        return pos.line + 1, column + 1
+        return line, column + 1
 
 
 def uri_of(path: str) -> str:

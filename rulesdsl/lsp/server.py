@@ -2,9 +2,9 @@
 
 Stage: editor support. This module only wires LSP requests to the parts that answer them:
 workspace.py (documents, checks), publish.py (diagnostics), hover.py, completion.py,
-navigation.py, outline.py and semantic.py. Diagnostics are published after every change
-(the incremental parser keeps that quick); the examples run when a document is saved, in
-a worker thread, and their diagnostics join the others.
+signature.py, navigation.py, outline.py and semantic.py. Diagnostics are published after
+every change (the incremental parser keeps that quick); the examples run when a document
+is saved, in a worker thread, and their diagnostics join the others.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from .outline import folding, outline
 from .positions import Places, path_of, uri_of
 from .publish import to_lsp
 from .semantic import LEGEND, tokens
+from .signature import signature
 from .symbols import Index, Occurrence
-from .workspace import Checked, Workspace, line_map, norm
+from .workspace import Checked, Workspace, norm
 
 VERSION = "0.1.0"
 QUIET = 5.0  # seconds without an edit before a full collection of reference cycles
@@ -45,8 +46,10 @@ class RulesServer(LanguageServer):
         self._idle: asyncio.TimerHandle | None = None
 
     def places(self, checked: Checked) -> Places:
+        """Places in a check's files, moved to the editor's text of the document now."""
+        now = self.files.texts.get(norm(checked.path), checked.text)
         return Places({**checked.sources, checked.path: checked.text},
-                      self.workspace.position_codec)
+                      self.workspace.position_codec, (checked.path, now))
 
     def publish(self, path: str) -> None:
         """Check a document and every open variant of it; publish their diagnostics."""
@@ -172,7 +175,7 @@ def on_definition(ls: RulesServer, params: types.DefinitionParams) -> list[types
     if found is None:
         return []
     places, index, occ = found
-    return [places.location(s) for s in definitions(index, occ)]
+    return [places.location(s) for s in definitions(index, occ) if places.shown(s)]
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -182,7 +185,8 @@ def on_references(ls: RulesServer, params: types.ReferenceParams) -> list[types.
         return []
     places, index, occ = found
     return [places.location(o.span)
-            for o in references(index, occ, params.context.include_declaration)]
+            for o in references(index, occ, params.context.include_declaration)
+            if places.shown(o.span)]
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
@@ -197,7 +201,7 @@ def on_highlight(ls: RulesServer,
         range=places.range(o.span),
         kind=types.DocumentHighlightKind.Write if o.declaration else
         types.DocumentHighlightKind.Read)
-        for o in references(index, occ) if norm(o.span.file) == here]
+        for o in references(index, occ) if norm(o.span.file) == here and places.shown(o.span)]
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
@@ -208,6 +212,9 @@ def on_prepare_rename(ls: RulesServer,
         raise JsonRpcException("no name here to rename", code=REQUEST_FAILED)
     places, index, occ = found
     path = path_of(params.text_document.uri)
+    if places.forward is not None:
+        raise JsonRpcException("the file does not parse now: rename needs a file that does",
+                               code=REQUEST_FAILED)
     _renamed(ls, index, occ, "renamed_" + occ.symbol.name, path)
     return types.PrepareRenamePlaceholder(range=places.range(occ.span),
                                           placeholder=occ.symbol.name)
@@ -220,6 +227,9 @@ def on_rename(ls: RulesServer, params: types.RenameParams) -> types.WorkspaceEdi
         return None
     places, index, occ = found
     path = path_of(params.text_document.uri)
+    if places.forward is not None:
+        raise JsonRpcException("the file does not parse now: rename needs a file that does",
+                               code=REQUEST_FAILED)
     edits = _renamed(ls, index, occ, params.new_name, path)
     return types.WorkspaceEdit(changes={params.text_document.uri: [
         types.TextEdit(range=places.range(e.span), new_text=e.text) for e in edits]})
@@ -258,13 +268,24 @@ def on_completion(ls: RulesServer, params: types.CompletionParams) -> types.Comp
     index = checked.index if checked is not None else None
     lines = doc.lines
     text = lines[params.position.line] if params.position.line < len(lines) else ""
-    places = Places({path: doc.source}, ls.workspace.position_codec)
-    line, column = places.place(path, params.position)
-    if checked is not None and checked.text != doc.source:
-        moved = {new: old for old, new in line_map(checked.text, doc.source).items()}
-        line = moved.get(line, line)
+    line, column = Places({path: doc.source}, ls.workspace.position_codec).place(
+        path, params.position)
+    if checked is not None:
+        line = ls.places(checked).then(line)  # where the locals in scope are known
     ctx = Context(path, line, column, text.rstrip("\r\n")[:column - 1])
     return types.CompletionList(is_incomplete=False, items=complete(index, ctx))
+
+
+@server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(
+    trigger_characters=["(", ","]))
+def on_signature(ls: RulesServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    path = path_of(params.text_document.uri)
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    checked = ls.files.latest(path)
+    line = doc.lines[params.position.line] if params.position.line < len(doc.lines) else ""
+    _, column = Places({path: doc.source}, ls.workspace.position_codec).place(
+        path, params.position)
+    return signature(checked.index if checked else None, line[:column - 1])
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
@@ -314,14 +335,11 @@ def on_tokens(ls: RulesServer, params: types.SemanticTokensParams) -> types.Sema
     checked = ls.files.latest(path)
     occs: list[Occurrence] = []
     if checked is not None and checked.index is not None:
-        here = norm(path)
-        occs = [o for o in checked.index.occurrences if norm(o.span.file) == here]
-        if checked.text != text:  # the text does not parse now: names on unchanged lines
-            moved = line_map(checked.text, text)
-            occs = [Occurrence(o.span.model_copy(update={"line": moved[o.span.line],
-                                                         "end_line": moved[o.span.line]}),
-                               o.symbol, o.declaration, o.node)
-                    for o in occs if o.span.line in moved]
+        here, places = norm(path), ls.places(checked)
+        for o in checked.index.occurrences:
+            span = places.now(o.span) if norm(o.span.file) == here else None
+            if span is not None:  # in this document, on a line not edited since the check
+                occs.append(Occurrence(span, o.symbol, o.declaration, o.node))
     return types.SemanticTokens(data=tokens(text, occs, ls.workspace.position_codec))
 
 
