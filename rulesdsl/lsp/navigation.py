@@ -44,10 +44,13 @@ def definitions(index: Index, occ: Occurrence) -> list[Span]:
 
 
 def references(index: Index, occ: Occurrence, with_declaration: bool = True) -> list[Occurrence]:
-    out = []
+    """Every place of the name, once each (a `play "roll"` names every menu's 'roll')."""
+    out: dict[tuple[str, int, int], Occurrence] = {}
     for sym in group(index, occ.symbol):
-        out += [o for o in index.references(sym) if with_declaration or not o.declaration]
-    return sorted(out, key=lambda o: (o.span.file, o.span.line, o.span.column))
+        for o in index.references(sym):
+            if with_declaration or not o.declaration:
+                out.setdefault((o.span.file, o.span.line, o.span.column), o)
+    return [out[k] for k in sorted(out)]
 
 
 def rename(index: Index, occ: Occurrence, new: str, file: str,

@@ -311,6 +311,9 @@ class Index:
             for choice, span in zip(s.choices, s.choice_spans):
                 for sym in self.options.get(choice, []):
                     self._use(span, sym)
+                value = self.symbols.get(choice)
+                if value is not None and value.kind == "enum value":  # chosen by its id
+                    self._use(span, value)
         elif isinstance(s, A.If):
             for cond, body in s.branches:
                 self._expr(cond)
