@@ -112,3 +112,19 @@ def test_rename_changes_every_place_in_the_file(index: Index):
     with pytest.raises(RenameError, match="extends this file"):
         rename(index, at(index, "Red,"), "Crimson", "scopes.rules",
                {"house.rules": 'extends "scopes.rules"\nconst FAVOURITE = Red\n'})
+
+
+def test_every_name_of_every_game_has_a_hover(load_rules):
+    from rulesdsl.lsp.hover import hover
+
+    from .conftest import GAME_FILES
+
+    for path in GAME_FILES:
+        rules = load_rules(path)  # shared with the other tests of the session
+        index = Index(rules.analysis.file, rules.analysis)
+        shown: set[int] = set()
+        for occ in index.occurrences:
+            if id(occ.symbol) not in shown:
+                shown.add(id(occ.symbol))
+                assert hover(index, rules.sources, occ).strip(), (path, occ.symbol.name)
+        assert all(o.span.end_column > o.span.column for o in index.occurrences)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from .. import ast as A
 from ..check.analysis import LATTICE_DOCS, Analysis
@@ -25,7 +25,7 @@ DECLARATION_KINDS: dict[type, str] = {
     A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
     A.DefineDecl: "definition", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
 }
-EXPRESSIONS = tuple(t for t in A.Expr.__args__)  # type: ignore[attr-defined]
+EXPRESSIONS: tuple[type, ...] = get_args(A.Expr)
 BINDERS: dict[type, str] = {
     A.Let: "let", A.LetRoll: "let ... = roll", A.ForEach: "for each", A.Choose: "choose",
     A.ChooseAny: "choose any", A.Quantifier: "quantifier", A.Aggregate: "aggregate",

@@ -13,6 +13,7 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import ast as A
 from ..check import analyze
@@ -82,8 +83,10 @@ class Workspace:
         self.paths[norm(path)] = path
 
     def close(self, path: str) -> None:
-        for table in (self.texts, self.paths, self.checked, self.good, self.examples):
-            table.pop(norm(path), None)  # type: ignore[attr-defined]
+        tables: tuple[dict[str, Any], ...] = (self.texts, self.paths, self.checked, self.good,
+                                              self.examples)
+        for table in tables:
+            table.pop(norm(path), None)
 
     def dependents(self, path: str) -> list[str]:
         """The open documents whose check read `path` (itself, and its variants)."""
