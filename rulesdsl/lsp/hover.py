@@ -71,8 +71,8 @@ def _about(sym: Symbol, a: Analysis, index: Index) -> list[str]:
     """What the checker learnt about a declaration."""
     name = sym.name
     if sym.kind in ("constant", "setting") and name in a.values:
-        return [f"{sym.kind}: {show(_type(index, sym, a.values[name]))}, "
-                f"value `{_value(a.values[name])}`"]
+        t = _type(index, sym, a.values[name])
+        return [f"{sym.kind}: {show(t)}, value `{_value(a, a.values[name], t)}`"]
     if sym.kind == "counter" and name in a.counters:
         info = a.counters[name]
         per = " per ".join(d[1] for d in info.dims)
@@ -195,12 +195,18 @@ def _number(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x} ({float(x):.3g})"
 
 
-def _value(v: Any) -> str:
+def _value(a: Analysis, v: Any, t: Type) -> str:
+    """A constant's value as the rule file writes it (an enum value by its name)."""
+    if isinstance(v, list):
+        item = t[1] if isinstance(t, tuple) and t[0] == "list" else "any"
+        return "[" + ", ".join(_value(a, x, item) for x in v) + "]"
+    if isinstance(t, tuple) and t[0] == "enum" and t[1] in a.enums and isinstance(v, int):
+        return a.enums[t[1]].values[v]
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:
         return "none"
-    return repr(v) if isinstance(v, str) else str(v)
+    return f'"{v}"' if isinstance(v, str) else str(v)
 
 
 def _code(text: str) -> str:
@@ -239,8 +245,11 @@ def doc_comment(sym: Symbol, sources: dict[str, str]) -> str:
         return ""
     above = []
     i = n - 1
-    while i >= 0 and lines[i].lstrip().startswith("#") and not lines[i][:1].isspace():
-        above.append(lines[i].lstrip()[1:].strip())
+    while i >= 0 and lines[i].startswith("#"):
+        text = lines[i][1:].strip()
+        if text.startswith("---"):  # a section's heading: the documentation ends above it
+            break
+        above.append(text)
         i -= 1
     text = " ".join(reversed(above))
     trailing = _trailing(lines[n])
