@@ -7,7 +7,8 @@ and `rulesdsl.interpreter.compiler` (compile). The runtime never walks these mod
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,6 +20,14 @@ class Node(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     span: Span
+
+
+class Named(Node):
+    """A node that declares or binds a name (a declaration, `let`, a loop or choice
+    variable): `name_span` is where the name itself is written, for editors (None when
+    the node was not parsed from text)."""
+
+    name_span: Span | None = None
 
 
 # ---- expressions ---------------------------------------------------------------------
@@ -123,7 +132,7 @@ class TupleLit(Node):
     items: list[Expr]
 
 
-class ListComp(Node):
+class ListComp(Named):
     """`[e for x in xs where c]`: a new list."""
 
     expr: Expr
@@ -132,7 +141,7 @@ class ListComp(Node):
     where: Expr | None
 
 
-class Quantifier(Node):
+class Quantifier(Named):
     """`count(x in xs where c)`, also `any`, `all`, `first`, `filter`."""
 
     kind: str
@@ -141,7 +150,7 @@ class Quantifier(Node):
     where: Expr | None
 
 
-class Aggregate(Node):
+class Aggregate(Named):
     """`sum(e for x in xs where c)`, also `max`, `min`."""
 
     kind: str
@@ -167,14 +176,14 @@ class Target(Node):
     of: Expr | None = None
 
 
-class Let(Node):
+class Let(Named):
     """`let x = e`: bind a local name."""
 
     name: str
     value: Expr
 
 
-class LetRoll(Node):
+class LetRoll(Named):
     """`let r = roll d6`: a chance step that rolls a die kind and binds the face."""
 
     name: str
@@ -279,6 +288,7 @@ class Replay(Node):
     """`play "a1", "b2"` in an example: continue the game, choosing these option ids."""
 
     choices: list[str]
+    choice_spans: list[Span] = []
 
 
 class If(Node):
@@ -288,7 +298,7 @@ class If(Node):
     otherwise: list[Stmt] | None = None
 
 
-class ForEach(Node):
+class ForEach(Named):
     """`for each x in xs where c: ...`."""
 
     var: str
@@ -321,7 +331,7 @@ class Turns(Node):
     body: list[Stmt]
 
 
-class Choose(Node):
+class Choose(Named):
     """`choose x in xs where c by p as "label": ...`: a decision with one option per value.
     Without a body, x stays bound for the rest of the enclosing block. `choose optional`
     adds the option `done`, which binds x to none; `or "label"` is how `done` is shown."""
@@ -337,7 +347,7 @@ class Choose(Node):
     body: list[Stmt] | None
 
 
-class ChooseAny(Node):
+class ChooseAny(Named):
     """`choose any x in xs: ...`: a decision whose options are the subsets of xs."""
 
     var: str
@@ -347,7 +357,7 @@ class ChooseAny(Node):
     body: list[Stmt] | None
 
 
-class MenuOption(Node):
+class MenuOption(Named):
     """One option of a `choose:` menu: `option hold "hold" if c: ...`."""
 
     id: str
@@ -386,14 +396,14 @@ class PlayersDecl(Node):
     high: int
 
 
-class ConstDecl(Node):
+class ConstDecl(Named):
     """`const GOAL = 100`."""
 
     name: str
     value: Expr
 
 
-class SettingDecl(Node):
+class SettingDecl(Named):
     """`setting GOAL = 100 between 10 and 1000`: a constant a player may change."""
 
     name: str
@@ -402,7 +412,7 @@ class SettingDecl(Node):
     high: Expr | None = None
 
 
-class CounterDecl(Node):
+class CounterDecl(Named):
     """`counter score per player = 0`: a number (or flag) in the game state."""
 
     name: str
@@ -412,9 +422,10 @@ class CounterDecl(Node):
     high: Expr | None = None
     secret: bool = False
     holding: str | None = None  # `= none holding player`: what it holds once set
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
-class BoardDecl(Node):
+class BoardDecl(Named):
     """A board. `board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column
     letter, row). `board city: hexagon 3 of triangles`: a hexagon of triangles, 3 along each
     edge, named A1, A2, ... by rows from the top. `board crossings: corners of city`: the
@@ -427,6 +438,7 @@ class BoardDecl(Node):
     adjacency: str = "orthogonal"
     of: str | None = None
     holding: str | None = None  # what its cells hold: player, a kind or an enum
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
 class KindRow(Node):
@@ -434,17 +446,19 @@ class KindRow(Node):
 
     count: int | str  # a number, or the name of a constant or setting
     values: list[Expr]
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
-class KindDecl(Node):
+class KindDecl(Named):
     """`kind Rhomb(name, point, side):` and a table of rows: the components of the game."""
 
     name: str
     fields: list[str]
     rows: list[KindRow]
+    field_spans: list[Span] = []
 
 
-class ZoneDecl(Node):
+class ZoneDecl(Named):
     """`zone deck: Rhomb hidden`: an ordered collection of components (a deck, a hand, a
     pile); `per player` gives each player one; hidden (nobody sees the items), owner (its
     player sees them), public."""
@@ -453,9 +467,10 @@ class ZoneDecl(Node):
     per_player: bool
     kind: str
     visibility: str = "public"
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
-class TriggerDecl(Node):
+class TriggerDecl(Named):
     """`as soon as x in xs where cond: ...`: after every change of the game, for each x
     that meets cond, the block runs (until no x meets it)."""
 
@@ -465,49 +480,52 @@ class TriggerDecl(Node):
     body: list[Stmt]
 
 
-class EnumValue(Node):
+class EnumValue(Named):
     """One value of an enum, with an optional readable label."""
 
     name: str
     label: str | None = None
 
 
-class EnumDecl(Node):
+class EnumDecl(Named):
     """`enum Category: Ones, Twos, FullHouse "Full House"`."""
 
     name: str
     values: list[EnumValue]
 
 
-class DieDecl(Node):
+class DieDecl(Named):
     """`die d6: faces 1..6`: a kind of die; each face equally likely."""
 
     name: str
     faces: Expr
 
 
-class DiceDecl(Node):
+class DiceDecl(Named):
     """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows."""
 
     name: str
     count: int
     die: str
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
-class DefineDecl(Node):
+class DefineDecl(Named):
     """`define points(c) = ...`: a named, pure expression."""
 
     name: str
     params: list[str]
     body: Expr
+    param_spans: list[Span] = []
 
 
-class RuleDecl(Node):
+class RuleDecl(Named):
     """`rule name(params): ...`: a named block of statements."""
 
     name: str
     params: list[str]
     body: list[Stmt]
+    param_spans: list[Span] = []
 
 
 class SetupDecl(Node):
@@ -522,14 +540,14 @@ class PlayDecl(Node):
     body: list[Stmt]
 
 
-class RankDecl(Node):
+class RankDecl(Named):
     """`rank p by score of p, ...`: how `end game` orders players (higher is better)."""
 
     var: str
     keys: list[Expr]
 
 
-class ExampleDecl(Node):
+class ExampleDecl(Named):
     """`example "name" with 2 players, seed 3: ...`: an executable worked example."""
 
     name: str
@@ -562,6 +580,7 @@ class Remove(Node):
 
     what: str
     name: str | None
+    refs: list[Name] = []  # the other declarations it names, where they are written
 
 
 class RulesFile(Node):
@@ -576,17 +595,72 @@ for _cls in list(globals().values()):
         _cls.model_rebuild()
 
 
+def copy_tree(node: Any) -> Any:
+    """A copy of a tree made of new nodes (its spans, being immutable, are shared): what a
+    deep copy gives the checker, which types each copy of a definition on its own, at a
+    fraction of the cost."""
+    return map_spans(node, lambda span: span)
+
+
+_set = object.__setattr__
+
+
+def updated(model: Any, updates: dict[str, Any]) -> Any:
+    """A copy of a frozen model with some fields replaced, as `model_copy(update=...)`
+    makes it (no validation) at less than half the cost: it runs for every node and span
+    of a declaration that moved (the language server moves thousands after an edit)."""
+    new = model.__class__.__new__(model.__class__)
+    _set(new, "__dict__", {**model.__dict__, **updates})
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | updates.keys())
+    _set(new, "__pydantic_extra__", model.__pydantic_extra__)
+    _set(new, "__pydantic_private__", model.__pydantic_private__)
+    return new
+
+
+_PLAIN = (str, int, bool, type(None))
+_PLACED: dict[type, tuple[str, ...]] = {}
+
+
+def _placed_fields(cls: type[Node]) -> tuple[str, ...]:
+    """The fields of a node class that may hold spans or nodes (not only text and numbers)."""
+    found = _PLACED.get(cls)
+    if found is None:
+        def plain(t: Any) -> bool:
+            args = get_args(t)
+            return all(plain(a) for a in args) if args else t in _PLAIN
+
+        found = _PLACED[cls] = tuple(k for k, f in cls.model_fields.items()
+                                     if not plain(f.annotation))
+    return found
+
+
 def to_json(node: Any) -> Any:
     """Plain-data form of a tree: each node a dict with its class under "node"."""
     if isinstance(node, Node):
         out: dict[str, Any] = {"node": type(node).__name__}
         for key in type(node).model_fields:
-            value = getattr(node, key)
-            if key == "span":
-                out["span"] = [value.line, value.column, value.end_line, value.end_column]
-            else:
-                out[key] = to_json(value)
+            out[key] = to_json(getattr(node, key))
         return out
+    if isinstance(node, Span):
+        return [node.line, node.column, node.end_line, node.end_column]
     if isinstance(node, (list, tuple)):
         return [to_json(v) for v in node]
+    return node
+
+
+def map_spans(node: Any, move: Callable[[Span], Span]) -> Any:
+    """A copy of a tree (a node, or lists and tuples of them) with every span, name span
+    and parameter span passed through `move`: for expressions parsed from inside a string,
+    and declarations parsed on their own and moved to their line in the file."""
+    if isinstance(node, Span):
+        return move(node)
+    if isinstance(node, Node):
+        fields = node.__dict__
+        return updated(node, {key: map_spans(fields[key], move)
+                              for key in _placed_fields(type(node))
+                              if fields[key] is not None})
+    if isinstance(node, list):
+        return [map_spans(v, move) for v in node]
+    if isinstance(node, tuple):
+        return tuple(map_spans(v, move) for v in node)
     return node

@@ -1,4 +1,4 @@
-"""The `rulesdsl` command line: check, ast, run, play, simulate, perft.
+"""The `rulesdsl` command line: check, ast, run, play, simulate, perft, diff, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -128,6 +128,8 @@ def build_parser() -> Parser:
     f.add_argument("--depth", type=_natural, required=True)
     f.add_argument("--players", type=_positive)
     f.add_argument("--seed", type=_natural, default=1)
+
+    sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     return p
 
 
@@ -313,8 +315,18 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp.server import start
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise UsageError("the language server needs pygls: pip install 'rulesdsl[lsp]'") from None
+    return start()
+
+
 COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff}
+            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff, "lsp": cmd_lsp}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

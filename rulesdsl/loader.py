@@ -40,16 +40,24 @@ def load_text(text: str, path: str = "<input>",
 def check_file(path: str | Path, run_examples: bool = True,
                overrides: dict[str, Any] | None = None) -> tuple[list[Diagnostic], dict[str, str]]:
     """All diagnostics of a file: syntax, checks, then (if those pass) its examples."""
+    try:
+        resolved = resolve(path)
+    except RulesError as err:
+        return err.diagnostics, err.sources
+    return check_resolved(resolved, run_examples, overrides), resolved.sources
+
+
+def check_resolved(resolved: Resolved, run_examples: bool = True,
+                   overrides: dict[str, Any] | None = None) -> list[Diagnostic]:
+    """The diagnostics of a parsed and merged file: its checks, then (if those pass) its
+    examples."""
     from .interpreter.examples import run_examples as run
 
     try:
-        rules = load(path, overrides)
+        rules = _build(resolved, overrides)
     except RulesError as err:
-        return err.diagnostics, err.sources
-    diags: list[Diagnostic] = []
-    if run_examples:
-        diags = run(rules)
-    return diags, rules.sources
+        return err.diagnostics
+    return run(rules) if run_examples else []
 
 
-__all__ = ["Analysis", "check_file", "load", "load_text"]
+__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_text"]

@@ -11,6 +11,7 @@ span of the file it came from, so an error in a base file points into that file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,13 +86,18 @@ def _replacement_problem(old: Any, new: Any) -> str | None:
     return None
 
 
-def resolve(path: str | Path, _seen: tuple[str, ...] = ()) -> Resolved:
-    """Parse a rule file and, if it is a variant, merge it into its base (recursively)."""
-    file, text = parse_file(path)
-    return merge(file, text, str(path), _seen)
+Reader = Callable[[str | Path], tuple[A.RulesFile, str]]  # a file's AST and text, or RulesError
 
 
-def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = ()) -> Resolved:
+def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file) -> Resolved:
+    """Parse a rule file and, if it is a variant, merge it into its base (recursively).
+    `read` parses a file (the language server reads open files from the editor)."""
+    file, text = read(path)
+    return merge(file, text, str(path), _seen, read)
+
+
+def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
+          read: Reader = parse_file) -> Resolved:
     """A parsed file, merged into its base if it extends one."""
     sources = {here: text}
     extends = [i for i in file.items if isinstance(i, A.Extends)]
@@ -126,7 +132,7 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = ()) 
                                 hint="the path is relative to this variant's own file"))
         raise RulesError(diags, sources)
     try:
-        base = resolve(base_path, chain)
+        base = resolve(base_path, chain, read)
     except RulesError as err:
         err.sources.update(sources)
         raise
@@ -227,9 +233,13 @@ def same(a: Any, b: Any) -> bool:
     return _strip(A.to_json(a)) == _strip(A.to_json(b))
 
 
+# where a thing is written, not what it says
+PLACES = ("span", "name_span", "param_spans", "field_spans", "choice_spans")
+
+
 def _strip(tree: Any) -> Any:
     if isinstance(tree, dict):
-        return {k: _strip(v) for k, v in tree.items() if k != "span"}
+        return {k: _strip(v) for k, v in tree.items() if k not in PLACES}
     if isinstance(tree, list):
         return [_strip(v) for v in tree]
     return tree

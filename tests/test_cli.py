@@ -510,3 +510,14 @@ play:
     lines = show_state(load(path).new_game(players=2, seed=1), 0)
     assert "    a1: Spy (hp 2)" in lines and "camp: Spy (hp 2)" in lines
     assert not any("orders" in line for line in lines)
+
+
+# ---- lsp --------------------------------------------------------------------------------
+
+def test_lsp_without_pygls_says_what_to_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, "rulesdsl.lsp.server", raising=False)
+    code, _, err = run_cli(capsys, "lsp")
+    assert code == 2
+    assert err.strip() == "rulesdsl: error: the language server needs pygls: " \
+        "pip install 'rulesdsl[lsp]'"

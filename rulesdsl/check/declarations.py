@@ -290,7 +290,7 @@ class DeclarationChecker(ExpressionChecker):
             scope = Scope(Proc("define", d.name, [], d.params, d.span))
             for p in d.params:
                 scope.blocks[-1][p] = Var(p, ANY, frame=False)
-            self.expr(d.body.model_copy(deep=True), scope)
+            self.expr(A.copy_tree(d.body), scope)
             self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
                                            if x.code in ("E020", "E023")]
             # nothing of this look is compiled: forget the instances it made

@@ -87,7 +87,7 @@ class ExpressionChecker(CheckerBase):
                 return 0
             return n
         self.instances[key] = -1
-        body = d.body.model_copy(deep=True)  # its own nodes, for this instance's types
+        body = A.copy_tree(d.body)  # its own nodes, for this instance's types
         proc = Proc("define", d.name, [], d.params, d.span)
         scope = Scope(proc)
         params = [Var(p, t, frame=False) for p, t in zip(d.params, arg_types)]

@@ -11,7 +11,15 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import (
+    Lark,
+    Token,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
@@ -115,8 +123,9 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
         return Diagnostic("E001", msg, span, hint=hint)
     if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream or 0
-        ch = text[pos] if pos < len(text) else "?"
+        # by line and column: the text parsed may have declarations blanked
+        line_text = (text.split("\n") + [""])[max(err.line - 1, 0)]
+        ch = line_text[err.column - 1] if 0 < err.column <= len(line_text) else "?"
         span = Span(file=path, line=err.line, column=err.column, end_line=err.line,
                     end_column=err.column + 1)
         return Diagnostic("E001", f"unexpected character {ch!r}", span)
@@ -199,26 +208,38 @@ def _blank_item(text: str, line: int) -> str | None:
 def parse(text: str, path: str = "<input>") -> A.RulesFile:
     """Parse rule-file text into a `RulesFile`, or raise `RulesError` with every syntax
     error found (one per top-level declaration)."""
+    tree, diags = recover(text if text.endswith("\n") else text + "\n", text, path)
+    if diags:
+        raise RulesError(diags, {path: text})
+    assert tree is not None
+    return build(tree, text, path)
+
+
+def recover(current: str, text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse `current`: the text, or the text with some declarations blanked (line numbers
+    kept). After a syntax error the declaration around it is blanked and parsing starts
+    again, so one run finds the errors of several declarations. The diagnostics are worded
+    and placed from `text`. Returns the tree when there is no error."""
     parser = _parser()
     diags: list[Diagnostic] = []
-    current = text if text.endswith("\n") else text + "\n"
-    tree = None
     while True:
         try:
-            tree = parser.parse(current, start="start")
-            break
+            return parser.parse(current, start="start"), diags
         except (UnexpectedInput, DedentError) as err:
             diag = _syntax_diagnostic(err, path, text)
             if diags and diag.render() == diags[-1].render():
-                break
+                return None, diags
             diags.append(diag)
             line = diag.span.line if diag.span else 1
             nxt = _blank_item(current, line)
             if nxt is None or nxt == current or len(diags) >= MAX_SYNTAX_ERRORS:
-                break
+                return None, diags
             current = nxt
-    if diags:
-        raise RulesError(diags, {path: text})
+
+
+def build(tree: Tree, text: str, path: str) -> A.RulesFile:
+    """The AST of a parse tree, or a RulesError for a malformed string (E002)."""
+    parser = _parser()
 
     def parse_expr(src: str, line: int, col: int) -> A.Expr:
         try:
@@ -228,9 +249,10 @@ def parse(text: str, path: str = "<input>") -> A.RulesFile:
                               Span(file=path, line=line, column=col, end_line=line,
                                    end_column=col + len(src))) from err
         node = AstBuilder(path, parse_expr).transform(sub)
-        return _shift(node, line, col - 1)  # type: ignore[return-value]  # an Expr stays one
+        return A.map_spans(node, lambda s: s.model_copy(update={  # to its real place
+            "line": line, "end_line": line,
+            "column": s.column + col - 1, "end_column": s.end_column + col - 1}))
 
-    assert tree is not None
     try:
         return AstBuilder(path, parse_expr).transform(tree)
     except StringError as err:
@@ -241,25 +263,6 @@ def parse(text: str, path: str = "<input>") -> A.RulesFile:
             raise RulesError([Diagnostic("E002", inner.message, inner.span)],
                              {path: text}) from None
         raise
-
-
-def _shift(node: A.Node, line: int, col_offset: int) -> A.Node:
-    """Move the spans of an expression parsed from inside a string to its real place."""
-    updates = {}
-    for key in type(node).model_fields:
-        value = getattr(node, key)
-        if key == "span":
-            updates["span"] = value.model_copy(update={
-                "line": line, "end_line": line,
-                "column": value.column + col_offset,
-                "end_column": value.end_column + col_offset,
-            })
-        elif isinstance(value, A.Node):
-            updates[key] = _shift(value, line, col_offset)
-        elif isinstance(value, list):
-            updates[key] = [_shift(v, line, col_offset) if isinstance(v, A.Node) else v
-                            for v in value]
-    return node.model_copy(update=updates)
 
 
 def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:

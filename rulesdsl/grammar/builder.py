@@ -46,6 +46,11 @@ class AstBuilder(Transformer):
                     end_line=tok.end_line or tok.line or 1,
                     end_column=tok.end_column or tok.column or 1)
 
+    def refs(self, *toks: Any) -> list[A.Name]:
+        """The names of other declarations among a declaration's tokens, with their places."""
+        return [A.Name(span=self.tok_span(t), name=str(t)) for t in toks
+                if isinstance(t, Token) and t.type == "NAME"]
+
     def string(self, tok: Token) -> A.StrLit:
         """A string literal, its escapes decoded and its `{expr}` holes parsed."""
         raw = str(tok)[1:-1]
@@ -111,7 +116,7 @@ class AstBuilder(Transformer):
         if isinstance(name, Token) and name.type == "STRING":
             name = self.plain(name)
         return A.Remove(span=self.span(meta), what=str(c[0]),
-                        name=str(name) if name is not None else None)
+                        name=str(name) if name is not None else None, refs=self.refs(c[1]))
 
     @v_args(meta=True)
     def game_decl(self, meta: Any, c: list) -> A.GameDecl:
@@ -125,7 +130,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
-        return A.ConstDecl(span=self.span(meta), name=str(c[0]), value=c[1])
+        return A.ConstDecl(span=self.span(meta), name=str(c[0]), value=c[1],
+                           name_span=self.tok_span(c[0]))
 
     def bounds(self, c: list) -> tuple:
         return (c[0], c[1])
@@ -134,10 +140,10 @@ class AstBuilder(Transformer):
     def setting_decl(self, meta: Any, c: list) -> A.SettingDecl:
         low, high = c[2] if c[2] is not None else (None, None)
         return A.SettingDecl(span=self.span(meta), name=str(c[0]), value=c[1],
-                             low=low, high=high)
+                             low=low, high=high, name_span=self.tok_span(c[0]))
 
-    def per(self, c: list) -> str:
-        return str(c[0])
+    def per(self, c: list) -> Token:
+        return c[0]
 
     @v_args(meta=True)
     def counter_decl(self, meta: Any, c: list) -> A.CounterDecl:
@@ -148,52 +154,59 @@ class AstBuilder(Transformer):
         init = rest[-4]
         per = rest[:-4]
         low, high = bounds if bounds is not None else (None, None)
-        return A.CounterDecl(span=self.span(meta), name=str(name), per=per, init=init,
-                             low=low, high=high, secret=secret, holding=holding)
+        return A.CounterDecl(span=self.span(meta), name=str(name), per=[str(p) for p in per],
+                             init=init, low=low, high=high, secret=secret,
+                             holding=_text(holding), name_span=self.tok_span(name),
+                             refs=self.refs(*per, holding))
 
-    def holding(self, c: list) -> str:
-        return str(c[0])
+    def holding(self, c: list) -> Token:
+        return c[0]
 
     @v_args(meta=True)
     def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=c[1],
-                           height=c[2], adjacency=adjacency, holding=c[4])
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=_size(c[1]),
+                           height=_size(c[2]), adjacency=adjacency, holding=_text(c[4]),
+                           name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2], c[4]))
 
-    def size(self, c: list) -> int | str:
-        tok = c[0]
-        return int(tok) if tok.type == "INT" else str(tok)
+    def size(self, c: list) -> Token:
+        return c[0]
 
     @v_args(meta=True)
     def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="hexagon",
-                           width=c[1], height=c[1], holding=c[2])
+                           width=_size(c[1]), height=_size(c[1]), holding=_text(c[2]),
+                           name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2]))
 
     @v_args(meta=True)
     def corners_board(self, meta: Any, c: list) -> A.BoardDecl:
         return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]),
-                           holding=c[2])
+                           holding=_text(c[2]), name_span=self.tok_span(c[0]),
+                           refs=self.refs(c[1], c[2]))
 
     @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:
-        count = c[0] if c[0] is not None else 1
-        return A.KindRow(span=self.span(meta), count=count, values=c[1:])
+        count = _size(c[0]) if c[0] is not None else 1
+        return A.KindRow(span=self.span(meta), count=count, values=c[1:], refs=self.refs(c[0]))
 
     @v_args(meta=True)
     def kind_decl(self, meta: Any, c: list) -> A.KindDecl:
-        fields = [str(t) for t in c[1:] if isinstance(t, Token)]
+        fields = [t for t in c[1:] if isinstance(t, Token)]
         rows = [r for r in c[1:] if isinstance(r, A.KindRow)]
-        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=fields, rows=rows)
+        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
+                          rows=rows, name_span=self.tok_span(c[0]),
+                          field_spans=[self.tok_span(f) for f in fields])
 
     @v_args(meta=True)
     def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
         return A.ZoneDecl(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
-                          kind=str(c[2]), visibility=str(c[3]) if c[3] is not None else "public")
+                          kind=str(c[2]), visibility=str(c[3]) if c[3] is not None else "public",
+                          name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
 
     @v_args(meta=True)
     def trigger_decl(self, meta: Any, c: list) -> A.TriggerDecl:
         return A.TriggerDecl(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
-                             body=c[3])
+                             body=c[3], name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta: Any, c: list) -> A.Shuffle:
@@ -206,30 +219,40 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def enum_value(self, meta: Any, c: list) -> A.EnumValue:
         label = self.plain(c[1]) if c[1] is not None else None
-        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label)
+        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label,
+                           name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def enum_decl(self, meta: Any, c: list) -> A.EnumDecl:
-        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=c[1:])
+        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=c[1:],
+                          name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def die_decl(self, meta: Any, c: list) -> A.DieDecl:
-        return A.DieDecl(span=self.span(meta), name=str(c[0]), faces=c[1])
+        return A.DieDecl(span=self.span(meta), name=str(c[0]), faces=c[1],
+                         name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def dice_decl(self, meta: Any, c: list) -> A.DiceDecl:
-        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=int(c[1]), die=str(c[2]))
+        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=int(c[1]), die=str(c[2]),
+                          name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
 
-    def params(self, c: list) -> list[str]:
-        return [str(t) for t in c if t is not None]
+    def params(self, c: list) -> list[Token]:
+        return [t for t in c if t is not None]
 
     @v_args(meta=True)
     def define_decl(self, meta: Any, c: list) -> A.DefineDecl:
-        return A.DefineDecl(span=self.span(meta), name=str(c[0]), params=c[1] or [], body=c[2])
+        params = c[1] or []
+        return A.DefineDecl(span=self.span(meta), name=str(c[0]), params=[str(p) for p in params],
+                            body=c[2], name_span=self.tok_span(c[0]),
+                            param_spans=[self.tok_span(p) for p in params])
 
     @v_args(meta=True)
     def rule_decl(self, meta: Any, c: list) -> A.RuleDecl:
-        return A.RuleDecl(span=self.span(meta), name=str(c[0]), params=c[1] or [], body=c[2])
+        params = c[1] or []
+        return A.RuleDecl(span=self.span(meta), name=str(c[0]), params=[str(p) for p in params],
+                          body=c[2], name_span=self.tok_span(c[0]),
+                          param_spans=[self.tok_span(p) for p in params])
 
     @v_args(meta=True)
     def setup_decl(self, meta: Any, c: list) -> A.SetupDecl:
@@ -241,7 +264,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def rank_decl(self, meta: Any, c: list) -> A.RankDecl:
-        return A.RankDecl(span=self.span(meta), var=str(c[0]), keys=c[1:])
+        return A.RankDecl(span=self.span(meta), var=str(c[0]), keys=c[1:],
+                          name_span=self.tok_span(c[0]))
 
     def ex_players(self, c: list) -> tuple:
         return ("players", int(c[0]))
@@ -256,7 +280,8 @@ class AstBuilder(Transformer):
     def example_decl(self, meta: Any, c: list) -> A.ExampleDecl:
         opts = c[1] or {}
         return A.ExampleDecl(span=self.span(meta), name=self.plain(c[0]),
-                             players=opts.get("players"), seed=opts.get("seed"), body=c[2])
+                             players=opts.get("players"), seed=opts.get("seed"), body=c[2],
+                             name_span=self.tok_span(c[0]))
 
     # ---- statements ----------------------------------------------------------------
 
@@ -265,11 +290,13 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def let_stmt(self, meta: Any, c: list) -> A.Let:
-        return A.Let(span=self.span(meta), name=str(c[0]), value=c[1])
+        return A.Let(span=self.span(meta), name=str(c[0]), value=c[1],
+                     name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def let_roll_stmt(self, meta: Any, c: list) -> A.LetRoll:
-        return A.LetRoll(span=self.span(meta), name=str(c[0]), die=c[1])
+        return A.LetRoll(span=self.span(meta), name=str(c[0]), die=c[1],
+                         name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def target_name(self, meta: Any, c: list) -> A.Target:
@@ -341,7 +368,9 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def replay_stmt(self, meta: Any, c: list) -> A.Replay:
-        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in c if t is not None])
+        toks = [t for t in c if t is not None]
+        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in toks],
+                        choice_spans=[self.tok_span(t) for t in toks])
 
     def elif_clause(self, c: list) -> tuple:
         return (c[0], c[1])
@@ -362,7 +391,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def for_stmt(self, meta: Any, c: list) -> A.ForEach:
-        return A.ForEach(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2], body=c[3])
+        return A.ForEach(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2], body=c[3],
+                         name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def repeat_stmt(self, meta: Any, c: list) -> A.Repeat:
@@ -386,7 +416,8 @@ class AstBuilder(Transformer):
     def choose_stmt(self, meta: Any, c: list) -> A.Choose:
         return A.Choose(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
                         domain=c[2], where=c[3], by=c[4], secret=c[5] is not None,
-                        label=c[6], done_label=c[7], body=c[8] if len(c) > 8 else None)
+                        label=c[6], done_label=c[7], body=c[8] if len(c) > 8 else None,
+                        name_span=self.tok_span(c[1]))
 
     def done_label(self, c: list) -> A.StrLit:
         return self.string(c[0])
@@ -394,13 +425,14 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def choose_any_stmt(self, meta: Any, c: list) -> A.ChooseAny:
         return A.ChooseAny(span=self.span(meta), var=str(c[0]), domain=c[1], by=c[2],
-                           label=c[3], body=c[4] if len(c) > 4 else None)
+                           label=c[3], body=c[4] if len(c) > 4 else None,
+                           name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def option(self, meta: Any, c: list) -> A.MenuOption:
         label = self.string(c[1]) if c[1] is not None else None
         return A.MenuOption(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
-                            body=c[3])
+                            body=c[3], name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def choose_menu_stmt(self, meta: Any, c: list) -> A.ChooseMenu:
@@ -508,7 +540,7 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def list_comp(self, meta: Any, c: list) -> A.ListComp:
         return A.ListComp(span=self.span(meta), expr=c[0], var=str(c[1]), domain=c[2],
-                          where=c[3])
+                          where=c[3], name_span=self.tok_span(c[1]))
 
     def args(self, c: list) -> list:
         return list(c)
@@ -516,9 +548,18 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def quantifier(self, meta: Any, c: list) -> A.Quantifier:
         return A.Quantifier(span=self.span(meta), kind=str(c[0]), var=str(c[1]), domain=c[2],
-                            where=c[3])
+                            where=c[3], name_span=self.tok_span(c[1]))
 
     @v_args(meta=True)
     def aggregate(self, meta: Any, c: list) -> A.Aggregate:
         return A.Aggregate(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
-                           domain=c[3], where=c[4])
+                           domain=c[3], where=c[4], name_span=self.tok_span(c[2]))
+
+
+def _text(tok: Token | None) -> str | None:
+    return str(tok) if tok is not None else None
+
+
+def _size(tok: Token) -> int | str:
+    """A size or count: a number, or the name of a constant or setting."""
+    return int(tok) if tok.type == "INT" else str(tok)

@@ -1,0 +1,130 @@
+"""The language server's index of names: scopes as the checker has them, declarations and
+uses with their exact places, and the rules of rename. In process, without a server."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesdsl.check import analyze
+from rulesdsl.grammar import parse
+from rulesdsl.lsp.navigation import RenameError, references, rename
+from rulesdsl.lsp.symbols import Index, Occurrence
+
+SOURCE = """\
+game "Scopes"
+players 2
+
+enum Colour: Red, Blue
+counter score per player = 0
+board grid: square 3 x 3
+
+define double(n) = n * 2
+
+rule bonus(p):
+    let score = 5
+    add score to score of p
+    for each c in grid where c is empty:
+        pass
+    choose c in grid where c is empty by p
+    place p at c
+    expect count(c in grid where c is empty) >= 0
+
+play:
+    turns:
+        bonus(current)
+        choose by current:
+            option red "red":
+                pass
+            option stop:
+                end game
+
+example "picking":
+    play "red", "Red"
+    expect score of player 1 == double(5)
+"""
+
+
+@pytest.fixture(scope="module")
+def index() -> Index:
+    file = parse(SOURCE, "scopes.rules")
+    return Index(file, analyze(file))
+
+
+def at(index: Index, needle: str, nth: int = 0, offset: int = 0) -> Occurrence:
+    pos = -1
+    for _ in range(nth + 1):
+        pos = SOURCE.index(needle, pos + 1)
+    pos += offset
+    line = SOURCE.count("\n", 0, pos) + 1
+    column = pos - (SOURCE.rfind("\n", 0, pos) + 1) + 1
+    occ = index.at("scopes.rules", line, column)
+    assert occ is not None, f"no name at {needle!r}"
+    return occ
+
+
+def places(occs: list[Occurrence]) -> list[tuple[int, int]]:
+    return [(o.span.line, o.span.column) for o in occs]
+
+
+def test_a_local_hides_a_counter_of_the_same_name(index: Index):
+    local = at(index, "add score", 0, 4)
+    assert local.symbol.kind == "local" and local.symbol.how == "let"
+    counter = at(index, "score of p")
+    assert counter.symbol.kind == "counter"
+    assert places(references(index, local)) == [(11, 9), (12, 9)]
+    assert (12, 18) in places(references(index, counter))
+
+
+def test_each_binding_has_its_own_scope(index: Index):
+    loop = at(index, "for each c", 0, 9)
+    choice = at(index, "choose c", 0, 7)
+    counted = at(index, "count(c", 0, 6)
+    assert len({id(loop.symbol), id(choice.symbol), id(counted.symbol)}) == 3
+    assert at(index, "place p at c", 0, 11).symbol is choice.symbol  # bound to the block's end
+    assert at(index, "where c is empty", 2, 6).symbol is counted.symbol
+    assert at(index, "bonus(p)", 0, 6).symbol.kind == "parameter"
+    assert at(index, "n * 2").symbol.owner == "double"
+
+
+def test_play_strings_name_options_and_enum_values(index: Index):
+    option = at(index, '"red"', 1, 1)  # in the example
+    assert option.symbol.kind == "option" and option.symbol.span is not None
+    assert option.symbol.span.line == 23
+    assert at(index, '"Red"', 0, 1).symbol.kind == "enum value"
+
+
+def test_locals_in_scope_for_completion(index: Index):
+    names = {s.name for s in index.locals_at("scopes.rules", 16, 5)}
+    assert names == {"p", "score", "c"}
+    assert {s.name for s in index.locals_at("scopes.rules", 19, 5)} == set()
+
+
+def test_rename_changes_every_place_in_the_file(index: Index):
+    edits = rename(index, at(index, "Red,"), "Crimson", "scopes.rules", {})
+    spans = sorted((e.span.line, e.span.column, e.span.end_column) for e in edits)
+    assert spans == [(4, 14, 17), (29, 18, 21)]  # the declaration; the id, inside its quotes
+    with pytest.raises(RenameError, match="already declared"):
+        rename(index, at(index, "Red,"), "Blue", "scopes.rules", {})
+    with pytest.raises(RenameError, match="not a name"):
+        rename(index, at(index, "Red,"), "while", "scopes.rules", {})
+    with pytest.raises(RenameError, match="built in"):
+        rename(index, at(index, "current)"), "who", "scopes.rules", {})
+    with pytest.raises(RenameError, match="extends this file"):
+        rename(index, at(index, "Red,"), "Crimson", "scopes.rules",
+               {"house.rules": 'extends "scopes.rules"\nconst FAVOURITE = Red\n'})
+
+
+def test_every_name_of_every_game_has_a_hover(load_rules):
+    from rulesdsl.lsp.hover import hover
+
+    from .conftest import GAME_FILES
+
+    for path in GAME_FILES:
+        rules = load_rules(path)  # shared with the other tests of the session
+        index = Index(rules.analysis.file, rules.analysis)
+        shown: set[int] = set()
+        for occ in index.occurrences:
+            if id(occ.symbol) not in shown:
+                shown.add(id(occ.symbol))
+                assert hover(index, rules.sources, occ).strip(), (path, occ.symbol.name)
+        assert all(o.span.end_column > o.span.column for o in index.occurrences)
