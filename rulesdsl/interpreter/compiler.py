@@ -315,8 +315,14 @@ class Compiler(ExpressionCompiler):
             loop = self.loops[-1]
             self.line(pos, "break" if loop[0] == "native" else f"return {loop[1]}")
         elif isinstance(s, A.Say):
+            # a line of the log: (who is told it, None for everyone; its text)
+            to = "None"
+            if s.to is not None:
+                t = a.type_of(s.to)
+                to = (f"tuple(_uniq({self.expr(s.to)}))" if isinstance(t, tuple)
+                      else f"({self.need(self.expr(s.to), s.to.span, 'who is told')},)")
             self.line(pos, "if st.log is not None:")
-            self.line((pos[0], pos[1] + 1), f"st.log.append({self.expr(s.text)})")
+            self.line((pos[0], pos[1] + 1), f"st.log.append(({to}, {self.expr(s.text)}))")
         elif isinstance(s, A.Expect):
             self.expect(s, pos)
         elif isinstance(s, A.Pass):
