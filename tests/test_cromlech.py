@@ -21,13 +21,11 @@ def rules():
 
 
 def zone(game, name, player=None):
-    a = game.rules.analysis
-    info = a.zones[name]
-    return game.st.z[info.base + (player or 0)]
+    return game.zone(name, player)
 
 
 def counter(game, name):
-    return game.view(0)["counters"][name]
+    return game.counter(name)
 
 
 def play_until(game, rng, done):
@@ -81,7 +79,7 @@ def test_views_hide_hands_decks_and_the_first_druid_choice(rules):
     assert view["zones"]["hand"][1] == {"size": len(zone(game, "hand", 1))}
     assert isinstance(game.view(1)["zones"]["hand"][1], list)
     # Year 1: the druids are chosen in secret, then shown together
-    play_until(game, rng, lambda g: g.view(0)["counters"]["pick"][0] is not None)
+    play_until(game, rng, lambda g: g.counter("pick", 0) is not None)
     assert game.view(1)["counters"]["pick"][0] == "?"
     assert game.view(0)["counters"]["druid"] == [None, None, None]
     play_until(game, rng, lambda g: counter(g, "battle") == 1)
@@ -104,9 +102,9 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     game = rules.new_game(players=2, seed=3)
     rng = random.Random(1)
     play_until(game, rng, lambda g: len(zone(g, "hand", 1)) > 0 and g.decision.player == 1)
-    mine, theirs = show_state(game, 1), show_state(game, 0)
-    hand = ", ".join(game.program.display.show(c, ("comp", "Stone"))
-                     for c in zone(game, "hand", 1))
+    mine, theirs = show_state(game.view(1), rules), show_state(game.view(0), rules)
+    view = game.view(1)
+    hand = ", ".join(view["components"]["Stone"][c]["label"] for c in view["zones"]["hand"][1])
     assert f"hand of player 2: {hand}" in mine
     assert f"hand of player 2: {len(zone(game, 'hand', 1))} hidden" in theirs
     assert any(line.startswith("trilithons: ") and line.endswith(" hidden") for line in mine)

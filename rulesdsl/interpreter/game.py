@@ -1,60 +1,43 @@
-"""The Python API: load rules, start a game, read the decision, apply an option.
+"""The Python API: load rules, start a game, read it, apply an option.
 
 Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
 history of chosen option indices. `advance` runs blocks until the rules pause at a
 decision or chance step, or the game ends; every step counts against a budget so a rule
 file that loops forever stops with an error naming the rule.
+
+Tools and tests read a game through `Game`'s methods (a counter, a zone, a board's cells,
+the state key, the log); only the interpreter reads the `State` itself. A narrated game
+keeps a log in which each line names who was told it: the engine narrates every decision
+(a secret one to its chooser only) and every chance step it pauses at.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
+from .public import (
+    Audience,
+    BoardShape,
+    Chance,
+    CounterShape,
+    Decision,
+    Line,
+    Option,
+    Result,
+    ZoneShape,
+    told,
+)
 from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .saves import SAVE_FORMAT, read_save
 from .state import State, seed_to_rng
+from .views import shown, view
 
-SAVE_FORMAT = "rulesdsl-game/1"
-
-
-@dataclass(frozen=True)
-class Option:
-    """One legal option: a stable id and a readable label."""
-
-    id: str
-    label: str
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Who decides now, and between what."""
-
-    player: int
-    options: list[Option]
-    prompt: str
-
-
-@dataclass(frozen=True)
-class Chance:
-    """A chance step: its outcomes, each with its probability."""
-
-    outcomes: list[tuple[Option, float]]
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
-
-    ranking: list[int]
-    scores: list[int] | None
-
-    @property
-    def winners(self) -> list[int]:
-        return [p for p, r in enumerate(self.ranking) if r == 1]
+__all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
 
 def advance(prog: Program, st: State, r: int | None = None) -> int | None:
@@ -134,6 +117,8 @@ class Rules:
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
+        # the decisions made `secretly`: the sampler re-draws them for the other seats
+        self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
 
     @property
     def name(self) -> str:
@@ -153,6 +138,51 @@ class Rules:
                                          f"not {players}")])
         return players
 
+    # ---- what the rules declare --------------------------------------------------------
+
+    @cached_property
+    def counters(self) -> dict[str, CounterShape]:
+        """Each counter by name: its keys, whether it is secret, its first value (shown as
+        views show values)."""
+        disp = self.program.display
+        return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
+                                         for d in info.dims), info.secret,
+                                   shown(disp, info.init, info.type))
+                for name, info in self.analysis.counters.items()}
+
+    @cached_property
+    def zones(self) -> dict[str, ZoneShape]:
+        return {name: ZoneShape(z.kind, z.per_player, z.visibility)
+                for name, z in self.analysis.zones.items()}
+
+    @cached_property
+    def boards(self) -> dict[str, BoardShape]:
+        out = {}
+        for name, board in self.analysis.boards.items():
+            holds = self.analysis.holding.get(name)
+            out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
+                                   else holds[1])
+        return out
+
+    def components(self, kind: str) -> list[str]:
+        """The ids of the components of a kind, in their order (a component's number is
+        its place in this list)."""
+        if kind not in self.program.display.components:
+            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
+        return list(self.program.display.components[kind][0])
+
+    def value(self, name: str) -> Any:
+        """The value of a constant or setting."""
+        if name not in self.analysis.values:
+            raise KeyError(f"{self.name} has no constant or setting named {name!r}")
+        return self.analysis.values[name]
+
+    @property
+    def examples(self) -> list[str]:
+        return [p.name for p in self.analysis.procs if p.kind == "example"]
+
+    # ---- games -------------------------------------------------------------------------
+
     def fresh_state(self, players: int, seed: int) -> State:
         boards = [[None] * n for n in self._board_sizes]
         zones: list[list[int]] | None = [[] for _ in range(self._zones)] if self._zones \
@@ -168,7 +198,8 @@ class Rules:
 
     def new_game(self, players: int | None = None, seed: int = 0,
                  narrate: bool = False, auto_chance: bool = True) -> Game:
-        """Start a game: run the setup and play until the first decision."""
+        """Start a game: run the setup and play until the first decision. A narrated game
+        keeps a log; with `auto_chance` off, the game pauses at each chance step."""
         if players is None or not self.analysis.min_players <= players <= \
                 self.analysis.max_players:
             players = self.check_players(players)
@@ -185,9 +216,36 @@ class Rules:
 
     def load_game(self, data: Any) -> Game:
         """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
-        from .saves import load_game
+        saved = read_save(data, self.program, self.digest, self.check_players)
+        game = Game(self, saved.state, saved.seed)
+        game.history = saved.history
+        game._secrets = None  # worked out from the record when the sampler needs them
+        if saved.state.pending is not None and not _pending_fits(game):
+            raise RulesError([Diagnostic("G001", "corrupt saved game: the pending decision "
+                                         "does not fit the rule stack")])
+        return game
 
-        return load_game(self, data)
+
+def _pending_fits(game: Game) -> bool:
+    """Whether a loaded game's pending options have labels and a place in the top frame to
+    go: a save whose frame or options do not fit the rules would otherwise fail later."""
+    st = game.st
+    assert st.pending is not None
+    site = game.program.sites[st.pending[0]]
+    locals_ = st.stack[-1][1]
+    try:
+        game.options()
+        if site.slot >= 0:
+            return site.slot < len(locals_)
+        lst, idx = site.hidden
+        return 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
+    except Exception:
+        return False
+
+
+# a secret decision as the sampler needs it: its place in the history, who made it, the
+# state just before it, and how long the log was then (-1 when the game was not narrated)
+SecretStep = tuple[int, int, State, int]
 
 
 class Game:
@@ -196,10 +254,18 @@ class Game:
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
         self.program = rules.program
-        self.st = st
+        self.st = st  # the interpreter's: everything else reads the game's methods
         self.seed = seed
         self.history: list[int] = []
         self.over = st.result is not None  # kept up to date after every step
+        # every secret decision so far (None: not known, see `sampling.secret_steps`);
+        # `replayable`: the seed and the history reproduce this game (not so for a game
+        # the sampler made up)
+        self._secrets: tuple[SecretStep, ...] | None = ()
+        self._replayable = True
+        self._disclosed: dict[int, frozenset[int]] = {}  # the sampler's: see sampling.py
+        # chance steps rolled since the last decision: (length of the history, how many)
+        self._rolled = (0, 0)
 
     def _run(self) -> None:
         try:
@@ -215,8 +281,17 @@ class Game:
         return self.st.np
 
     @property
-    def log(self) -> list[str]:
-        return self.st.log if self.st.log is not None else []
+    def current(self) -> int | None:
+        """The current player (a seat number from 0), or None outside turns."""
+        return self.st.v[0]
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that decides now; None at a chance step and once the game is over."""
+        p = self.st.pending
+        if p is None or p[1] < 0 or self.st.result is not None:
+            return None
+        return p[1]
 
     @property
     def is_chance(self) -> bool:
@@ -262,10 +337,17 @@ class Game:
         p = self.st.pending
         if p is None or self.st.result is not None or p[1] == -1:
             return None
+        return Decision(p[1], self.options(), self.prompt() or "")
+
+    def prompt(self) -> str | None:
+        """The rule line that asks the pending decision, or None when nobody decides."""
+        p = self.st.pending
+        if p is None or self.st.result is not None or p[1] == -1:
+            return None
         site = self.program.sites[p[0]]
         src = self.rules.sources.get(site.span.file, "").splitlines()
-        prompt = src[site.span.line - 1].strip().rstrip(":") if site.span.line <= len(src) else ""
-        return Decision(p[1], self.options(), prompt)
+        return src[site.span.line - 1].strip().rstrip(":") if site.span.line <= len(src) \
+            else ""
 
     @property
     def chance(self) -> Chance | None:
@@ -287,7 +369,106 @@ class Game:
             scores = self.program.score(self.st)
         return Result(list(r), scores)
 
+    def counter(self, name: str, *keys: Any) -> Any:
+        """A counter's value, as the rules hold it: a player is a seat number from 0, an
+        enum value, a component or a cell its number. Give one key per `per` of the
+        counter: a seat, an enum value (its name or number), a die of the set (from 0), a
+        component (its id or number)."""
+        info = self.rules.analysis.counters.get(name)
+        if info is None:
+            raise KeyError(f"{self.rules.name} has no counter named {name!r}")
+        if len(keys) != len(info.dims):
+            raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
+        index, stride = info.base, info.size
+        for key, (kind, what, size) in zip(keys, info.dims):
+            stride //= size
+            index += self._key(name, key, kind, what, size) * stride
+        return self.st.v[index]
+
+    def _key(self, name: str, key: Any, kind: str, what: str, size: int) -> int:
+        if isinstance(key, str) and kind in ("enum", "kind"):
+            names = (self.rules.analysis.enums[what].values if kind == "enum"
+                     else self.program.display.components[what][0])
+            if key in names:
+                return names.index(key)
+        elif type(key) is int and 0 <= key < (self.st.np if kind == "player" else size):
+            return key
+        raise KeyError(f"{key!r} is not a {'seat' if kind == 'player' else what} "
+                       f"(a key of counter {name})")
+
+    def zone(self, name: str, owner: int | None = None) -> list[int]:
+        """The components in a zone (of `owner`, for a zone per player), by number, in
+        order: the first is the top."""
+        zone = self.rules.analysis.zones.get(name)
+        if zone is None:
+            raise KeyError(f"{self.rules.name} has no zone named {name!r}")
+        if zone.per_player != (owner is not None) or (
+                owner is not None and not (type(owner) is int and 0 <= owner < self.st.np)):
+            want = "one per player: give a seat" if zone.per_player else "shared: no owner"
+            raise KeyError(f"zone {name} is {want}")
+        return self.st.z[zone.base + (owner or 0)][:]
+
+    def cells(self, board: str) -> list[Any]:
+        """What stands on each cell of a board (None: empty), by cell number."""
+        if board not in self.rules.analysis.board_index:
+            raise KeyError(f"{self.rules.name} has no board named {board!r}")
+        return self.st.b[self.rules.analysis.board_index[board]][:]
+
+    def dice(self, name: str) -> list[Any]:
+        """The faces a set of dice shows."""
+        d = self.rules.analysis.dice.get(name)
+        if d is None:
+            raise KeyError(f"{self.rules.name} has no dice named {name!r}")
+        return self.st.v[d.base:d.base + d.count]
+
+    def state_key(self) -> str:
+        """A canonical text of the whole position (not the log), for hashing and
+        comparing: equal keys, equal games from here on."""
+        return self.st.key()
+
+    # ---- the log -----------------------------------------------------------------------
+
+    @property
+    def narrated(self) -> bool:
+        return self.st.log is not None
+
+    def narrate(self) -> None:
+        """Keep a log from now on (a game started with `narrate=True` has one)."""
+        if self.st.log is None:
+            self.st.log = []
+
+    @property
+    def log(self) -> list[str]:
+        """Every line of the log, whoever was told it (for tools and tests; a player is
+        shown `log_for(seat)`)."""
+        return [text for _, text in self.st.log] if self.st.log is not None else []
+
+    def log_for(self, seat: int | None, since: int = 0) -> list[str]:
+        """The lines `seat` was told (None: an onlooker, told only what everyone is), from
+        line `since` of the whole log on."""
+        if self.st.log is None:
+            return []
+        return [text for to, text in self.st.log[since:] if told(to, seat)]
+
+    def lines(self, since: int = 0) -> list[Line]:
+        """The log from line `since` on, each line with who was told it."""
+        return [Line(text, to) for to, text in (self.st.log or [])[since:]]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` may see of the game (see `views.py`)."""
+        return view(self.st, self.rules.analysis, self.program.display, seat, self.decision,
+                    self.result, self.log_for(seat))
+
     # ---- acting ------------------------------------------------------------------------
+
+    @property
+    def auto_chance(self) -> bool:
+        """Whether chance steps are rolled at once (True) or wait as steps of their own."""
+        return self.st.auto
+
+    @auto_chance.setter
+    def auto_chance(self, value: bool) -> None:
+        self.st.auto = value
 
     def apply_index(self, i: int) -> None:
         """Apply option i (from 0) of the pending decision or chance step."""
@@ -296,6 +477,11 @@ class Game:
         if p is None or type(i) is not int or not 0 <= i < len(p[2]):
             raise self._bad_index(i)
         prog = self.program
+        if p[0] in self.rules.secret_sites and self._secrets is not None:
+            self._secrets += ((len(self.history), p[1], st.copy(),
+                               len(st.log) if st.log is not None else -1),)
+        if st.log is not None:
+            self._narrate(p, i)
         fr = st.stack[-1]
         slot = prog.slots[p[0]]
         if slot >= 0:
@@ -322,11 +508,34 @@ class Game:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
 
-    def roll_chance(self, i: int) -> None:
-        """Take outcome i of a pending chance step without recording it: a game record is
-        the seed and the decisions, and the seed reproduces the chance outcomes."""
-        self.apply_index(i)
+    def _narrate(self, p: tuple, i: int) -> None:
+        """The engine's own lines for a step: a chance outcome and a decision are told to
+        everyone, a secret decision to its chooser (the others learn only that it was
+        made)."""
+        log = self.st.log
+        assert log is not None
+        label = self.options()[i].label
+        who = p[1]
+        if who < 0:
+            log.append((None, f"chance: {label}"))
+        elif p[0] not in self.rules.secret_sites:
+            log.append((None, f"player {who + 1}: {label}"))
+        else:
+            log.append(((who,), f"player {who + 1}: {label}"))
+            others: Audience = tuple(q for q in range(self.st.np) if q != who)
+            if others:
+                log.append((others, f"player {who + 1} chooses in secret"))
+
+    def roll_chance(self, i: int | None = None) -> None:
+        """Take the pending chance step: outcome i, or (without i) the outcome the game's
+        own generator draws, as it would have without pausing. It is not recorded: a game
+        record is the seed and the decisions, and the seed reproduces the chance outcomes."""
+        if i is None and self.is_chance:
+            i = self.st.rand(self.num_options())
+        self.apply_index(i)  # type: ignore[arg-type]  # None is reported as a bad index
         self.history.pop()
+        n = len(self.history)
+        self._rolled = (n, self._rolled[1] + 1 if self._rolled[0] == n else 1)
 
     def _bad_index(self, i: object) -> RulesError:
         p = self.st.pending
@@ -352,20 +561,31 @@ class Game:
         raise RulesError([Diagnostic("G002", f"'{option_id}' is not an option here; the "
                                      f"options are: {known}{more}")])
 
-    def copy(self) -> Game:
+    def copy(self, narrated: bool = False) -> Game:
+        """An independent copy. It keeps no log (search copies games by the thousand and
+        narration costs), unless `narrated`: then it has a copy of the log and goes on
+        narrating."""
         new = Game.__new__(Game)
         new.rules = self.rules
         new.program = self.program
         new.st = self.st.copy()
+        if narrated and self.st.log is not None:
+            new.st.log = self.st.log[:]
         new.seed = self.seed
         new.history = self.history[:]
         new.over = self.over
+        new._secrets = self._secrets
+        new._replayable = self._replayable
+        new._disclosed = self._disclosed
+        new._rolled = self._rolled
         return new
 
-    # ---- saving and viewing ------------------------------------------------------------
+    # ---- saving ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The game as plain data: `Rules.load_game` resumes it. A narrated game's log goes
+        with it, each line with who was told it."""
+        out = {
             "format": SAVE_FORMAT,
             "game": self.rules.name,
             "rules": self.rules.digest,
@@ -373,9 +593,7 @@ class Game:
             "history": self.history,
             "state": self.st.to_json(),
         }
-
-    def view(self, player: int) -> dict[str, Any]:
-        """What `player` may see of the game (see `views.view`)."""
-        from .views import view
-
-        return view(self, player)
+        if self.st.log is not None:
+            out["log"] = [[list(to) if to is not None else None, text]
+                          for to, text in self.st.log]
+        return out

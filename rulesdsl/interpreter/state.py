@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .public import Audience
+
 MASK = (1 << 64) - 1
 SEATS = [list(range(n)) for n in range(65)]
 
@@ -44,7 +46,8 @@ class State:
         self.rng = rng
         self.result: list[int] | None = None  # rank per seat once the game is over
         self.auto = True              # roll chance steps at once instead of pausing
-        self.log: list[str] | None = None     # narration, when asked for
+        # narration, when asked for: (who is told, None for everyone; the line)
+        self.log: list[tuple[Audience, str]] | None = None
         # `steps` (set by each run of the rules) and `replay` (set by an example's
         # 'play "..."') are left unset here: a new state is made for every game
 

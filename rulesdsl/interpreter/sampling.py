@@ -1,0 +1,408 @@
+"""The forward model that cannot peek: a whole game consistent with what one seat has seen.
+
+Stage: run. Search (greedy today, MCTS and ISMCTS next) must not look at the real game's
+hidden parts. `sample_game(game, seat, rng)` makes up a game that the seat could not tell
+from the real one, following the visibility the rule file declares (no per-game code):
+
+1. Secret choices (`choose ... secretly`) of the other seats are re-drawn among the
+   options they had, as long as the seat cannot tell: the game is played again from the
+   first such choice, with the recorded decisions otherwise, and a replay is kept only if
+   it shows the seat the same view and the same lines of the log as the real game.
+   Whatever the rules derived from those choices (a secret counter holding a bid, a purse
+   spent in secret) follows from the replay; a value the seat could work out from what
+   it saw comes out the same, so it is not made up. A choice no re-draw can hide (it has
+   been revealed since) keeps its value.
+2. Components the seat cannot see (in hidden zones and in other players' `owner` zones)
+   are pooled by kind and dealt back at random, each zone keeping its size: a deck is
+   reshuffled, hands are dealt anew. A component keeps its own counters wherever it goes.
+   What the rules hold by place (a rule's local name, another seat's secret counter, the
+   options of another seat's pending decision) names the component now in that place;
+   a component the seat sees named (a public counter, its own options) stays where it is.
+3. The random generator gets a fresh state: every future roll and shuffle is new.
+
+The sample keeps only the lines of the log the seat was told. It is a game like any
+other: copy it and play on. What the sampler cannot know is listed in docs/visibility.md.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from .. import ast as A
+from ..check.analysis import Analysis
+from ..check.types import Type, element, list_of
+from .game import Game, Rules, SecretStep
+from .public import told
+from .state import State, seed_to_rng
+from .visibility import on_boards, row_seen, zone_lists, zone_seen
+
+SEARCH_BUDGET = 128  # replays tried to draw the hidden secret choices afresh
+TEST_BUDGET = 32     # replays tried per other option of a secret choice, to find it hidden
+
+
+def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
+    """A game `seat` cannot tell from `game`, its hidden parts made up afresh."""
+    world = redraw_secret_choices(game, seat, rng)
+    redeal_hidden(world, seat, rng)
+    world.st.rng = seed_to_rng(rng.getrandbits(64))
+    log = game.st.log
+    world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
+    world._secrets = None     # it has no record that replays it: it was made up
+    world._replayable = False
+    world._disclosed = {}
+    return world
+
+
+# ---- 1. secret choices ------------------------------------------------------------------
+
+def secret_steps(game: Game) -> tuple[SecretStep, ...]:
+    """The game's secret decisions. A loaded game has them worked out by playing its record
+    (seed and decisions) again; a made-up game has none that can be re-drawn."""
+    if game._secrets is None:
+        game._secrets = ()
+        if game._replayable:
+            again = _play_record(game)
+            if again is not None:
+                game._secrets = again._secrets
+    assert game._secrets is not None
+    return game._secrets
+
+
+def _play_record(game: Game) -> Game | None:
+    """The game again from its seed and decisions, or None if that does not reproduce it."""
+    again = game.rules.new_game(players=game.players, seed=game.seed,
+                                auto_chance=game.auto_chance)
+    for i in game.history:
+        while again.is_chance:
+            again.roll_chance()
+        if again.over or i >= again.num_options():
+            return None
+        again.apply_index(i)
+    if not _roll_as_since(again, game):
+        return None
+    return again if again.state_key() == game.state_key() else None
+
+
+def redraw_secret_choices(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of `game` in which the other seats' secret choices that `seat` cannot tell
+    apart are drawn afresh among the options each had.
+
+    A secret choice counts as revealed to the seat once no other option in its place
+    (the later secret choices drawn afresh around it) leaves the seat told and shown
+    what the real game told and showed it: it keeps its value from then on. The others
+    are drawn afresh together: the game is played again from the first of them, and a
+    replay is kept only if it tells the seat the same lines and shows it the same view."""
+    steps = secret_steps(game)
+    revealed = game._disclosed.get(seat, frozenset())
+    hidden = [k for k, step in enumerate(steps) if step[1] != seat and k not in revealed]
+    for k in list(hidden):
+        if not _stays_hidden(game, steps, k, seat, rng, hidden):
+            revealed |= {k}
+            hidden.remove(k)
+    game._disclosed = {**game._disclosed, seat: revealed}  # copies share the old dict
+    if hidden:
+        world = _Search(game, steps, hidden[0], seat, rng,
+                        {steps[k][0] for k in hidden}).run()
+        if world is not None:
+            return world
+    return game.copy()
+
+
+def _stays_hidden(game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
+                  rng: random.Random, hidden: list[int]) -> bool:
+    """Whether another option of the k-th secret choice, the later hidden ones drawn
+    afresh, leaves the seat told and shown what the real game told and showed it."""
+    later = {steps[j][0] for j in hidden if j > k}
+    pending = steps[k][2].pending
+    assert pending is not None
+    chosen = game.history[steps[k][0]]
+    options = [i for i in range(len(pending[2])) if i != chosen]
+    rng.shuffle(options)
+    return any(_Search(game, steps, k, seat, rng, later).run(first=i, budget=TEST_BUDGET)
+               is not None for i in options)
+
+
+class _Search:
+    """Replays of a game from just before its k-th secret decision, the decisions at the
+    places in `redraw` drawn afresh, the others as recorded; a replay is cut as soon as
+    the seat is told a line the real game did not tell it at that point."""
+
+    def __init__(self, game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
+                 rng: random.Random, redraw: set[int]):
+        self.game, self.seat, self.rng, self.redraw = game, seat, rng, redraw
+        self.at = steps[k][0]
+        self.lines = _lines_since(game, steps, k, seat)
+        self.seen = _without_log(game.view(seat))
+        start = Game(game.rules, steps[k][2].copy(), game.seed)
+        start.history = game.history[:self.at]
+        start.st.log = []
+        start._secrets = steps[:k]
+        self.start = start
+
+    def run(self, first: int | None = None, budget: int = SEARCH_BUDGET) -> Game | None:
+        """The first replay found (within `budget` replays) that the seat cannot tell
+        from the real game; with `first`, the k-th secret choice takes that option. A
+        replay cut short starts again from a choice point of its path drawn at random,
+        with another option there: an early choice as likely as a late one to be the
+        culprit."""
+        # the choice points of the current path: the game just before each, its place
+        path: list[tuple[Game, int, int]] = []
+        world, pos, take = self.start.copy(narrated=True), self.at, first
+        for _ in range(budget):
+            found = self._descend(world, pos, take, path)
+            if found is not None:
+                return found
+            if not path:
+                return None
+            j = self.rng.randrange(len(path))
+            before, pos, n = path[j]
+            del path[j:]
+            world = before.copy(narrated=True)
+            take = self.rng.randrange(n)
+            path.append((before, pos, n))
+        return None
+
+    def _descend(self, world: Game, pos: int, take: int | None,
+                 path: list[tuple[Game, int, int]]) -> Game | None:
+        """Play on from decision `pos` (taking option `take` there, if given) to the
+        present, noting each choice point drawn afresh on `path`; the game reached if it
+        matches what the seat saw, else None."""
+        history = self.game.history
+        checked = 0
+        while True:
+            checked = self._heard(world, checked)
+            if checked < 0:
+                return None
+            if pos == len(history):
+                break
+            while world.is_chance:
+                world.roll_chance()
+            if world.over:
+                return None
+            n = world.num_options()
+            if take is not None:
+                i, take = take, None
+            elif pos in self.redraw:
+                path.append((world.copy(narrated=True), pos, n))
+                i = self.rng.randrange(n)
+            else:
+                i = history[pos]
+            if i >= n:
+                return None
+            world.apply_index(i)
+            pos += 1
+        if not _roll_as_since(world, self.game) or world.log_for(self.seat) != self.lines \
+                or _without_log(world.view(self.seat)) != self.seen:
+            return None
+        return world
+
+    def _heard(self, world: Game, checked: int) -> int:
+        """Check the lines told to the seat from line `checked` of the world's log on
+        against the real ones: how far the log is checked, or -1 at the first that
+        differs."""
+        log = world.st.log
+        assert log is not None
+        heard = sum(1 for to, _ in log[:checked] if told(to, self.seat))
+        for to, text in log[checked:]:
+            if told(to, self.seat):
+                if heard >= len(self.lines) or self.lines[heard] != text:
+                    return -1
+                heard += 1
+        return len(log)
+
+
+def _roll_as_since(world: Game, game: Game) -> bool:
+    """Take the chance steps `game` took since its last decision (a game that pauses at
+    chance steps may be a few in); False if `world` does not have them to take."""
+    rolled = game._rolled
+    for _ in range(rolled[1] if rolled[0] == len(game.history) else 0):
+        if not world.is_chance:
+            return False
+        world.roll_chance()
+    return True
+
+
+def _lines_since(game: Game, steps: tuple[SecretStep, ...], k: int, seat: int) -> list[str]:
+    """The lines `seat` was told since just before the k-th secret decision: from the log,
+    or, when the game was not narrated then, from its record played again from there."""
+    loglen = steps[k][3]
+    if loglen >= 0 and game.st.log is not None:
+        return game.log_for(seat, since=loglen)
+    again = Game(game.rules, steps[k][2].copy(), game.seed)
+    again.st.log = []
+    for i in game.history[steps[k][0]:]:
+        while again.is_chance:
+            again.roll_chance()
+        again.apply_index(i)
+    _roll_as_since(again, game)
+    return again.log_for(seat)
+
+
+def _without_log(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "log"}
+
+
+# ---- 2. hidden components ---------------------------------------------------------------
+
+def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
+    """Deal the components `seat` cannot see anew, by kind, among the places they fill."""
+    a, st = game.rules.analysis, game.st
+    pinned = _seen_named(game, seat)
+    placed = on_boards(a, st)
+    places: dict[str, list[tuple[int, int]]] = {}
+    for zone, owner, i in zone_lists(a, st):
+        if zone_seen(zone, owner, seat):
+            continue
+        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
+        places.setdefault(zone.kind, []).extend(
+            (i, j) for j, c in enumerate(st.z[i]) if c not in keep)
+    sigma: dict[str, dict[int, int]] = {}
+    for kind, where in places.items():
+        pool = [st.z[i][j] for i, j in where]
+        rng.shuffle(pool)
+        moved = {}
+        for (i, j), new in zip(where, pool):
+            if st.z[i][j] != new:
+                moved[st.z[i][j]] = new
+            st.z[i][j] = new
+        if moved:
+            sigma[kind] = moved
+    if sigma:
+        _rename(game, seat, sigma)
+
+
+def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
+    """Per kind, the components `seat` sees named: in a counter it sees, or among its own
+    options. They keep their places: moving them would change what the seat sees."""
+    a, st = game.rules.analysis, game.st
+    out: dict[str, set[int]] = {}
+    for info, j, owner in _component_slots(a, st):
+        if row_seen(info, owner, seat):
+            _collect(st.v[j], info.type, out)
+    p = st.pending
+    if p is not None and p[1] == seat:
+        t = game.program.sites[p[0]].type
+        for value in p[2]:
+            _collect(value, t, out)
+    return out
+
+
+def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
+    """After a re-deal, what the rules hold by place names the component now there: the
+    counters `seat` does not see, the locals of every frame, another seat's options."""
+    a, st = game.rules.analysis, game.st
+    for info, j, owner in _component_slots(a, st):
+        if not row_seen(info, owner, seat):
+            st.v[j] = _renamed(st.v[j], info.type, sigma)
+    slots = _local_types(game.rules)
+    prog = game.program
+    for fr in st.stack:
+        types = slots.get(prog.span_procs[prog.block_sid[fr[0]]], {})
+        for slot, t in types.items():
+            if slot < len(fr[1]):
+                fr[1][slot] = _renamed(fr[1][slot], t, sigma)
+    p = st.pending
+    if p is not None and p[1] >= 0 and p[1] != seat:
+        t = prog.sites[p[0]].type
+        st.pending = (p[0], p[1], [_renamed(v, t, sigma) for v in p[2]])
+
+
+def _component_slots(a: Analysis, st: State) -> list[tuple[Any, int, int | None]]:
+    """Every counter slot that holds a component: (counter, slot, owner for a counter per
+    player)."""
+    out = []
+    for info in a.counters.values():
+        if _kind_of(info.type) is None:
+            continue
+        per = info.size // info.dims[0][2] if info.dims and info.dims[0][0] == "player" \
+            else 0
+        for j in range(info.size):
+            owner = j // per if per else None
+            if owner is None or owner < st.np:
+                out.append((info, info.base + j, owner))
+    return out
+
+
+def _kind_of(t: Type) -> str | None:
+    return t[1] if isinstance(t, tuple) and t[0] == "comp" else None
+
+
+def _collect(value: Any, t: Type, out: dict[str, set[int]]) -> None:
+    kind = _kind_of(t)
+    if kind is not None and value is not None:
+        out.setdefault(kind, set()).add(value)
+    elif isinstance(value, list):
+        el = element(t)
+        if el is not None:
+            for x in value:
+                _collect(x, el, out)
+
+
+def _renamed(value: Any, t: Type, sigma: dict[str, dict[int, int]]) -> Any:
+    kind = _kind_of(t)
+    if kind is not None:
+        return sigma.get(kind, {}).get(value, value)
+    if isinstance(value, list):
+        el = element(t)
+        if el is not None and _holds_components(el):
+            return [_renamed(x, el, sigma) for x in value]
+    return value
+
+
+def _holds_components(t: Type) -> bool:
+    if _kind_of(t) is not None:
+        return True
+    el = element(t) if isinstance(t, tuple) else None
+    return el is not None and _holds_components(el)
+
+
+@lru_cache(maxsize=64)
+def _local_types(rules: Rules) -> dict[str, dict[int, Type]]:
+    """Per procedure (by the name frames are known by), the locals that may hold a
+    component, with their types. Locals that never hold one are left out, and so is a
+    slot two procedures of one name type differently."""
+    a = rules.analysis
+    out: dict[str, dict[int, Type]] = {}
+    clash: set[tuple[str, int]] = set()
+    for proc in a.procs:
+        types = out.setdefault(proc.name, {})
+        for node in _nodes(proc.body):
+            for slot, t in _slots_of(a, node):
+                if not _holds_components(t) or (proc.name, slot) in clash:
+                    continue
+                if types.get(slot, t) != t:
+                    clash.add((proc.name, slot))
+                    del types[slot]
+                else:
+                    types[slot] = t
+    return out
+
+
+def _slots_of(a: Analysis, node: Any) -> list[tuple[int, Type]]:
+    """The local slots a node names, with their types: a use of a local name, and the list
+    a `for each` that pauses walks through."""
+    out = []
+    b = a.binding.get(id(node))
+    if b is not None and b[0] == "local":
+        out.append((b[1], b[2]))
+    if isinstance(node, A.ForEach) and id(node) in a.hidden:
+        el = element(a.type_of(node.domain))
+        if el is not None:
+            out.append((a.hidden[id(node)][0], list_of(el)))
+    return out
+
+
+def _nodes(value: Any) -> list[Any]:
+    """Every AST node in a value (a node, or lists and tuples of them), nested ones too."""
+    out: list[Any] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, A.Node):
+            out.append(item)
+            stack.extend(getattr(item, name) for name in type(item).model_fields)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return out
