@@ -337,7 +337,8 @@ class Game:
         p = self.st.pending
         if p is None or self.st.result is not None or p[1] == -1:
             return None
-        return Decision(p[1], self.options(), self.prompt() or "")
+        return Decision(p[1], self.options(), self.prompt() or "",
+                        p[0] in self.rules.secret_sites)
 
     def prompt(self) -> str | None:
         """The rule line that asks the pending decision, or None when nobody decides."""
@@ -507,6 +508,13 @@ class Game:
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
+
+    def reseed(self, seed: int) -> None:
+        """Draw every roll and shuffle from here on from a fresh generator seeded with
+        `seed` (for search and tests). The seed and history no longer replay the game."""
+        self.st.rng = seed_to_rng(seed)
+        self._secrets = None
+        self._replayable = False
 
     def _narrate(self, p: tuple, i: int) -> None:
         """The engine's own lines for a step: a chance outcome and a decision are told to

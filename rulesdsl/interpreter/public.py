@@ -23,11 +23,13 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    """Who decides now, and between what."""
+    """Who decides now, and between what; a secret decision is one the others learn only
+    was made (`choose ... secretly`)."""
 
     player: int
     options: list[Option]
     prompt: str
+    secret: bool = False
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from ..check.analysis import Analysis
 from ..check.types import Type, element, list_of
 from .game import Game, Rules, SecretStep
 from .public import told
-from .state import State, seed_to_rng
+from .state import State
 from .visibility import on_boards, row_seen, zone_lists, zone_seen
 
 SEARCH_BUDGET = 128  # replays tried to draw the hidden secret choices afresh
@@ -46,11 +46,9 @@ def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
     """A game `seat` cannot tell from `game`, its hidden parts made up afresh."""
     world = redraw_secret_choices(game, seat, rng)
     redeal_hidden(world, seat, rng)
-    world.st.rng = seed_to_rng(rng.getrandbits(64))
+    world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
     world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
-    world._secrets = None     # it has no record that replays it: it was made up
-    world._replayable = False
     world._disclosed = {}
     return world
 
@@ -260,7 +258,8 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
             (i, j) for j, c in enumerate(st.z[i]) if c not in keep)
     sigma: dict[str, dict[int, int]] = {}
     for kind, where in places.items():
-        pool = [st.z[i][j] for i, j in where]
+        # sorted first: games that differ only in what the seat cannot see deal the same
+        pool = sorted(st.z[i][j] for i, j in where)
         rng.shuffle(pool)
         moved = {}
         for (i, j), new in zip(where, pool):
