@@ -135,7 +135,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
 
     game.auto_chance = False
     game.narrate()
-    said = len(game.log)
+    said = 0  # a resumed game first tells again what the person's seats were told
 
     def tell() -> None:
         nonlocal said

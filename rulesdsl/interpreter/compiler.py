@@ -319,7 +319,7 @@ class Compiler(ExpressionCompiler):
             to = "None"
             if s.to is not None:
                 t = a.type_of(s.to)
-                to = (f"tuple(_uniq({self.expr(s.to)}))" if isinstance(t, tuple)
+                to = (f"(*_uniq({self.expr(s.to)}),)" if isinstance(t, tuple)
                       else f"({self.need(self.expr(s.to), s.to.span, 'who is told')},)")
             self.line(pos, "if st.log is not None:")
             self.line((pos[0], pos[1] + 1), f"st.log.append(({to}, {self.expr(s.text)}))")
