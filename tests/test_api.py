@@ -119,3 +119,26 @@ def test_the_tests_and_tools_read_no_state():
             if needle in text:
                 offenders.append(f"{path.relative_to(ROOT)}: {needle!r}")
     assert offenders == []
+
+
+def test_the_interpreter_modules_import_each_other_in_one_direction():
+    """No circle among the interpreter's modules (game, saves and views used to import
+    each other), counting imports inside functions and for type checking too."""
+    import re
+
+    folder = ROOT / "rulesdsl" / "interpreter"
+    graph = {p.stem: set(re.findall(r"^\s*from \.(\w+) import", p.read_text(), re.M))
+             for p in folder.glob("*.py")}
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, "import circle: " + " -> ".join(path + (module,))
+        if module in done:
+            return
+        for other in graph.get(module, ()):
+            visit(other, path + (module,))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+    assert {"saves", "views"} <= graph["game"] and "game" not in graph["views"]

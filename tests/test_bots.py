@@ -108,3 +108,20 @@ def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():
         one["decisions"] + not_one["decisions"])
     se = math.sqrt(pooled * (1 - pooled) * (1 / one["decisions"] + 1 / not_one["decisions"]))
     assert abs(p1 - p0) < 3 * se, (p1, p0, se)
+
+
+def test_the_bot_in_the_visibility_doc_plays():
+    """docs/visibility.md shows how to write a bot: its code runs and plays whole games."""
+    import re
+
+    from rulesdsl.runner import play_out
+
+    text = (ROOT / "docs" / "visibility.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    namespace: dict = {}
+    exec(compile(code, "docs/visibility.md", "exec"), namespace)  # noqa: S102
+    rules = rulesdsl.load(ROOT / "games/connect_four/connect_four.rules")
+    for seed in range(3):
+        game = rules.new_game(players=2, seed=seed)
+        play_out(game, [namespace["OneStep"](seed), RandomAgent(seed)])
+        assert game.over
