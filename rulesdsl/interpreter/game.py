@@ -1,9 +1,7 @@
 """The Python API: load rules, start a game, read it, apply an option.
 
 Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
-history of chosen option indices. `advance` runs blocks until the rules pause at a
-decision or chance step, or the game ends; every step counts against a budget so a rule
-file that loops forever stops with an error naming the rule.
+history of chosen option indices (the rules run in `stepping.py`).
 
 Tools and tests read a game through `Game`'s methods (a counter, a zone, a board's cells,
 the state key, the log); only the interpreter reads the `State` itself. A narrated game
@@ -26,76 +24,18 @@ from .public import (
     Chance,
     CounterShape,
     Decision,
-    Line,
     Option,
     Result,
     ZoneShape,
-    told,
 )
-from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .reading import Reading
+from .runtime import SUSPEND, RuleRuntimeError
 from .saves import SAVE_FORMAT, read_save
 from .state import State, seed_to_rng
+from .stepping import advance, failure
 from .views import shown, view
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
-
-
-def advance(prog: Program, st: State, r: int | None = None) -> int | None:
-    """Run the rules until they pause; returns SUSPEND, OVER, REPLAY, or None when the
-    stack of frames has emptied. `r`, if given, is what the top frame's block has just
-    returned (see `Game.apply_index`)."""
-    blocks = prog.blocks
-    stack = st.stack
-    if not stack:
-        return None
-    steps = 0
-    fr = stack[-1]
-    try:
-        if r is None:
-            st.steps = 0
-            r = blocks[fr[0]](st, fr)
-        while True:
-            if r >= 0:
-                fr[0] = r
-                steps += 1
-                if steps > STEP_BUDGET:
-                    raise _stuck(prog, r)
-            elif r == RET:
-                stack.pop()
-                if not stack:
-                    return None
-                fr = stack[-1]
-            elif r == CALL:
-                if len(stack) > 200:
-                    raise RuleRuntimeError("R001", "rules call each other more than 200 "
-                                           "deep: endless recursion?",
-                                           prog.spans[prog.block_sid[fr[0]]])
-                fr = stack[-1]
-            else:
-                return r
-            r = blocks[fr[0]](st, fr)
-    except RuleRuntimeError:
-        raise
-    except Exception as exc:  # a Python error inside generated code: a rule bug
-        raise failure(prog, fr, exc) from None
-
-
-def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
-    """A Python error raised by generated code, as a diagnostic at the block's rule."""
-    span = prog.spans[prog.block_sid[fr[0]]] if fr else None
-    return RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span)
-
-
-def _stuck(prog: Program, block: int) -> RuleRuntimeError:
-    sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
-                            f"an endless loop in '{prog.span_procs[sid]}'?", prog.spans[sid])
-
-
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        return "a value is none where a number, player or cell is needed"
-    return f"{type(exc).__name__}: {exc}"
 
 
 class Rules:
@@ -248,7 +188,7 @@ def _pending_fits(game: Game) -> bool:
 SecretStep = tuple[int, int, State, int]
 
 
-class Game:
+class Game(Reading):
     """One game of some rules: its state and the options chosen so far."""
 
     def __init__(self, rules: Rules, st: State, seed: int):
@@ -275,32 +215,6 @@ class Game:
         self.over = self.st.result is not None
 
     # ---- reading -----------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return self.st.np
-
-    @property
-    def current(self) -> int | None:
-        """The current player (a seat number from 0), or None outside turns."""
-        return self.st.v[0]
-
-    @property
-    def decider(self) -> int | None:
-        """The seat that decides now; None at a chance step and once the game is over."""
-        p = self.st.pending
-        if p is None or p[1] < 0 or self.st.result is not None:
-            return None
-        return p[1]
-
-    @property
-    def is_chance(self) -> bool:
-        p = self.st.pending
-        return p is not None and p[1] == -1 and self.st.result is None
-
-    def num_options(self) -> int:
-        """How many options the pending step has (call it only while the game is on)."""
-        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
 
     def options(self) -> list[Option]:
         """The options of the pending step, decision or chance: ids and labels."""
@@ -369,91 +283,6 @@ class Game:
         elif self.program.score is not None:
             scores = self.program.score(self.st)
         return Result(list(r), scores)
-
-    def counter(self, name: str, *keys: Any) -> Any:
-        """A counter's value, as the rules hold it: a player is a seat number from 0, an
-        enum value, a component or a cell its number. Give one key per `per` of the
-        counter: a seat, an enum value (its name or number), a die of the set (from 0), a
-        component (its id or number)."""
-        info = self.rules.analysis.counters.get(name)
-        if info is None:
-            raise KeyError(f"{self.rules.name} has no counter named {name!r}")
-        if len(keys) != len(info.dims):
-            raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
-        index, stride = info.base, info.size
-        for key, (kind, what, size) in zip(keys, info.dims):
-            stride //= size
-            index += self._key(name, key, kind, what, size) * stride
-        return self.st.v[index]
-
-    def _key(self, name: str, key: Any, kind: str, what: str, size: int) -> int:
-        if isinstance(key, str) and kind in ("enum", "kind"):
-            names = (self.rules.analysis.enums[what].values if kind == "enum"
-                     else self.program.display.components[what][0])
-            if key in names:
-                return names.index(key)
-        elif type(key) is int and 0 <= key < (self.st.np if kind == "player" else size):
-            return key
-        raise KeyError(f"{key!r} is not a {'seat' if kind == 'player' else what} "
-                       f"(a key of counter {name})")
-
-    def zone(self, name: str, owner: int | None = None) -> list[int]:
-        """The components in a zone (of `owner`, for a zone per player), by number, in
-        order: the first is the top."""
-        zone = self.rules.analysis.zones.get(name)
-        if zone is None:
-            raise KeyError(f"{self.rules.name} has no zone named {name!r}")
-        if zone.per_player != (owner is not None) or (
-                owner is not None and not (type(owner) is int and 0 <= owner < self.st.np)):
-            want = "one per player: give a seat" if zone.per_player else "shared: no owner"
-            raise KeyError(f"zone {name} is {want}")
-        return self.st.z[zone.base + (owner or 0)][:]
-
-    def cells(self, board: str) -> list[Any]:
-        """What stands on each cell of a board (None: empty), by cell number."""
-        if board not in self.rules.analysis.board_index:
-            raise KeyError(f"{self.rules.name} has no board named {board!r}")
-        return self.st.b[self.rules.analysis.board_index[board]][:]
-
-    def dice(self, name: str) -> list[Any]:
-        """The faces a set of dice shows."""
-        d = self.rules.analysis.dice.get(name)
-        if d is None:
-            raise KeyError(f"{self.rules.name} has no dice named {name!r}")
-        return self.st.v[d.base:d.base + d.count]
-
-    def state_key(self) -> str:
-        """A canonical text of the whole position (not the log), for hashing and
-        comparing: equal keys, equal games from here on."""
-        return self.st.key()
-
-    # ---- the log -----------------------------------------------------------------------
-
-    @property
-    def narrated(self) -> bool:
-        return self.st.log is not None
-
-    def narrate(self) -> None:
-        """Keep a log from now on (a game started with `narrate=True` has one)."""
-        if self.st.log is None:
-            self.st.log = []
-
-    @property
-    def log(self) -> list[str]:
-        """Every line of the log, whoever was told it (for tools and tests; a player is
-        shown `log_for(seat)`)."""
-        return [text for _, text in self.st.log] if self.st.log is not None else []
-
-    def log_for(self, seat: int | None, since: int = 0) -> list[str]:
-        """The lines `seat` was told (None: an onlooker, told only what everyone is), from
-        line `since` of the whole log on."""
-        if self.st.log is None:
-            return []
-        return [text for to, text in self.st.log[since:] if told(to, seat)]
-
-    def lines(self, since: int = 0) -> list[Line]:
-        """The log from line `since` on, each line with who was told it."""
-        return [Line(text, to) for to, text in (self.st.log or [])[since:]]
 
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`)."""
