@@ -30,13 +30,15 @@ class Observation:
     _options: list[Option]      # set when first asked for
     _view: dict[str, Any]
 
-    def __init__(self, game: Game, seat: int):
+    def __init__(self, game: Game, seat: int, num_options: int | None = None):
         self._game = game
         self.seat = seat
-        p = game.st.pending
         # how many options the seat has now (0 when it is not the one to decide): the one
-        # thing a random agent asks, so it is a plain attribute
-        self.num_options = len(p[2]) if p is not None and p[1] == seat else 0
+        # thing a random agent asks, so it is a plain attribute (`play_out` knows it)
+        if num_options is None:
+            p = game.st.pending
+            num_options = len(p[2]) if p is not None and p[1] == seat else 0
+        self.num_options = num_options
 
     @property
     def players(self) -> int:
@@ -104,11 +106,13 @@ def play_out(game: Game, agents: Sequence[Chooser],
     without pausing."""
     st = game.st
     while not game.over:
-        seat = st.pending[1]  # type: ignore[index]  # a step is pending until the end
+        p = st.pending
+        assert p is not None  # a step is pending until the end
+        seat = p[1]
         if seat < 0:
             game.roll_chance()
         else:
-            game.apply_index(agents[seat].choose(Observation(game, seat)))
+            game.apply_index(agents[seat].choose(Observation(game, seat, len(p[2]))))
         if on_step:
             on_step(game)
     return game
