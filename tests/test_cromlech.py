@@ -112,3 +112,16 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     # a stone in a circle shows the Gariadon it stands in
     assert any(line.startswith("circle of player 1: ") and "(spot North inner)" in line
                for line in mine)
+
+
+def test_a_player_is_told_the_card_they_pass_and_no_one_else_is(rules):
+    game = rules.new_game(players=3, seed=4, narrate=True)
+    rng = random.Random(4)
+    play_until(game, rng, lambda g: counter(g, "placements") >= 6)
+    for seat in range(3):
+        passed = [line for line in game.lines() if line.text.startswith("you pass the ")]
+        mine = [line.text for line in passed if line.told(seat)]
+        assert len(mine) == 2 and all(line.to is not None and len(line.to) == 1
+                                      for line in passed)
+        assert all(text in game.log_for(seat) for text in mine)
+    assert not any(t.startswith("you pass") for t in game.log_for(None))
