@@ -172,3 +172,16 @@ def test_the_terminal_shows_a_person_only_their_seats_lines():
     assert "  you draw the King\n" in text and "the Ace" not in text
     assert "points at" not in text
     assert "  player 2: bid 3\n" in text
+
+
+def test_the_language_reference_example_tells_each_player_their_card():
+    from .test_docs import GOOD
+
+    (block,) = [b for b in GOOD if b.text.startswith('game "Told"')]
+    rules = rulesdsl.load_text(block.text, block.path)
+    game = rules.new_game(players=3, seed=1, narrate=True)
+    game.apply("p2")
+    assert game.log_for(1) == ["player 1 draws a card", "you draw the King",
+                               "player 2 draws a card", "player 3 draws a card",
+                               "player 1: player 2", "player 1 points at player 2"]
+    assert "player 1 points at player 2" not in game.log_for(2)
