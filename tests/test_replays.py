@@ -1,10 +1,13 @@
 """Game records made before the information boundary still replay, bit for bit.
 
-tests/records/records.json holds, for every rule file under games/, random games as
+tests/replays/states.json holds, for every rule file under games/, random games as
 records (players, seed, the option chosen at each decision), written by
-`tests/regen_records.py`, with a digest of the option ids chosen, a digest of the final
-state and the ranking. Replaying each record from its seed must choose the same options
-and end in the same state: what a saved game or a record means does not change.
+`tests/regen_replays.py` from the code before the boundary, with a digest of the option
+ids chosen, a digest of the final state (counters, boards, zones, the rule stack, the
+random generator) and the ranking. Replaying each record from its seed must choose the
+same options and end in the very same state: what a saved game or a record means does
+not change. (tests/test_records.py checks, step by step, the options, choices, narration
+and results of seeds 1-20.)
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ import json
 import pytest
 
 from .conftest import ROOT
-from .regen_records import digest, state_digest
+from .regen_replays import digest, state_digest
 
-RECORDS = json.loads((ROOT / "tests" / "records" / "records.json").read_text(encoding="utf-8"))
+RECORDS = json.loads((ROOT / "tests" / "replays" / "states.json").read_text(encoding="utf-8"))
 
 
 def test_every_game_has_records():

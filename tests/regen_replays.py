@@ -1,8 +1,8 @@
-"""Write tests/records/records.json: a game record (seed and decisions) for each rule file
-under games/, with what the game came to, so that `test_records.py` can check that every
+"""Write tests/replays/states.json: a game record (seed and decisions) for each rule file
+under games/, with what the game came to, so that `test_replays.py` can check that every
 record still replays to the same game, bit for bit.
 
-Run from the repository root: `python tests/regen_records.py`. The stored records are the
+Run from the repository root: `python tests/regen_replays.py`. The stored records are the
 contract: regenerate them only when a change of the rules or the engine is meant to change
 the games, and review the diff.
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulesdsl  # noqa: E402
 
-OUT = ROOT / "tests" / "records" / "records.json"
+OUT = ROOT / "tests" / "replays" / "states.json"
 SEEDS = (0, 1)
 
 
