@@ -11,9 +11,11 @@
 
 from .diagnostics import Diagnostic, RulesError, Span
 from .interpreter.game import Chance, Decision, Game, Option, Result, Rules
+from .interpreter.observation import Observation
+from .interpreter.public import Line
 from .loader import check_file, load, load_text
 
 __all__ = [
-    "Chance", "Decision", "Diagnostic", "Game", "Option", "Result", "Rules", "RulesError",
-    "Span", "check_file", "load", "load_text",
+    "Chance", "Decision", "Diagnostic", "Game", "Line", "Observation", "Option", "Result",
+    "Rules", "RulesError", "Span", "check_file", "load", "load_text",
 ]

@@ -247,9 +247,11 @@ class Break(Node):
 
 
 class Say(Node):
-    """`say "text {e}"`: a line in the game's narrated log."""
+    """`say "text {e}" [to P]`: a line in the game's narrated log, told to everyone or
+    only to P (a player or a list of players)."""
 
     text: StrLit
+    to: Expr | None = None
 
 
 class Expect(Node):

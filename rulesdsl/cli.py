@@ -107,6 +107,11 @@ def build_parser() -> Parser:
     r = sub.add_parser("run", help="play one game with bots and narrate it")
     game_options(r)
     r.add_argument("--json", action="store_true", help="print the game record as JSON")
+    told = r.add_mutually_exclusive_group()
+    told.add_argument("--seat", type=_positive, help="narrate what this seat is told "
+                      "(default: what everyone is told)")
+    told.add_argument("--all", action="store_true", help="narrate every line, each private "
+                      "one marked with who was told it")
 
     pl = sub.add_parser("play", help="play at the terminal; bots take the other seats")
     game_options(pl)
@@ -172,38 +177,46 @@ def _load(args: argparse.Namespace) -> Rules:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """One game, narrated as it is played: each line is printed when it is said, so a
+    game that stops on an error keeps what was said before."""
     rules = _load(args)
     players = rules.check_players(args.players)
+    if args.seat is not None and args.seat > players:
+        raise UsageError(f"--seat: there is no seat {args.seat} in a game of {players}")
+    seat = args.seat - 1 if args.seat is not None else None
     game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
     agents = agents_for(args.agents, players, args.seed)
     said = 0
-    lines: list[str] = [f"{rules.name}: {players} player{'s' if players > 1 else ''}, "
-                        f"seed {args.seed}, agents "
-                        + ", ".join(a.name for a in agents)]
 
-    def flush() -> None:
+    def say(text: str) -> None:
+        if not args.json:
+            print(text, flush=True)
+
+    def flush(g: Game = game) -> None:
         nonlocal said
-        for text in game.log[said:]:
-            lines.append(f"    {text}")
-        said = len(game.log)
+        new = g.lines(said)
+        said += len(new)
+        for line in new:
+            if args.all:
+                say(f"  {line.text}" if line.to is None else
+                    f"  [to {', '.join(seat_name(p) for p in line.to) or 'nobody'}] "
+                    f"{line.text}")
+            elif line.told(seat):
+                say(f"  {line.text}")
 
-    def on_step(g: Game, i: int) -> None:
+    say(f"{rules.name}: {players} player{'s' if players > 1 else ''}, seed {args.seed}, "
+        f"agents {', '.join(a.name for a in agents)}"
+        + (f"; what {seat_name(seat)} is told" if seat is not None else ""))
+    try:
         flush()
-        chance = g.chance
-        if chance is not None:
-            lines.append(f"  chance: {chance.outcomes[i][0].label}")
-        else:
-            decision = g.decision
-            assert decision is not None
-            lines.append(f"  {seat_name(decision.player)}: {decision.options[i].label}")
-
-    flush()
-    play_out(game, agents, on_step)
-    flush()
+        play_out(game, agents, flush)
+    finally:
+        flush()
     if args.json:
         print(json.dumps(game.to_json(), indent=1))
         return 0
-    print("\n".join(lines + describe_result(game)))
+    for line in describe_result(game):
+        say(line)
     return 0
 
 

@@ -8,7 +8,6 @@ processes share the work.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,10 @@ from typing import Any
 
 from .agents import make_agent
 from .interpreter.game import Game, Rules
+from .interpreter.observation import play_out
 from .loader import load
+
+__all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", "simulate"]
 
 AGENT_SEED_STRIDE = 7919
 
@@ -25,26 +27,6 @@ def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
     """One agent per seat: the names given cycle over the seats."""
     return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
             for p in range(players)]
-
-
-def play_out(game: Game, agents: list[Any],
-             on_step: Callable[[Game, int], None] | None = None) -> Game:
-    """Play a game to its end. Chance steps, if the game pauses at them, are rolled with
-    the game's own generator, exactly as they would be rolled without pausing."""
-    while not game.over:
-        if game.is_chance:
-            i = game.st.rand(game.num_options())
-            if on_step:
-                on_step(game, i)
-            game.roll_chance(i)
-            continue
-        decision = game.st.pending
-        assert decision is not None
-        i = agents[decision[1]].choose(game)
-        if on_step:
-            on_step(game, i)
-        game.apply_index(i)
-    return game
 
 
 @dataclass

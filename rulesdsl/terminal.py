@@ -1,5 +1,6 @@
 """Playing at the terminal: a person picks numbered options for their seats, bots take
-the others. Boards are drawn as grids; the player sees only their own view.
+the others. Everything shown comes from the seat's observation (its view, options and
+log lines): boards are drawn as grids, zones and counters as the seat may see them.
 
 Commands at the prompt: a number or an option id; `save FILE` writes the game so that
 `rulesdsl play --load FILE` resumes it; `quit` leaves.
@@ -10,119 +11,102 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .boards import LETTERS, SquareBoard
-from .check.types import Type
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
-from .interpreter.views import HIDDEN
+from .interpreter.observation import Observation
 from .runner import describe_result
 
 
-def draw_boards(game: Game, player: int) -> list[str]:
+def text(value: Any) -> str:
+    """A value of a view as the terminal prints it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(text(x) for x in value)
+    return str(value)
+
+
+def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
     """Square boards as grids; other boards row by row, naming what stands on each cell."""
-    a = game.rules.analysis
-    disp = game.program.display
     lines = []
-    for name, board in a.boards.items():
-        cells = game.st.b[game.rules.layout.board[name]]
-        holds = a.holding.get(name, "any")
+    for name, shape in rules.boards.items():
+        cells = view["boards"][name]
+        kind = shape.holding if shape.holding in view["components"] else None
 
-        def mark(piece: object, holds: Type = holds) -> str:
-            if piece is None:
-                return "."
-            if holds in ("player", "any") and isinstance(piece, int) \
-                    and not isinstance(piece, bool):
-                return str(piece + 1)
-            return disp.show(piece, holds)
+        def mark(piece: Any, kind: str | None = kind, holds: str | None = shape.holding) -> str:
+            if kind is not None:
+                return view["components"][kind][piece]["label"]
+            if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
+                return str(piece + 1)  # a board that does not say holds players
+            return text(piece).removeprefix("player ")
 
+        board = shape.geometry
         lines.append(f"{name}:")
         if isinstance(board, SquareBoard):
             for y in reversed(range(board.height)):
-                row = [mark(cells[board.index(x, y)])[:2] for x in range(board.width)]
+                row = [mark(cells[c])[:2] if c in cells else "."
+                       for c in (board.names[board.index(x, y)] for x in range(board.width))]
                 lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
             lines.append("    " + " ".join(LETTERS[:board.width]))
-            if isinstance(holds, tuple) and holds[0] == "comp":
-                lines += _pieces(game, board, cells, holds[1])
+            if kind is not None:
+                lines += [f"    {cell}: {_component(view, rules, kind, piece, False)}"
+                          for cell, piece in sorted(cells.items(),
+                                                    key=lambda cp: board.names.index(cp[0]))]
             continue
         rows: dict[str, list[str]] = {}
-        for c, cell in enumerate(board.names):
+        for cell in board.names:
             rows.setdefault(cell[0], []).append(
-                f"{cell}={mark(cells[c])}" if cells[c] is not None else f"{cell} .")
+                f"{cell}={mark(cells[cell])}" if cell in cells else f"{cell} .")
         for row in rows.values():
             lines.append("    " + "  ".join(row))
     return lines
 
 
-def _pieces(game: Game, board: object, cells: list, kind: str) -> list[str]:
-    """Each component on a board, with the counters kept per component of its kind
-    (a unit's owner and hit points, say)."""
-    names = getattr(board, "names", [])
-    return [f"    {names[c]}: {_component(game, kind, piece, changed_only=False)}"
-            for c, piece in enumerate(cells) if piece is not None]
-
-
-def _component(game: Game, kind: str, c: int, changed_only: bool) -> str:
+def _component(view: dict[str, Any], rules: Rules, kind: str, cid: str,
+               changed_only: bool) -> str:
     """A component's label and, in brackets, the counters kept per component of its kind
-    (not the secret ones; with `changed_only`, those that have left their first value)."""
-    st, disp = game.st, game.program.display
-    base = game.rules.layout.counter
-    facts = ", ".join(
-        f"{info.name} {disp.show(st.v[base[info.name] + c], info.type)}"
-        for info in game.rules.analysis.counters.values()
-        if [d[0] for d in info.dims] == ["kind"] and info.dims[0][1] == kind
-        and not info.secret and not (changed_only and st.v[base[info.name] + c] == info.init))
-    label = disp.show(c, ("comp", kind))
-    return f"{label} ({facts})" if facts else label
+    that the view shows (with `changed_only`, those that have left their first value)."""
+    seen = view["components"][kind][cid]
+    facts = ", ".join(f"{name} {text(value)}" for name, value in seen["counters"].items()
+                      if not (changed_only and value == rules.counters[name].initial))
+    return f"{seen['label']} ({facts})" if facts else seen["label"]
 
 
-def show_state(game: Game, player: int) -> list[str]:
-    view = game.view(player)
-    lines = draw_boards(game, player)
-    counters = game.rules.analysis.counters
-    disp = game.program.display
-
-    def show(value: object, t: Type) -> str:
-        return str(value) if value == HIDDEN else disp.show(value, t)
-
+def show_state(view: dict[str, Any], rules: Rules) -> list[str]:
+    """The boards, counters, dice and zones of a seat's view, as lines of text."""
+    lines = draw_boards(view, rules)
     for name, value in view["counters"].items():
-        info = counters[name]
-        if any(d[0] == "kind" for d in info.dims):
-            continue  # shown with each component, on its board or in its zone
-        if isinstance(value, list):
-            rows = [", ".join(show(x, info.type) for x in v) if isinstance(v, list)
-                    else show(v, info.type) for v in value]
-            text = "; ".join(rows) if info.dims[0][0] != "player" else "; ".join(
-                f"player {p + 1}: {row}" for p, row in enumerate(rows))
-        else:
-            text = show(value, info.type)
-        lines.append(f"{name}: {text}")
+        shape = rules.counters[name]
+        if any(key in view["components"] for key in shape.keys):
+            continue  # a counter kept per component and per something else: not drawn
+        if shape.keys and shape.keys[0] == "player":
+            value = "; ".join(f"player {p + 1}: {text(row)}" for p, row in enumerate(value))
+        lines.append(f"{name}: {text(value)}")
     for name, faces in view["dice"].items():
-        lines.append(f"{name}: {' '.join(str(f) for f in faces)}")
-    lines += _zones(game, player)
-    return lines
+        lines.append(f"{name}: {' '.join(text(f) for f in faces)}")
+    return lines + _zones(view, rules)
 
 
-def _zones(game: Game, player: int) -> list[str]:
-    """Each zone that holds something, as the player sees it: its components, each with the
+def _zones(view: dict[str, Any], rules: Rules) -> list[str]:
+    """Each zone that holds something, as the seat sees it: its components, each with the
     counters kept per component that have left their first value; a hidden zone by its
     size."""
-    st = game.st
     lines = []
-    for name, zone in game.rules.analysis.zones.items():
-        for owner in (range(st.np) if zone.per_player else [None]):
-            items = st.z[game.rules.layout.zone[name] + (owner or 0)]
-            if not items:
-                continue  # an empty zone says nothing
+    for name, shape in rules.zones.items():
+        shown = view["zones"][name]
+        for owner, items in enumerate(shown) if shape.per_player else [(None, shown)]:
             title = name if owner is None else f"{name} of player {owner + 1}"
-            seen = zone.visibility == "public" or (
-                zone.visibility == "owner" and owner == player)
-            if not seen:
-                lines.append(f"{title}: {len(items)} hidden")
-                continue
-            shown = (_component(game, zone.kind, c, changed_only=True) for c in items)
-            lines.append(f"{title}: {', '.join(shown)}")
+            if isinstance(items, dict):
+                if items["size"]:
+                    lines.append(f"{title}: {items['size']} hidden")
+            elif items:  # an empty zone says nothing
+                lines.append(f"{title}: " + ", ".join(
+                    _component(view, rules, shape.kind, c, True) for c in items))
     return lines
 
 
@@ -139,7 +123,8 @@ def read_save(rules: Rules, path: str) -> Game:
 
 def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Play `game` to its end: the person answers for `seats`, `agents` for the others."""
+    """Play `game` to its end: the person answers for `seats`, `agents` for the others.
+    The person is shown the lines of the log their seats were told, as they are said."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -148,38 +133,37 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    game.st.auto = False
-    if game.st.log is None:
-        game.st.log = []
-    said = len(game.log)
+    game.auto_chance = False
+    game.narrate()
+    said = 0  # a resumed game first tells again what the person's seats were told
+
+    def tell() -> None:
+        nonlocal said
+        new = game.lines(said)
+        said += len(new)
+        for line in new:
+            if any(line.told(seat) for seat in seats):
+                say(f"  {line.text}")
+
     say(f"{rules.name}: you play seat{'s' if len(seats) > 1 else ''} "
         + ", ".join(str(s + 1) for s in sorted(seats)))
     while not game.over:
-        for text in game.log[said:]:
-            say(f"  {text}")
-        said = len(game.log)
+        tell()
         if game.is_chance:
-            chance = game.chance
-            assert chance is not None
-            i = game.st.rand(len(chance.outcomes))
-            say(f"  chance: {chance.outcomes[i][0].label}")
-            game.roll_chance(i)
+            game.roll_chance()
             continue
-        decision = game.decision
-        assert decision is not None
-        who = decision.player
+        who = game.decider
+        assert who is not None
+        seen = Observation(game, who)
         if who not in seats:
-            i = agents[who].choose(game)
-            site = game.program.sites[game.st.pending[0]]  # type: ignore[index]
-            told = "chooses in secret" if site.secret else decision.options[i].label
-            say(f"  player {who + 1} ({agents[who].name}): {told}")
-            game.apply_index(i)
+            game.apply_index(agents[who].choose(seen))
             continue
         say()
-        for line in show_state(game, who):
+        for line in show_state(seen.view, rules):
             say(line)
         say(f"player {who + 1}, your choice:")
-        for n, opt in enumerate(decision.options, start=1):
+        options = seen.options
+        for n, opt in enumerate(options, start=1):
             say(f"  {n:>3}. {opt.label}   [{opt.id}]")
         while True:
             stdout.write("> ")
@@ -201,21 +185,19 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
                 except OSError as err:
                     say(f"cannot save to {target}: {err}")
                 continue
-            ids = [o.id for o in decision.options]
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+            ids = [o.id for o in options]
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
                 chosen = int(answer) - 1
             elif answer in ids:
                 chosen = ids.index(answer)
             else:
                 chosen = -1
             if chosen >= 0:
-                say(f"  player {who + 1} (you): {decision.options[chosen].label}")
                 game.apply_index(chosen)
                 break
-            say(f"  type a number from 1 to {len(decision.options)}, an option id, "
+            say(f"  type a number from 1 to {len(options)}, an option id, "
                 "'save FILE' or 'quit'")
-    for text in game.log[said:]:
-        say(f"  {text}")
+    tell()
     for line in describe_result(game):
         say(line)
     return 0

@@ -43,7 +43,7 @@ def test_the_round_limit_is_reported(rules):
         game, _ = random_game(rules, 2, seed, narrate=True)
         ended.append(any("round limit (50 rounds)" in line for line in game.log))
         if ended[-1]:
-            turns = game.st.v[rules.layout.counter["turns_taken"]]
+            turns = game.counter("turns_taken")
             assert turns == 50 * 2
     assert any(ended), "random play should sometimes reach the limit"
     assert not all(ended), "and sometimes end with a fallen Keep"

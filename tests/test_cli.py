@@ -178,7 +178,7 @@ def test_run_narrates_chance_and_says(capsys):
     code, out, _ = run_cli(capsys, "run", PIG, "--seed", "5", "--set", "GOAL=20")
     assert code == 0
     assert "  chance: rolled " in out
-    assert re.search(r"^    player [12] banks \d+: score \d+$", out, re.M)
+    assert re.search(r"^  player [12] banks \d+: score \d+$", out, re.M)
 
 
 def test_run_json_record(capsys):
@@ -345,9 +345,9 @@ def test_play_a_whole_game(capsys, monkeypatch):
     assert out.startswith("Tic-tac-toe: you play seat 1")
     assert "player 1, your choice:" in out
     assert "\n    1. mark a1   [a1]\n" in out
-    assert "player 2 (first): mark b1" in out
-    assert "player 2 (first): mark c1" in out
-    assert "player 2 (first): mark c2" in out
+    assert "player 2: mark b1" in out
+    assert "player 2: mark c1" in out
+    assert "player 2: mark c2" in out
     assert out.rstrip().endswith("Result: player 1 wins\n  1. player 1\n  2. player 2")
 
 
@@ -395,7 +395,7 @@ def test_play_save_and_load(capsys, monkeypatch, tmp_path):
     first_board = out[out.index("grid:"):]
     assert first_board.startswith("grid:\n  3 . . .\n  2 . . .\n  1 1 2 .\n")
     assert "1. mark c1   [c1]" in out and "mark a1   [a1]" not in out
-    assert "player 2 (first): mark c1" in out
+    assert "player 2: mark c1" in out
     assert "Result: player 1 wins" in out
 
 
@@ -410,7 +410,7 @@ def test_play_as_seat_two(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "quit\n", "--seats", "2")
     assert code == 0
     assert out.startswith("Tic-tac-toe: you play seat 2")
-    assert "player 1 (first): mark a1" in out
+    assert "player 1: mark a1" in out
     assert "player 2, your choice:" in out
 
 
@@ -464,7 +464,7 @@ def test_settings_are_part_of_the_rules_digest(tmp_path):
     with pytest.raises(RulesError) as err:
         plain.load_game(saved)
     assert err.value.diagnostics[0].code == "G003"
-    assert short.load_game(saved).st.key() == short.new_game(seed=1).st.key()
+    assert short.load_game(saved).state_key() == short.new_game(seed=1).state_key()
 
 
 def test_the_terminal_keeps_a_bots_secret_choice_secret(tmp_path):
@@ -484,8 +484,8 @@ play:
     play_at_terminal(game, agents_for(["first"], 2, 2), {0}, stdin=io.StringIO("2\n"),
                      stdout=stdout)
     out = stdout.getvalue()
-    assert "player 2 (first): chooses in secret" in out and "player 2 (first): bid" not in out
-    assert "player 2 (first): open with 1" in out
+    assert "player 2 chooses in secret" in out and "player 2: bid" not in out
+    assert "player 2: open with 1" in out
 
 
 def test_the_terminal_never_shows_a_secret_counter_of_a_component(tmp_path):
@@ -507,7 +507,7 @@ setup:
 play:
     choose c in field by player 1
 """)
-    lines = show_state(load(path).new_game(players=2, seed=1), 0)
+    lines = show_state(load(path).new_game(players=2, seed=1).view(0), load(path))
     assert "    a1: Spy (hp 2)" in lines and "camp: Spy (hp 2)" in lines
     assert not any("orders" in line for line in lines)
 

@@ -21,11 +21,11 @@ def rules():
 
 
 def zone(game, name, player=None):
-    return game.st.z[game.rules.layout.zone[name] + (player or 0)]
+    return game.zone(name, player)
 
 
 def counter(game, name):
-    return game.view(0)["counters"][name]
+    return game.counter(name)
 
 
 def play_until(game, rng, done):
@@ -79,7 +79,7 @@ def test_views_hide_hands_decks_and_the_first_druid_choice(rules):
     assert view["zones"]["hand"][1] == {"size": len(zone(game, "hand", 1))}
     assert isinstance(game.view(1)["zones"]["hand"][1], list)
     # Year 1: the druids are chosen in secret, then shown together
-    play_until(game, rng, lambda g: g.view(0)["counters"]["pick"][0] is not None)
+    play_until(game, rng, lambda g: g.counter("pick", 0) is not None)
     assert game.view(1)["counters"]["pick"][0] == "?"
     assert game.view(0)["counters"]["druid"] == [None, None, None]
     play_until(game, rng, lambda g: counter(g, "battle") == 1)
@@ -102,9 +102,9 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     game = rules.new_game(players=2, seed=3)
     rng = random.Random(1)
     play_until(game, rng, lambda g: len(zone(g, "hand", 1)) > 0 and g.decision.player == 1)
-    mine, theirs = show_state(game, 1), show_state(game, 0)
-    hand = ", ".join(game.program.display.show(c, ("comp", "Stone"))
-                     for c in zone(game, "hand", 1))
+    mine, theirs = show_state(game.view(1), rules), show_state(game.view(0), rules)
+    view = game.view(1)
+    hand = ", ".join(view["components"]["Stone"][c]["label"] for c in view["zones"]["hand"][1])
     assert f"hand of player 2: {hand}" in mine
     assert f"hand of player 2: {len(zone(game, 'hand', 1))} hidden" in theirs
     assert any(line.startswith("trilithons: ") and line.endswith(" hidden") for line in mine)
@@ -112,3 +112,16 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     # a stone in a circle shows the Gariadon it stands in
     assert any(line.startswith("circle of player 1: ") and "(spot North inner)" in line
                for line in mine)
+
+
+def test_a_player_is_told_the_card_they_pass_and_no_one_else_is(rules):
+    game = rules.new_game(players=3, seed=4, narrate=True)
+    rng = random.Random(4)
+    play_until(game, rng, lambda g: counter(g, "placements") >= 6)
+    for seat in range(3):
+        passed = [line for line in game.lines() if line.text.startswith("you pass the ")]
+        mine = [line.text for line in passed if line.told(seat)]
+        assert len(mine) == 2 and all(line.to is not None and len(line.to) == 1
+                                      for line in passed)
+        assert all(text in game.log_for(seat) for text in mine)
+    assert not any(t.startswith("you pass") for t in game.log_for(None))

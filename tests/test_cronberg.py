@@ -21,8 +21,8 @@ def rules():
 
 
 def test_the_board_is_a_hexagon_of_54_triangles_and_37_crossings(rules):
-    city = rules.analysis.boards["city"]
-    crossings = rules.analysis.boards["crossings"]
+    city = rules.boards["city"].geometry
+    crossings = rules.boards["crossings"].geometry
     assert isinstance(city, TriangleBoard) and isinstance(crossings, CornerBoard)
     assert city.size == 54 and crossings.size == 37
     assert len(city.pairs) == 72
@@ -46,15 +46,14 @@ def play_random(rules, players, seed):
 def test_random_games_end_when_no_rhombus_fits(rules, players):
     for seed in range(5):
         game = play_random(rules, players, seed)
-        a, st = rules.analysis, game.st
-        board = a.boards["city"]
-        city = st.b[rules.layout.board["city"]]
-        deck = st.z[rules.layout.zone["deck"]]
+        board = rules.boards["city"].geometry
+        city = game.cells("city")
+        deck = game.zone("deck")
         assert not (deck and any(city[x] is None and city[y] is None
                                  for x, y in board.pairs))
         placed = [t for t in range(board.size) if city[t] is not None]
         assert len(placed) % 2 == 0
-        built = st.z[rules.layout.zone["built"]]
+        built = game.zone("built")
         assert len(built) == len(placed) // 2
         assert len(built) + len(deck) == 28
 
@@ -65,7 +64,7 @@ def test_several_games_in_a_row_carry_the_scores(rules):
     rng = random.Random(5)
     while not game.over:
         game.apply_index(rng.randrange(game.num_options()))
-    assert game.st.v[three.layout.counter["games_played"]] == 3
+    assert game.counter("games_played") == 3
     assert sum("the next game starts" in line for line in game.log) == 2
     single = play_random(rules, 3, 5)
     assert len(game.history) > len(single.history)
@@ -77,8 +76,9 @@ def test_a_drawn_rhombus_is_shown_and_the_deck_is_hidden(rules):
     view = game.view(1)
     assert view["zones"]["deck"] == {"size": 27}
     assert len(view["zones"]["built"]) == 1
+    drawn = view["components"]["Rhomb"][view["zones"]["built"][0]]["label"]
     labels = [o.label for o in game.decision.options]
-    assert all(label.startswith("place the " + view["zones"]["built"][0]) for label in labels)
+    assert all(label.startswith("place the " + drawn) for label in labels)
 
 
 def test_playing_at_the_terminal_draws_the_triangles(rules):

@@ -214,6 +214,8 @@ PARTS: list[str] = [
     r"\.\.", r" / ", r" % ", r"\bnot in\b", r"\bin\b", r"\bis empty\b", r"\bis not empty\b",
     r"\band\b", r"\bor\b", r"\bnot\b", r" != ", r" <= ", r" >= ",
     r'"[^"\n]*\{[^"\n]+\}[^"\n]*"',              # a string with a hole
+    r'^\s+say ".*" to \w+$',                      # a line told to one player
+    r'^\s+say ".*" to \[.+\]$',                   # to a list of players
     r"\bpiece of \w+", r"\bface of \w+",
     r"\b\w+ of \w+\[\d\]",                       # a field of a component
     r"\btrue\b", r"\bfalse\b", r"\bnone\b",

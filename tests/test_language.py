@@ -262,7 +262,7 @@ example "three cards":
     rules = rulesdsl.load_text(text, "c.rules")
     assert run_examples(rules) == []
     more = rulesdsl.load_text(text.replace("MINES = 2", "MINES = 4"), "c.rules")
-    assert more.analysis.kinds["Card"].count == 5
+    assert len(more.components("Card")) == 5
     with pytest.raises(rulesdsl.RulesError) as info:
         rulesdsl.load_text(text.replace("MINES x", "MINE x"), "c.rules")
     assert info.value.diagnostics[0].code == "E020"

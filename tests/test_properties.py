@@ -34,11 +34,11 @@ def test_any_choices_keep_the_game_consistent(game, seed, choices):
         g.apply_index(c % g.num_options())
     copy = g.copy()
     loaded = rules.load_game(json.loads(json.dumps(g.to_json())))
-    assert copy.st.key() == g.st.key() == loaded.st.key()
+    assert copy.state_key() == g.state_key() == loaded.state_key()
     replay = rules.new_game(players=players, seed=seed)
     for i in g.history:
         replay.apply_index(i)
-    assert replay.st.key() == g.st.key()
+    assert replay.state_key() == g.state_key()
 
 
 def _damage(text: str, data) -> str:

@@ -62,9 +62,8 @@ example "two at a time to 20":
     rules = rulesdsl.load(v)
     assert run_examples(rules) == []
     assert set(rules.sources) == {str(v), str(v.parent / "../race.rules")}
-    assert "steps" in rules.analysis.counters
-    assert [p.name for p in rules.analysis.procs if p.kind == "example"] == [
-        "two at a time to 20"]
+    assert "steps" in rules.counters
+    assert rules.examples == ["two at a time to 20"]
 
 
 def test_a_variant_of_a_variant(tmp_path):
@@ -75,7 +74,7 @@ def test_a_variant_of_a_variant(tmp_path):
               'extends "long.rules"\nreplace setting GOAL = 30 between 1 and 100\n')
     resolved = resolve(v)
     assert [Path(p).name for p in resolved.chain] == ["longer.rules", "long.rules", "race.rules"]
-    assert rulesdsl.load(v).analysis.values["GOAL"] == 30
+    assert rulesdsl.load(v).value("GOAL") == 30
 
 
 @pytest.mark.parametrize("body, code", [

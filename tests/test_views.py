@@ -45,3 +45,49 @@ def test_only_the_decider_sees_the_options():
     theirs = game.view(1)
     assert [o[0] for o in mine["decision"]["options"]] == ["1", "2", "3"]
     assert theirs["decision"] == {"player": 0}
+
+
+PIECES = """game "Pieces"
+players 2
+
+kind Unit(name):
+    "Spy"
+    "Guard"
+    "Scout"
+
+zone barracks: Unit hidden
+zone hand per player: Unit owner
+zone camp: Unit public
+
+counter hp per Unit = 3
+counter orders per Unit = 7 secret
+counter known per player per Unit = false
+
+setup:
+    move Unit[1] to barracks
+    move Unit[2] to hand of player 1
+    move Unit[3] to camp
+    set hp of Unit[1] = 1
+    set hp of Unit[2] = 2
+    set known of (player 2, Unit[1]) = true
+
+play:
+    choose u in hand of player 1 by player 1 as "send the {u}"
+    end game
+"""
+
+
+def test_a_component_the_viewer_cannot_see_is_not_shown_nor_its_counters():
+    game = rulesdsl.load_text(PIECES, "pieces.rules").new_game(players=2, seed=1)
+    mine, theirs = game.view(0), game.view(1)
+    assert mine["zones"] == {"barracks": {"size": 1}, "hand": [["guard"], {"size": 0}],
+                             "camp": ["scout"]}
+    assert mine["components"]["Unit"] == {
+        "guard": {"label": "Guard", "counters": {"hp": 2}},
+        "scout": {"label": "Scout", "counters": {"hp": 3}}}
+    assert theirs["components"]["Unit"] == {"scout": {"label": "Scout", "counters": {"hp": 3}}}
+    assert theirs["zones"]["hand"] == [{"size": 1}, []]
+    # a counter kept per player and per component: the hidden components' entries are "?"
+    assert mine["counters"]["known"] == [["?", False, False], ["?", False, False]]
+    assert theirs["counters"]["known"] == [["?", "?", False], ["?", "?", False]]
+    assert "orders" not in json.dumps(mine) and "hp" not in theirs["counters"]

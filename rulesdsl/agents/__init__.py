@@ -1,10 +1,18 @@
-"""Agents: who makes a seat's decisions. Every agent sees only its player's view through
-the `Game` API and returns the index of an option.
+"""Agents: who makes a seat's decisions.
+
+The protocol: an agent has a `name` and a method `choose(observation) -> int` that returns
+the index of one of `observation.options` (from 0 to `observation.num_options - 1`). The
+observation (`interpreter/observation.py`) is all it gets of the game: the seat's view,
+its options and prompt, the lines of the log it was told, the number of players, and a
+forward model that cannot peek, `observation.sample_game(rng)`: a whole game consistent
+with what the seat has seen, to copy and play on. An agent is made with a seed and may
+keep state between calls; the same seeds play the same game.
 
 - `random`: uniformly random legal options (its own seeded generator).
 - `first`: always the first option (handy for reproducible smoke tests).
-- `greedy`: takes an option that wins the game at once if there is one, avoids options
-  after which the next player can win at once, and otherwise plays at random.
+- `greedy`: on a game sampled from its observation (no hidden card, no future roll is
+  known to it), takes an option that wins at once if there is one, avoids options after
+  which the next player can win at once, and otherwise plays at random.
 """
 
 from __future__ import annotations
@@ -14,12 +22,13 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..interpreter.game import Game
+from ..interpreter.observation import Observation
 
 
 class Agent(Protocol):
     name: str
 
-    def choose(self, game: Game) -> int: ...
+    def choose(self, observation: Observation) -> int: ...
 
 
 class RandomAgent:
@@ -28,8 +37,8 @@ class RandomAgent:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> int:
-        return self.rng.randrange(game.num_options())
+    def choose(self, observation: Observation) -> int:
+        return self.rng.randrange(observation.num_options)
 
 
 class FirstAgent:
@@ -38,7 +47,7 @@ class FirstAgent:
     def __init__(self, seed: int = 0):
         """No state: the seed is taken only so that every agent is made the same way."""
 
-    def choose(self, game: Game) -> int:
+    def choose(self, observation: Observation) -> int:
         return 0
 
 
@@ -54,15 +63,18 @@ class GreedyAgent:
         return result is not None and result.ranking[player] == 1 and \
             result.ranking.count(1) == 1
 
-    def choose(self, game: Game) -> int:
-        n = game.num_options()
-        decision = game.decision
-        if decision is None or n > self.MAX_LOOKAHEAD:
+    def choose(self, observation: Observation) -> int:
+        n = observation.num_options
+        if n == 1:
+            return 0
+        if n > self.MAX_LOOKAHEAD:
             return self.rng.randrange(n)
-        me = decision.player
+        me = observation.seat
+        world = observation.sample_game(self.rng)
+        world.auto_chance = True  # look through chance as simulations play it
         safe = []
         for i in range(n):
-            after = game.copy()
+            after = world.copy()
             after.apply_index(i)
             if self._wins_now(after, me):
                 return i
@@ -71,11 +83,8 @@ class GreedyAgent:
         return self.rng.choice(safe) if safe else self.rng.randrange(n)
 
     def _opponent_can_win(self, game: Game, me: int) -> bool:
-        decision = game.decision
-        if decision is None or decision.player == me:
-            return False
-        other = decision.player
-        if game.num_options() > self.MAX_LOOKAHEAD:
+        other = game.decider
+        if other is None or other == me or game.num_options() > self.MAX_LOOKAHEAD:
             return False
         for j in range(game.num_options()):
             reply = game.copy()

@@ -249,6 +249,11 @@ class Checker(DeclarationChecker):
                 self.err("E040", "'break' outside a loop", s.span)
         elif isinstance(s, A.Say):
             self.expr(s.text, scope)
+            if s.to is not None:
+                t = self.expr(s.to, scope)
+                if not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
+                    self.err("E030", f"'say ... to' takes a player or a list of players, "
+                             f"not {with_article(t)}", s.to.span)
         elif isinstance(s, A.Expect):
             self.want(s.cond, BOOL, scope, "what an example expects")
         elif isinstance(s, A.CallRule):

@@ -352,7 +352,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def say_stmt(self, meta: Any, c: list) -> A.Say:
-        return A.Say(span=self.span(meta), text=self.string(c[0]))
+        return A.Say(span=self.span(meta), text=self.string(c[0]), to=c[1])
 
     @v_args(meta=True)
     def expect_stmt(self, meta: Any, c: list) -> A.Expect:

@@ -22,7 +22,7 @@ from typing import Any
 from .. import ast as A
 from ..check.analysis import Analysis, Proc
 from ..check.bindings import CounterRef, DieKindRef, Var, VarRef
-from ..check.types import ANY, INT, Type, element
+from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
 from . import emit as E
 from .display import Display
@@ -78,6 +78,9 @@ class Program:
     score: Any = None  # st -> each player's first rank key, when the rank line has one
     filename: str = "<rules>"  # the name the generated code runs under
     line_sids: list[int] = field(default_factory=list)  # generated line -> span id (-1)
+    block_proc: list[int] = field(default_factory=list)  # block -> its procedure's number
+    # per procedure (in analysis.procs order): the type of what each frame slot holds
+    frame_types: list[dict[int, Type]] = field(default_factory=list)
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -112,6 +115,9 @@ class Compiler(ExpressionCompiler):
         self.display = Display(analysis)
         self.blocks: list[E.Function] = []
         self.block_sid: list[int] = []
+        self.block_proc: list[int] = []
+        self.frame_types: list[dict[int, Type]] = []
+        self.proc_number = -1
         self.sites: list[Site] = []
         self.entries: dict[tuple[str, str], int] = {}
         self.nlocals: dict[tuple[str, str], int] = {}
@@ -129,6 +135,7 @@ class Compiler(ExpressionCompiler):
         fn = E.Function(f"S{len(self.blocks)}", ["st", "fr"])
         self.blocks.append(fn)
         self.block_sid.append(self.sid(span))
+        self.block_proc.append(self.proc_number)
         return fn.body
 
     def block_number(self, body: list) -> int:
@@ -150,13 +157,15 @@ class Compiler(ExpressionCompiler):
         self.emit(pos, E.assign(E.sub_store(E.name("fr"), 0), E.const(self.block_number(resume))),
                   E.return_(E.const(code)))
 
-    def new_slot(self) -> int:
+    def new_slot(self, t: Type = ANY) -> int:
+        """A slot of the current procedure's frame, for a value of type t."""
         self.nslots += 1
+        self.slot_types[self.nslots - 1] = t
         return self.nslots - 1
 
     def slot(self, v: Var) -> int:
         if v not in self.frame_slots:
-            self.frame_slots[v] = self.new_slot()
+            self.frame_slots[v] = self.new_slot(v.type)
         return self.frame_slots[v]
 
     def var(self, v: Var) -> ast.expr:
@@ -190,10 +199,12 @@ class Compiler(ExpressionCompiler):
 
     def compile(self) -> Program:
         a = self.a
-        for proc in a.procs:
+        for n, proc in enumerate(a.procs):
+            self.proc_number = n
             self.entries[(proc.kind, proc.name)] = len(self.blocks)
             self.new_block(proc.span)
-        for proc in a.procs:
+        for n, proc in enumerate(a.procs):
+            self.proc_number = n
             self.compile_proc(proc)
         triggers = self.triggers_function() if a.triggers else None
         for const_node, key, nargs in self.padding:
@@ -223,12 +234,15 @@ class Compiler(ExpressionCompiler):
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, ast.unparse(module), self.initial_counters(),
-                       namespace.get("SCORE"), filename, line_sids)
+                       namespace.get("SCORE"), filename, line_sids, self.block_proc,
+                       self.frame_types)
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
         self.frame_slots = {v: i for i, v in enumerate(proc.vars)}
         self.nslots = len(proc.vars)
+        self.slot_types = {i: v.type for i, v in enumerate(proc.vars)}
+        self.frame_types.append(self.slot_types)
         self.cur_sid = self.sid(proc.span)
         key = (proc.kind, proc.name)
         pos = self.stmts(proc.body, self.blocks[self.entries[key]].body)
@@ -442,9 +456,16 @@ class Compiler(ExpressionCompiler):
             else:
                 self.goto(pos, loop[1])
         elif isinstance(s, A.Say):
-            log = E.attr(st, "log")
-            self.emit(pos, E.if_(E.compare(log, "is not", E.const(None)), [
-                E.expr_stmt(E.method(E.attr(st, "log"), "append", self.expr(s.text)))]))
+            # a line of the log: (who is told it, None for everyone; its text)
+            to: ast.expr = E.const(None)
+            if s.to is not None:
+                if isinstance(a.type_of(s.to), tuple):
+                    to = E.call("tuple", E.call("_uniq", self.expr(s.to)))
+                else:
+                    to = E.tuple_([self.need(self.expr(s.to), s.to.span, "who is told")])
+            self.emit(pos, E.if_(E.compare(E.attr(st, "log"), "is not", E.const(None)), [
+                E.expr_stmt(E.method(E.attr(st, "log"), "append",
+                                     E.tuple_([to, self.expr(s.text)])))]))
         elif isinstance(s, A.Expect):
             self.expect(s, pos)
         elif isinstance(s, A.Pass):
@@ -668,7 +689,8 @@ class Compiler(ExpressionCompiler):
                 self.emit(loop.body, E.if_(E.not_(self.expr(s.where)), [ast.Continue()]))
             self.native_body(s.body, loop.body)
             return pos
-        lst, idx = self.new_slot(), self.new_slot()
+        lst = self.new_slot(list_of(element(self.a.type_of(s.domain)) or ANY))
+        idx = self.new_slot(INT)
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         self.emit(pos, E.assign(self.local_store(lst), E.call("list", self.domain(s.domain))),
                   E.assign(self.local_store(idx), E.const(0)))
@@ -709,7 +731,7 @@ class Compiler(ExpressionCompiler):
             return pos
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         if s.count is not None:
-            left = self.new_slot()
+            left = self.new_slot(INT)
             self.emit(pos, E.assign(self.local_store(left), self.expr(s.count)))
             self.emit(head, E.if_(E.compare(self.local(left), "<=", E.const(0)),
                                   [E.jump(self.block_number(exit_))]),
@@ -736,7 +758,7 @@ class Compiler(ExpressionCompiler):
         return exit_
 
     def turns_loop(self, s: A.Turns, pos: list) -> list:
-        who, taken = self.new_slot(), self.new_slot()
+        who, taken = self.new_slot(PLAYER), self.new_slot(INT)
         head, nxt, exit_ = (self.new_block(s.span), self.new_block(s.span),
                             self.new_block(s.span))
         start = self.expr(s.start) if s.start is not None else E.const(0)
@@ -850,7 +872,7 @@ class Compiler(ExpressionCompiler):
         return None
 
     def choose_menu(self, s: A.ChooseMenu, pos: list) -> list:
-        slot = self.new_slot()
+        slot = self.new_slot(INT)
         if all(o.cond is None for o in s.options):
             options = self.const(list(range(len(s.options))))
         else:
@@ -897,7 +919,7 @@ class Compiler(ExpressionCompiler):
         faces_list = self.a.dies[dice.die].faces
         faces, nf = self.const(faces_list), len(faces_list)
         base = self.layout.dice[die_t[1]]
-        lst, idx = self.new_slot(), self.new_slot()
+        lst, idx = self.new_slot(list_of(die_t)), self.new_slot(INT)
         value = self.expr(s.dice)
         self.emit(pos, E.assign(self.local_store(lst),
                                 E.list_([value]) if t[0] == "die" else value),

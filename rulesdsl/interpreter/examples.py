@@ -9,8 +9,9 @@ expected result with `expect`. A failing example is a diagnostic at its span.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
-from .game import Game, Rules, advance
+from .game import Game, Rules
 from .runtime import OVER, REPLAY, SUSPEND, RuleRuntimeError
+from .stepping import advance
 
 
 def run_example(rules: Rules, name: str) -> list[Diagnostic]:

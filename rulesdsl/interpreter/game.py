@@ -1,126 +1,41 @@
-"""The Python API: load rules, start a game, read the decision, apply an option.
+"""The Python API: load rules, start a game, read it, apply an option.
 
 Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
-history of chosen option indices. `advance` runs blocks until the rules pause at a
-decision or chance step, or the game ends; every step counts against a budget so a rule
-file that loops forever stops with an error naming the rule.
+history of chosen option indices (the rules run in `stepping.py`).
+
+Tools and tests read a game through `Game`'s methods (a counter, a zone, a board's cells,
+the state key, the log); only the interpreter reads the `State` itself. A narrated game
+keeps a log in which each line names who was told it: the engine narrates every decision
+(a secret one to its chooser only) and every chance step it pauses at.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
-from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .public import (
+    Audience,
+    BoardShape,
+    Chance,
+    CounterShape,
+    Decision,
+    Option,
+    Result,
+    ZoneShape,
+)
+from .reading import Reading
+from .runtime import SUSPEND, RuleRuntimeError
+from .saves import SAVE_FORMAT, read_save
 from .state import State, seed_to_rng
+from .stepping import advance, failure
+from .views import shown, view
 
-SAVE_FORMAT = "rulesdsl-game/1"
-
-
-@dataclass(frozen=True)
-class Option:
-    """One legal option: a stable id and a readable label."""
-
-    id: str
-    label: str
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Who decides now, and between what."""
-
-    player: int
-    options: list[Option]
-    prompt: str
-
-
-@dataclass(frozen=True)
-class Chance:
-    """A chance step: its outcomes, each with its probability."""
-
-    outcomes: list[tuple[Option, float]]
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
-
-    ranking: list[int]
-    scores: list[int] | None
-
-    @property
-    def winners(self) -> list[int]:
-        return [p for p, r in enumerate(self.ranking) if r == 1]
-
-
-def advance(prog: Program, st: State, r: int | None = None) -> int | None:
-    """Run the rules until they pause; returns SUSPEND, OVER, REPLAY, or None when the
-    stack of frames has emptied. `r`, if given, is what the top frame's block has just
-    returned (see `Game.apply_index`)."""
-    blocks = prog.blocks
-    stack = st.stack
-    if not stack:
-        return None
-    steps = 0
-    fr = stack[-1]
-    try:
-        if r is None:
-            st.steps = 0
-            r = blocks[fr[0]](st, fr)
-        while True:
-            if r >= 0:
-                fr[0] = r
-                steps += 1
-                if steps > STEP_BUDGET:
-                    raise _stuck(prog, r)
-            elif r == RET:
-                stack.pop()
-                if not stack:
-                    return None
-                fr = stack[-1]
-            elif r == CALL:
-                if len(stack) > 200:
-                    raise RuleRuntimeError("R001", "rules call each other more than 200 "
-                                           "deep: endless recursion?",
-                                           prog.spans[prog.block_sid[fr[0]]])
-                fr = stack[-1]
-            else:
-                return r
-            r = blocks[fr[0]](st, fr)
-    except RuleRuntimeError:
-        raise
-    except Exception as exc:  # a Python error inside generated code: a rule bug
-        raise failure(prog, fr, exc) from None
-
-
-def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
-    """A Python error raised by generated code, as a diagnostic at the rule whose line of
-    generated code failed (the innermost one), else at the block's rule."""
-    span = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == prog.filename:
-            span = prog.span_of_line(tb.tb_lineno) or span
-        tb = tb.tb_next
-    if span is None and fr:
-        span = prog.spans[prog.block_sid[fr[0]]]
-    return RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span)
-
-
-def _stuck(prog: Program, block: int) -> RuleRuntimeError:
-    sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
-                            f"an endless loop in '{prog.span_procs[sid]}'?", prog.spans[sid])
-
-
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        return "a value is none where a number, player or cell is needed"
-    return f"{type(exc).__name__}: {exc}"
+__all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
 
 class Rules:
@@ -143,6 +58,8 @@ class Rules:
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
+        # the decisions made `secretly`: the sampler re-draws them for the other seats
+        self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
 
     @property
     def name(self) -> str:
@@ -162,6 +79,51 @@ class Rules:
                                          f"not {players}")])
         return players
 
+    # ---- what the rules declare --------------------------------------------------------
+
+    @cached_property
+    def counters(self) -> dict[str, CounterShape]:
+        """Each counter by name: its keys, whether it is secret, its first value (shown as
+        views show values)."""
+        disp = self.program.display
+        return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
+                                         for d in info.dims), info.secret,
+                                   shown(disp, info.init, info.type))
+                for name, info in self.analysis.counters.items()}
+
+    @cached_property
+    def zones(self) -> dict[str, ZoneShape]:
+        return {name: ZoneShape(z.kind, z.per_player, z.visibility)
+                for name, z in self.analysis.zones.items()}
+
+    @cached_property
+    def boards(self) -> dict[str, BoardShape]:
+        out = {}
+        for name, board in self.analysis.boards.items():
+            holds = self.analysis.holding.get(name)
+            out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
+                                   else holds[1])
+        return out
+
+    def components(self, kind: str) -> list[str]:
+        """The ids of the components of a kind, in their order (a component's number is
+        its place in this list)."""
+        if kind not in self.program.display.components:
+            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
+        return list(self.program.display.components[kind][0])
+
+    def value(self, name: str) -> Any:
+        """The value of a constant or setting."""
+        if name not in self.analysis.values:
+            raise KeyError(f"{self.name} has no constant or setting named {name!r}")
+        return self.analysis.values[name]
+
+    @property
+    def examples(self) -> list[str]:
+        return [p.name for p in self.analysis.procs if p.kind == "example"]
+
+    # ---- games -------------------------------------------------------------------------
+
     def fresh_state(self, players: int, seed: int) -> State:
         boards = [[None] * n for n in self._board_sizes]
         zones: list[list[int]] | None = [[] for _ in range(self._zones)] if self._zones \
@@ -177,7 +139,8 @@ class Rules:
 
     def new_game(self, players: int | None = None, seed: int = 0,
                  narrate: bool = False, auto_chance: bool = True) -> Game:
-        """Start a game: run the setup and play until the first decision."""
+        """Start a game: run the setup and play until the first decision. A narrated game
+        keeps a log; with `auto_chance` off, the game pauses at each chance step."""
         if players is None or not self.analysis.min_players <= players <= \
                 self.analysis.max_players:
             players = self.check_players(players)
@@ -194,21 +157,56 @@ class Rules:
 
     def load_game(self, data: Any) -> Game:
         """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
-        from .saves import load_game
+        saved = read_save(data, self.program, self.digest, self.check_players)
+        game = Game(self, saved.state, saved.seed)
+        game.history = saved.history
+        game._secrets = None  # worked out from the record when the sampler needs them
+        if saved.state.pending is not None and not _pending_fits(game):
+            raise RulesError([Diagnostic("G001", "corrupt saved game: the pending decision "
+                                         "does not fit the rule stack")])
+        return game
 
-        return load_game(self, data)
+
+def _pending_fits(game: Game) -> bool:
+    """Whether a loaded game's pending options have labels and a place in the top frame to
+    go: a save whose frame or options do not fit the rules would otherwise fail later."""
+    st = game.st
+    assert st.pending is not None
+    site = game.program.sites[st.pending[0]]
+    locals_ = st.stack[-1][1]
+    try:
+        game.options()
+        if site.slot >= 0:
+            return site.slot < len(locals_)
+        lst, idx = site.hidden
+        return 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
+    except Exception:
+        return False
 
 
-class Game:
+# a secret decision as the sampler needs it: its place in the history, who made it, the
+# state just before it, and how long the log was then (-1 when the game was not narrated)
+SecretStep = tuple[int, int, State, int]
+
+
+class Game(Reading):
     """One game of some rules: its state and the options chosen so far."""
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
         self.program = rules.program
-        self.st = st
+        self.st = st  # the interpreter's: everything else reads the game's methods
         self.seed = seed
         self.history: list[int] = []
         self.over = st.result is not None  # kept up to date after every step
+        # every secret decision so far (None: not known, see `sampling.secret_steps`);
+        # `replayable`: the seed and the history reproduce this game (not so for a game
+        # the sampler made up)
+        self._secrets: tuple[SecretStep, ...] | None = ()
+        self._replayable = True
+        self._disclosed: dict[int, frozenset[int]] = {}  # the sampler's: see sampling.py
+        # chance steps rolled since the last decision: (length of the history, how many)
+        self._rolled = (0, 0)
 
     def _run(self) -> None:
         try:
@@ -218,23 +216,6 @@ class Game:
         self.over = self.st.result is not None
 
     # ---- reading -----------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return self.st.np
-
-    @property
-    def log(self) -> list[str]:
-        return self.st.log if self.st.log is not None else []
-
-    @property
-    def is_chance(self) -> bool:
-        p = self.st.pending
-        return p is not None and p[1] == -1 and self.st.result is None
-
-    def num_options(self) -> int:
-        """How many options the pending step has (call it only while the game is on)."""
-        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
 
     def options(self) -> list[Option]:
         """The options of the pending step, decision or chance: ids and labels."""
@@ -271,7 +252,15 @@ class Game:
         p = self.st.pending
         if p is None or self.st.result is not None or p[1] == -1:
             return None
-        return Decision(p[1], self.options(), self.program.sites[p[0]].prompt)
+        return Decision(p[1], self.options(), self.prompt() or "",
+                        p[0] in self.rules.secret_sites)
+
+    def prompt(self) -> str | None:
+        """The rule line that asks the pending decision, or None when nobody decides."""
+        p = self.st.pending
+        if p is None or self.st.result is not None or p[1] == -1:
+            return None
+        return self.program.sites[p[0]].prompt
 
     @property
     def chance(self) -> Chance | None:
@@ -294,7 +283,22 @@ class Game:
             scores = self.program.score(self.st)
         return Result(list(r), scores)
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` may see of the game (see `views.py`)."""
+        return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
+                    seat, self.decision,
+                    self.result, self.log_for(seat))
+
     # ---- acting ------------------------------------------------------------------------
+
+    @property
+    def auto_chance(self) -> bool:
+        """Whether chance steps are rolled at once (True) or wait as steps of their own."""
+        return self.st.auto
+
+    @auto_chance.setter
+    def auto_chance(self, value: bool) -> None:
+        self.st.auto = value
 
     def apply_index(self, i: int) -> None:
         """Apply option i (from 0) of the pending decision or chance step."""
@@ -303,6 +307,11 @@ class Game:
         if p is None or type(i) is not int or not 0 <= i < len(p[2]):
             raise self._bad_index(i)
         prog = self.program
+        if p[0] in self.rules.secret_sites and self._secrets is not None:
+            self._secrets += ((len(self.history), p[1], st.copy(),
+                               len(st.log) if st.log is not None else -1),)
+        if st.log is not None:
+            self._narrate(p, i)
         fr = st.stack[-1]
         slot = prog.slots[p[0]]
         if slot >= 0:
@@ -329,11 +338,41 @@ class Game:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
 
-    def roll_chance(self, i: int) -> None:
-        """Take outcome i of a pending chance step without recording it: a game record is
-        the seed and the decisions, and the seed reproduces the chance outcomes."""
-        self.apply_index(i)
+    def reseed(self, seed: int) -> None:
+        """Draw every roll and shuffle from here on from a fresh generator seeded with
+        `seed` (for search and tests). The seed and history no longer replay the game."""
+        self.st.rng = seed_to_rng(seed)
+        self._secrets = None
+        self._replayable = False
+
+    def _narrate(self, p: tuple, i: int) -> None:
+        """The engine's own lines for a step: a chance outcome and a decision are told to
+        everyone, a secret decision to its chooser (the others learn only that it was
+        made)."""
+        log = self.st.log
+        assert log is not None
+        label = self.options()[i].label
+        who = p[1]
+        if who < 0:
+            log.append((None, f"chance: {label}"))
+        elif p[0] not in self.rules.secret_sites:
+            log.append((None, f"player {who + 1}: {label}"))
+        else:
+            log.append(((who,), f"player {who + 1}: {label}"))
+            others: Audience = tuple(q for q in range(self.st.np) if q != who)
+            if others:
+                log.append((others, f"player {who + 1} chooses in secret"))
+
+    def roll_chance(self, i: int | None = None) -> None:
+        """Take the pending chance step: outcome i, or (without i) the outcome the game's
+        own generator draws, as it would have without pausing. It is not recorded: a game
+        record is the seed and the decisions, and the seed reproduces the chance outcomes."""
+        if i is None and self.is_chance:
+            i = self.st.rand(self.num_options())
+        self.apply_index(i)  # type: ignore[arg-type]  # None is reported as a bad index
         self.history.pop()
+        n = len(self.history)
+        self._rolled = (n, self._rolled[1] + 1 if self._rolled[0] == n else 1)
 
     def _bad_index(self, i: object) -> RulesError:
         p = self.st.pending
@@ -359,20 +398,31 @@ class Game:
         raise RulesError([Diagnostic("G002", f"'{option_id}' is not an option here; the "
                                      f"options are: {known}{more}")])
 
-    def copy(self) -> Game:
+    def copy(self, narrated: bool = False) -> Game:
+        """An independent copy. It keeps no log (search copies games by the thousand and
+        narration costs), unless `narrated`: then it has a copy of the log and goes on
+        narrating."""
         new = Game.__new__(Game)
         new.rules = self.rules
         new.program = self.program
         new.st = self.st.copy()
+        if narrated and self.st.log is not None:
+            new.st.log = self.st.log[:]
         new.seed = self.seed
         new.history = self.history[:]
         new.over = self.over
+        new._secrets = self._secrets
+        new._replayable = self._replayable
+        new._disclosed = self._disclosed
+        new._rolled = self._rolled
         return new
 
-    # ---- saving and viewing ------------------------------------------------------------
+    # ---- saving ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The game as plain data: `Rules.load_game` resumes it. A narrated game's log goes
+        with it, each line with who was told it."""
+        out = {
             "format": SAVE_FORMAT,
             "game": self.rules.name,
             "rules": self.rules.digest,
@@ -380,9 +430,7 @@ class Game:
             "history": self.history,
             "state": self.st.to_json(),
         }
-
-    def view(self, player: int) -> dict[str, Any]:
-        """What `player` may see of the game (see `views.view`)."""
-        from .views import view
-
-        return view(self, player)
+        if self.st.log is not None:
+            out["log"] = [[list(to) if to is not None else None, text]
+                          for to, text in self.st.log]
+        return out

@@ -1,18 +1,31 @@
-"""Loading a saved game: every field is checked, a corrupt save is a diagnostic.
+"""Reading a saved game: every field is checked, a corrupt save is a diagnostic.
 
 Stage: run. A save (`Game.to_json`) holds the rules' digest, the seed, the chosen option
-indices and the whole state, so a game resumes exactly where it stopped.
+indices, the whole state and, for a narrated game, its log with who was told each line,
+so a game resumes exactly where it stopped. This module turns a save into those parts;
+`Rules.load_game` makes the game of them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
+from .compiler import Program
 from .state import MASK, State
 
-if TYPE_CHECKING:
-    from .game import Game, Rules
+SAVE_FORMAT = "rulesdsl-game/1"
+
+
+@dataclass
+class Saved:
+    """The parts of a saved game, checked."""
+
+    seed: int
+    history: list[int]
+    state: State
 
 
 def _bad(message: str) -> RulesError:
@@ -36,31 +49,31 @@ def _plain(value: Any, where: str) -> None:
         raise _bad(f"{where} holds a value that is not plain data")
 
 
-def load_game(rules: Rules, data: Any) -> Game:
-    from .game import SAVE_FORMAT, Game
-
+def read_save(data: Any, prog: Program, digest: str,
+              check_players: Callable[[int], int]) -> Saved:
+    """The parts of a save made by `Game.to_json` with rules of this digest."""
     if not isinstance(data, dict):
         raise _bad("it is not a JSON object")
     if data.get("format") != SAVE_FORMAT:
         raise _bad(f"the format is not '{SAVE_FORMAT}'")
-    digest = _field(data, "rules", str)
-    if digest != rules.digest:
+    saved_with = _field(data, "rules", str)
+    if saved_with != digest:
         raise RulesError([Diagnostic("G003", f"this game was saved with other rules "
-                                     f"(digest {digest}, these rules are {rules.digest})")])
+                                     f"(digest {saved_with}, these rules are {digest})")])
     seed = _field(data, "seed", int)
     history = _field(data, "history", list)
     if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in history):
         raise _bad("the history must be a list of option numbers")
     s = _field(data, "state", dict)
-    prog = rules.program
     np = _field(s, "players", int)
-    rules.check_players(np)
+    check_players(np)
     v = _field(s, "counters", list)
     if len(v) != len(prog.init_counters):
         raise _bad(f"it has {len(v)} counters, these rules have {len(prog.init_counters)}")
     _plain(v, "a counter")
     boards = _field(s, "boards", list)
-    sizes = [b.size for b in rules.analysis.boards.values()]
+    a = prog.analysis
+    sizes = [b.size for b in a.boards.values()]
     if len(boards) != len(sizes) or any(not isinstance(b, list) or len(b) != n
                                         for b, n in zip(boards, sizes)):
         raise _bad("the boards do not have the size these rules give them")
@@ -92,8 +105,7 @@ def load_game(rules: Rules, data: Any) -> Game:
     if pending is None and result is None:
         raise _bad("the game is neither over nor waiting for a decision")
     zones = s.get("zones", [])
-    a = rules.analysis
-    layout = rules.layout
+    layout = prog.layout
     if not isinstance(zones, list) or len(zones) != layout.nzones:
         raise _bad(f"it has {len(zones) if isinstance(zones, list) else 'no'} zones, these "
                    f"rules have {layout.nzones}")
@@ -105,28 +117,25 @@ def load_game(rules: Rules, data: Any) -> Game:
     st = State(np, v, boards, stack, rng, zones)
     st.pending = tuple(pending) if pending is not None else None
     st.result = result
-    game = Game(rules, st, seed)
-    game.history = list(history)
-    if pending is not None:
-        _check_pending(game)
-    return game
+    st.log = _log(data.get("log"), np)
+    return Saved(seed, list(history), st)
 
 
-def _check_pending(game: Game) -> None:
-    """The pending options must have labels and a place in the top frame to go: a save
-    whose frame or options do not fit the rules would otherwise fail later, mid-game."""
-    st = game.st
-    assert st.pending is not None
-    site = game.program.sites[st.pending[0]]
-    locals_ = st.stack[-1][1]
-    try:
-        game.options()
-        if site.slot >= 0:
-            ok = site.slot < len(locals_)
-        else:
-            lst, idx = site.hidden
-            ok = 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
-    except Exception:
-        ok = False
-    if not ok:
-        raise _bad("the pending decision does not fit the rule stack")
+def _log(log: Any, np: int) -> list | None:
+    """A narrated game's log: [to, text] per line, `to` null (everyone) or seat numbers."""
+    if log is None:
+        return None
+    if not isinstance(log, list):
+        raise _bad("the log is not a list of lines")
+    out = []
+    for entry in log:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
+            raise _bad("a line of the log is not [to, text]")
+        to = entry[0]
+        if to is not None and not (isinstance(to, list) and all(
+                type(p) is int and 0 <= p < np for p in to)):
+            raise _bad("a line of the log is told to something that is not a list of seats")
+        out.append((tuple(to) if to is not None else None, entry[1]))
+    return out
+
+

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .public import Audience
+
 MASK = (1 << 64) - 1
 SEATS = [list(range(n)) for n in range(65)]
 
@@ -44,7 +46,8 @@ class State:
         self.rng = rng
         self.result: list[int] | None = None  # rank per seat once the game is over
         self.auto = True              # roll chance steps at once instead of pausing
-        self.log: list[str] | None = None     # narration, when asked for
+        # narration, when asked for: (who is told, None for everyone; the line)
+        self.log: list[tuple[Audience, str]] | None = None
         self.steps = 0                # work done since the last decision (see runtime)
         self.replay = None            # the choices an example's 'play "..."' continues with
 

@@ -1,78 +1,168 @@
-"""Per-player views: what one player may see of a game.
+"""Per-seat views: what one player may see of a game, as plain JSON data.
 
-Stage: run. Board cells show their pieces as the board's `holding` type says (a player
-as "player 1", a component by its name); a board that does not say shows the raw value.
-Counters declared `secret` are seen by their own player only (a per-player
-secret counter shows the viewer's own entry; a shared secret counter is hidden from
-everyone). Boards and dice are public. The pending decision's options are shown to the
-player who decides; the others see who is deciding.
+Stage: run. A view shows values as people read them: numbers and yes/no as they are,
+players, cells, enum values and components by their names ("player 2", "b3", "Rune",
+"Fire Trilithon"), nothing as None. What the rule file hides stays hidden (see
+`visibility.py`): a secret counter shows "?" to everyone but its own player (a shared
+one to everyone); a zone the viewer cannot see shows only its size; a component the
+viewer cannot see is not listed, nor are its counters. Boards and dice are public. The
+pending decision's options are shown to the player who decides; the others see who
+decides. The log holds the lines the viewer was told.
+
+Zones name their components by id (the ids options use, "fire-trilithon-3");
+`components[kind][id]` gives each component the viewer may see: its label and the counters
+kept per component.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .game import Game
+from ..check.analysis import Analysis, CounterInfo
+from ..check.types import Type
+from .display import Display
+from .layout import Layout
+from .public import Decision, Result
+from .state import State
+from .visibility import row_seen, unseen_components, zone_seen
 
 HIDDEN = "?"
 
 
-def view(game: Game, player: int) -> dict[str, Any]:
-    a = game.rules.analysis
-    layout = game.rules.layout
-    st = game.st
-    disp = game.program.display
-    counters: dict[str, Any] = {}
+def shown(disp: Display, value: Any, t: Type) -> Any:
+    """A value as a view shows it: plain numbers, yes/no and none stay JSON values."""
+    if value is None or (isinstance(value, (int, bool)) and not isinstance(t, tuple)
+                         and t != "player"):
+        return value
+    return disp.show(value, t)
+
+
+def per_component(info: CounterInfo) -> str | None:
+    """The kind a counter is kept per, when that is its only key."""
+    if len(info.dims) == 1 and info.dims[0][0] == "kind":
+        return info.dims[0][1]
+    return None
+
+
+def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
+         decision: Decision | None, result: Result | None, log: list[str]) -> dict[str, Any]:
+    unseen = unseen_components(a, layout, st, seat)
+    out: dict[str, Any] = {
+        "game": a.game_name,
+        "viewer": seat,
+        "players": st.np,
+        "current": st.v[0],
+        "counters": _counters(st, a, layout, disp, seat, unseen),
+        "boards": _boards(st, a, layout, disp),
+        "dice": {name: [shown(disp, f, a.dies[d.die].face_type)
+                        for f in st.v[layout.dice[name]:layout.dice[name] + d.count]]
+                 for name, d in a.dice.items()},
+        "zones": _zones(st, a, layout, disp, seat),
+        "components": _components(st, a, layout, disp, unseen),
+    }
+    if decision is not None:
+        out["decision"] = {"player": decision.player}
+        if decision.player == seat:
+            out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
+            out["decision"]["prompt"] = decision.prompt
+    out["log"] = log
+    if result is not None:
+        out["result"] = {"ranking": result.ranking, "scores": result.scores}
+    return out
+
+
+def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
+              unseen: dict[str, set[int]]) -> dict[str, Any]:
+    """Every counter but those kept per component (shown with their components). A counter
+    per player is a list by seat; other keys make a flat list (in key order)."""
+    out: dict[str, Any] = {}
     for name, info in a.counters.items():
+        if per_component(info) is not None:
+            continue
         base = layout.counter[name]
         values = st.v[base:base + info.size]
-        if info.dims and info.dims[0][0] == "player":
-            per = info.size // info.dims[0][2]
-            rows = [values[p * per:(p + 1) * per] for p in range(st.np)]
-            shown = [row if (not info.secret or p == player) else [HIDDEN] * len(row)
-                     for p, row in enumerate(rows)]
-            counters[name] = [row[0] if per == 1 else row for row in shown]
-        elif info.secret:
-            counters[name] = HIDDEN
-        else:
-            counters[name] = values[0] if not info.dims else values
-    boards = {}
+        if not info.dims:
+            out[name] = HIDDEN if info.secret else shown(disp, values[0], info.type)
+            continue
+        hide = _unseen_keys(info, unseen)
+        if info.dims[0][0] != "player":
+            out[name] = [HIDDEN if info.secret or j in hide else shown(disp, x, info.type)
+                         for j, x in enumerate(values)]
+            continue
+        per = info.size // info.dims[0][2]
+        rows = []
+        for p in range(st.np):
+            row = [HIDDEN if not row_seen(info, p, seat) or j in hide
+                   else shown(disp, x, info.type)
+                   for j, x in enumerate(values[p * per:(p + 1) * per])]
+            rows.append(row[0] if per == 1 else row)
+        out[name] = rows
+    return out
+
+
+def _unseen_keys(info: CounterInfo, unseen: dict[str, set[int]]) -> set[int]:
+    """Positions (within a player's row, or the whole list) that belong to a component the
+    viewer cannot see, for a counter with a kind among several keys."""
+    dims = info.dims[1:] if info.dims[0][0] == "player" else info.dims
+    size = 1
+    for d in dims:
+        size *= d[2]
+    hide: set[int] = set()
+    stride = size
+    for kind, name, n in dims:
+        stride //= n
+        if kind == "kind" and unseen.get(name):
+            hide.update(j for j in range(size) if (j // stride) % n in unseen[name])
+    return hide
+
+
+def _boards(st: State, a: Analysis, layout: Layout, disp: Display) -> dict[str, Any]:
+    """Each board's pieces by cell name: a component by its id (as in zones), anything
+    else as shown; a board that does not say what it holds shows the raw value."""
+    out = {}
     for name, board in a.boards.items():
         cells = st.b[layout.board[name]]
         holds = a.holding.get(name)
-        boards[name] = {board.names[c]: (disp.show(piece, holds) if holds is not None
-                                         else piece)
-                        for c, piece in enumerate(cells) if piece is not None}
-    dice = {name: st.v[layout.dice[name]:layout.dice[name] + d.count]
-            for name, d in a.dice.items()}
-    zones: dict[str, Any] = {}
+        ids = disp.components[holds[1]][0] if isinstance(holds, tuple) and \
+            holds[0] == "comp" else None
+        out[name] = {board.names[c]: (ids[piece] if ids is not None else
+                                      disp.show(piece, holds) if holds is not None else piece)
+                     for c, piece in enumerate(cells) if piece is not None}
+    return out
+
+
+def _zones(st: State, a: Analysis, layout: Layout, disp: Display,
+           seat: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for name, zone in a.zones.items():
-        t = ("comp", zone.kind)
-        owners = range(st.np) if zone.per_player else [None]
+        ids = disp.components[zone.kind][0]
+        owners: list[int | None] = list(range(st.np)) if zone.per_player else [None]
         listed: list[Any] = []
         for owner in owners:
             items = st.z[layout.zone[name] + (owner or 0)]
-            seen = zone.visibility == "public" or (
-                zone.visibility == "owner" and owner == player)
-            listed.append([disp.show(c, t) for c in items] if seen else {"size": len(items)})
-        zones[name] = listed if zone.per_player else listed[0]
-    out: dict[str, Any] = {
-        "game": a.game_name,
-        "viewer": player,
-        "players": st.np,
-        "current": st.v[0],
-        "counters": counters,
-        "boards": boards,
-        "dice": dice,
-        "zones": zones,
-    }
-    decision = game.decision
-    if decision is not None:
-        out["decision"] = {"player": decision.player}
-        if decision.player == player:
-            out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
-    result = game.result
-    if result is not None:
-        out["result"] = {"ranking": result.ranking, "scores": result.scores}
+            listed.append([ids[c] for c in items] if zone_seen(zone, owner, seat)
+                          else {"size": len(items)})
+        out[name] = listed if zone.per_player else listed[0]
+    return out
+
+
+def _components(st: State, a: Analysis, layout: Layout, disp: Display,
+                unseen: dict[str, set[int]]) -> dict[str, Any]:
+    """Each component the viewer may see: its label and its counters (not the secret
+    ones: a secret counter kept per component is nobody's)."""
+    kept: dict[str, list[CounterInfo]] = {}
+    for info in a.counters.values():
+        kind = per_component(info)
+        if kind is not None and not info.secret:
+            kept.setdefault(kind, []).append(info)
+    out: dict[str, Any] = {}
+    for kind, components in a.kinds.items():
+        ids, labels = disp.components[kind]
+        hidden = unseen.get(kind, set())
+        counters = kept.get(kind, [])
+        out[kind] = {ids[c]: {"label": labels[c],
+                              "counters": {k.name: shown(disp, st.v[layout.counter[k.name]
+                                                                     + c], k.type)
+                                           for k in counters}}
+                     for c in range(components.count) if c not in hidden}
     return out

@@ -1,0 +1,118 @@
+"""What an agent receives: one seat's observation of a game, and nothing else of it.
+
+Stage: run. An agent (a bot, the terminal, later a browser or an adapter) decides for a
+seat from an `Observation`: the seat's view, the options it has (ids and labels), the
+prompt, the lines of the log it was told, the number of players, and a forward model
+that cannot peek, `sample_game`, which makes up a whole game consistent with what the
+seat has seen, for search. The real game stays out of reach.
+
+Everything is built when first asked for: a random agent only asks how many options
+there are, and simulations play thousands of games a second. `play_out` is the loop that
+hands each seat's observation to its agent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .game import Game
+from .public import Option
+from .sampling import sample_game
+
+
+class Observation:
+    """One seat's observation of a game, at one moment (it does not follow the game
+    afterwards: ask for a new one after each step)."""
+
+    __slots__ = ("_game", "seat", "num_options", "_options", "_view")
+    _options: list[Option]      # set when first asked for
+    _view: dict[str, Any]
+
+    def __init__(self, game: Game, seat: int, num_options: int | None = None):
+        self._game = game
+        self.seat = seat
+        # how many options the seat has now (0 when it is not the one to decide): the one
+        # thing a random agent asks, so it is a plain attribute (`play_out` knows it)
+        if num_options is None:
+            p = game.st.pending
+            num_options = len(p[2]) if p is not None and p[1] == seat else 0
+        self.num_options = num_options
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def deciding(self) -> bool:
+        """Whether this seat has the pending decision."""
+        return self.num_options > 0
+
+    @property
+    def options(self) -> list[Option]:
+        """The seat's options, in order (choose returns an index into this list); empty
+        when it is not the one to decide."""
+        try:
+            return self._options
+        except AttributeError:
+            self._options = self._game.options() if self.deciding else []
+            return self._options
+
+    @property
+    def prompt(self) -> str | None:
+        """The rule line that asks the seat's decision (None when it is not deciding)."""
+        return self._game.prompt() if self.deciding else None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """What the seat may see of the game (see `views.py`)."""
+        try:
+            return self._view
+        except AttributeError:
+            self._view = self._game.view(self.seat)
+            return self._view
+
+    @property
+    def log(self) -> list[str]:
+        """The lines of the log the seat was told, oldest first (empty when the game is not
+        narrated)."""
+        return self._game.log_for(self.seat)
+
+    def sample_game(self, rng: random.Random) -> Game:
+        """A whole game consistent with what this seat has seen, to search on: what the
+        seat cannot see is made up afresh (see `sampling.py`). It may be copied and played
+        on freely; it is not the real game, and the real game's hidden parts do not leak
+        into it."""
+        return sample_game(self._game, self.seat, rng)
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation as plain data (the view holds the log and, for the seat that
+        decides, the options and the prompt)."""
+        return {"seat": self.seat, "players": self.players, "view": self.view}
+
+
+class Chooser(Protocol):
+    """An agent, as `play_out` needs it (see `rulesdsl.agents`)."""
+
+    def choose(self, observation: Observation) -> int: ...
+
+
+def play_out(game: Game, agents: Sequence[Chooser],
+             on_step: Callable[[Game], None] | None = None) -> Game:
+    """Play a game to its end, each agent deciding for its seat from the seat's
+    observation; `on_step` is called after each step. Chance steps, if the game pauses at
+    them, are rolled with the game's own generator, exactly as they would be rolled
+    without pausing."""
+    st = game.st
+    while not game.over:
+        p = st.pending
+        assert p is not None  # a step is pending until the end
+        seat = p[1]
+        if seat < 0:
+            game.roll_chance()
+        else:
+            game.apply_index(agents[seat].choose(Observation(game, seat, len(p[2]))))
+        if on_step:
+            on_step(game)
+    return game

@@ -1,0 +1,135 @@
+"""Reading a game without touching its state: the current player, who decides, a counter,
+a zone, a board's cells, dice, the state key and the log.
+
+Stage: run. `Game` takes these methods from `Reading`; tools and tests call them instead
+of reading `State` fields. Values come as the rules hold them: a player is a seat number
+from 0, an enum value, a component or a cell its number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .compiler import Program
+from .public import Line, told
+from .state import State
+
+
+class Reading:
+    """The read-only part of a game's API (mixed into `Game`)."""
+
+    st: State
+    program: Program
+
+    @property
+    def players(self) -> int:
+        return self.st.np
+
+    @property
+    def current(self) -> int | None:
+        """The current player (a seat number from 0), or None outside turns."""
+        return self.st.v[0]
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that decides now; None at a chance step and once the game is over."""
+        p = self.st.pending
+        if p is None or p[1] < 0 or self.st.result is not None:
+            return None
+        return p[1]
+
+    @property
+    def is_chance(self) -> bool:
+        p = self.st.pending
+        return p is not None and p[1] == -1 and self.st.result is None
+
+    def num_options(self) -> int:
+        """How many options the pending step has (call it only while the game is on)."""
+        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
+
+    def counter(self, name: str, *keys: Any) -> Any:
+        """A counter's value, as the rules hold it: a player is a seat number from 0, an
+        enum value, a component or a cell its number. Give one key per `per` of the
+        counter: a seat, an enum value (its name or number), a die of the set (from 0), a
+        component (its id or number)."""
+        info = self.program.analysis.counters.get(name)
+        if info is None:
+            raise KeyError(f"{self.program.analysis.game_name} has no counter named {name!r}")
+        if len(keys) != len(info.dims):
+            raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
+        index, stride = self.program.layout.counter[name], info.size
+        for key, (kind, what, size) in zip(keys, info.dims):
+            stride //= size
+            index += self._key(name, key, kind, what, size) * stride
+        return self.st.v[index]
+
+    def _key(self, name: str, key: Any, kind: str, what: str, size: int) -> int:
+        if isinstance(key, str) and kind in ("enum", "kind"):
+            names = (self.program.analysis.enums[what].values if kind == "enum"
+                     else self.program.display.components[what][0])
+            if key in names:
+                return names.index(key)
+        elif type(key) is int and 0 <= key < (self.st.np if kind == "player" else size):
+            return key
+        raise KeyError(f"{key!r} is not a {'seat' if kind == 'player' else what} "
+                       f"(a key of counter {name})")
+
+    def zone(self, name: str, owner: int | None = None) -> list[int]:
+        """The components in a zone (of `owner`, for a zone per player), by number, in
+        order: the first is the top."""
+        zone = self.program.analysis.zones.get(name)
+        if zone is None:
+            raise KeyError(f"{self.program.analysis.game_name} has no zone named {name!r}")
+        if zone.per_player != (owner is not None) or (
+                owner is not None and not (type(owner) is int and 0 <= owner < self.st.np)):
+            want = "one per player: give a seat" if zone.per_player else "shared: no owner"
+            raise KeyError(f"zone {name} is {want}")
+        return self.st.z[self.program.layout.zone[name] + (owner or 0)][:]
+
+    def cells(self, board: str) -> list[Any]:
+        """What stands on each cell of a board (None: empty), by cell number."""
+        if board not in self.program.layout.board:
+            raise KeyError(f"{self.program.analysis.game_name} has no board named {board!r}")
+        return self.st.b[self.program.layout.board[board]][:]
+
+    def dice(self, name: str) -> list[Any]:
+        """The faces a set of dice shows."""
+        d = self.program.analysis.dice.get(name)
+        if d is None:
+            raise KeyError(f"{self.program.analysis.game_name} has no dice named {name!r}")
+        base = self.program.layout.dice[name]
+        return self.st.v[base:base + d.count]
+
+    def state_key(self) -> str:
+        """A canonical text of the whole position (not the log), for hashing and
+        comparing: equal keys, equal games from here on."""
+        return self.st.key()
+
+    # ---- the log -----------------------------------------------------------------------
+
+    @property
+    def narrated(self) -> bool:
+        return self.st.log is not None
+
+    def narrate(self) -> None:
+        """Keep a log from now on (a game started with `narrate=True` has one)."""
+        if self.st.log is None:
+            self.st.log = []
+
+    @property
+    def log(self) -> list[str]:
+        """Every line of the log, whoever was told it (for tools and tests; a player is
+        shown `log_for(seat)`)."""
+        return [text for _, text in self.st.log] if self.st.log is not None else []
+
+    def log_for(self, seat: int | None, since: int = 0) -> list[str]:
+        """The lines `seat` was told (None: an onlooker, told only what everyone is), from
+        line `since` of the whole log on."""
+        if self.st.log is None:
+            return []
+        return [text for to, text in self.st.log[since:] if told(to, seat)]
+
+    def lines(self, since: int = 0) -> list[Line]:
+        """The log from line `since` on, each line with who was told it."""
+        return [Line(text, to) for to, text in (self.st.log or [])[since:]]
+

@@ -1,0 +1,165 @@
+"""The forward model that cannot peek: a whole game consistent with what one seat has seen.
+
+Stage: run. Search (greedy today, MCTS and ISMCTS next) must not look at the real game's
+hidden parts. `sample_game(game, seat, rng)` makes up a game that the seat could not tell
+from the real one, following the visibility the rule file declares (no per-game code):
+
+1. Secret choices (`choose ... secretly`) of the other seats are re-drawn among the
+   options they had, as long as the seat cannot tell: the game is played again from the
+   first such choice, with the recorded decisions otherwise, and a replay is kept only if
+   it shows the seat the same view and the same lines of the log as the real game.
+   Whatever the rules derived from those choices (a secret counter holding a bid, a purse
+   spent in secret) follows from the replay; a value the seat could work out from what
+   it saw comes out the same, so it is not made up. A choice no re-draw can hide (it has
+   been revealed since) keeps its value.
+2. Components the seat cannot see (in hidden zones and in other players' `owner` zones)
+   are pooled by kind and dealt back at random, each zone keeping its size: a deck is
+   reshuffled, hands are dealt anew. A component keeps its own counters wherever it goes.
+   What the rules hold by place (a rule's local name, another seat's secret counter, the
+   options of another seat's pending decision) names the component now in that place;
+   a component the seat sees named (a public counter, its own options) stays where it is.
+3. The random generator gets a fresh state: every future roll and shuffle is new.
+
+The sample keeps only the lines of the log the seat was told. It is a game like any
+other: copy it and play on. What the sampler cannot know is listed in docs/visibility.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..check.analysis import Analysis
+from ..check.types import Type, element
+from .game import Game
+from .layout import Layout
+from .public import told
+from .redraw import redraw_secret_choices
+from .state import State
+from .visibility import on_boards, row_seen, zone_lists, zone_seen
+
+
+def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
+    """A game `seat` cannot tell from `game`, its hidden parts made up afresh."""
+    world = redraw_secret_choices(game, seat, rng)
+    redeal_hidden(world, seat, rng)
+    world.reseed(rng.getrandbits(64))   # also: its record does not replay it
+    log = game.st.log
+    world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
+    world._disclosed = {}
+    return world
+
+
+# ---- hidden components -----------------------------------------------------------------
+
+def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
+    """Deal the components `seat` cannot see anew, by kind, among the places they fill."""
+    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    pinned = _seen_named(game, seat)
+    placed = on_boards(a, layout, st)
+    places: dict[str, list[tuple[int, int]]] = {}
+    for zone, owner, i in zone_lists(a, layout, st):
+        if zone_seen(zone, owner, seat):
+            continue
+        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
+        places.setdefault(zone.kind, []).extend(
+            (i, j) for j, c in enumerate(st.z[i]) if c not in keep)
+    sigma: dict[str, dict[int, int]] = {}
+    for kind, where in places.items():
+        # sorted first: games that differ only in what the seat cannot see deal the same
+        pool = sorted(st.z[i][j] for i, j in where)
+        rng.shuffle(pool)
+        moved = {}
+        for (i, j), new in zip(where, pool):
+            if st.z[i][j] != new:
+                moved[st.z[i][j]] = new
+            st.z[i][j] = new
+        if moved:
+            sigma[kind] = moved
+    if sigma:
+        _rename(game, seat, sigma)
+
+
+def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
+    """Per kind, the components `seat` sees named: in a counter it sees, or among its own
+    options. They keep their places: moving them would change what the seat sees."""
+    a, st = game.rules.analysis, game.st
+    out: dict[str, set[int]] = {}
+    for info, j, owner in _component_slots(a, game.rules.layout, st):
+        if row_seen(info, owner, seat):
+            _collect(st.v[j], info.type, out)
+    p = st.pending
+    if p is not None and p[1] == seat:
+        t = game.program.sites[p[0]].type
+        for value in p[2]:
+            _collect(value, t, out)
+    return out
+
+
+def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
+    """After a re-deal, what the rules hold by place names the component now there: the
+    counters `seat` does not see, the locals of every frame, another seat's options."""
+    a, st = game.rules.analysis, game.st
+    for info, j, owner in _component_slots(a, game.rules.layout, st):
+        if not row_seen(info, owner, seat):
+            st.v[j] = _renamed(st.v[j], info.type, sigma)
+    prog = game.program
+    for fr in st.stack:
+        types = prog.frame_types[prog.block_proc[fr[0]]]
+        for slot, t in types.items():
+            if slot < len(fr[1]):
+                fr[1][slot] = _renamed(fr[1][slot], t, sigma)
+    p = st.pending
+    if p is not None and p[1] >= 0 and p[1] != seat:
+        t = prog.sites[p[0]].type
+        st.pending = (p[0], p[1], [_renamed(v, t, sigma) for v in p[2]])
+
+
+def _component_slots(a: Analysis, layout: Layout,
+                     st: State) -> list[tuple[Any, int, int | None]]:
+    """Every counter slot that holds a component: (counter, slot, owner for a counter per
+    player)."""
+    out = []
+    for info in a.counters.values():
+        if _kind_of(info.type) is None:
+            continue
+        per = info.size // info.dims[0][2] if info.dims and info.dims[0][0] == "player" \
+            else 0
+        for j in range(info.size):
+            owner = j // per if per else None
+            if owner is None or owner < st.np:
+                out.append((info, layout.counter[info.name] + j, owner))
+    return out
+
+
+def _kind_of(t: Type) -> str | None:
+    return t[1] if isinstance(t, tuple) and t[0] == "comp" else None
+
+
+def _collect(value: Any, t: Type, out: dict[str, set[int]]) -> None:
+    kind = _kind_of(t)
+    if kind is not None and value is not None:
+        out.setdefault(kind, set()).add(value)
+    elif isinstance(value, list):
+        el = element(t)
+        if el is not None:
+            for x in value:
+                _collect(x, el, out)
+
+
+def _renamed(value: Any, t: Type, sigma: dict[str, dict[int, int]]) -> Any:
+    kind = _kind_of(t)
+    if kind is not None:
+        return sigma.get(kind, {}).get(value, value)
+    if isinstance(value, list):
+        el = element(t)
+        if el is not None and _holds_components(el):
+            return [_renamed(x, el, sigma) for x in value]
+    return value
+
+
+def _holds_components(t: Type) -> bool:
+    if _kind_of(t) is not None:
+        return True
+    el = element(t) if isinstance(t, tuple) else None
+    return el is not None and _holds_components(el)

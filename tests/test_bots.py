@@ -1,0 +1,127 @@
+"""Bots decide from what their seat may see: a bot's choice does not change when only the
+future rolls or an opponent's hidden cards change, and Pig's greedy bot rolls again as
+often whether the hidden next roll is a 1 or not (benchmarks/peeking.py)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import rulesdsl
+from benchmarks import peeking
+from rulesdsl import Observation
+from rulesdsl.agents import GreedyAgent, RandomAgent
+
+from .conftest import ROOT
+
+
+def positions(rules, players, seed, every, until=None):
+    """Games at every `every`-th decision of a random game (copies)."""
+    game = rules.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    step = 0
+    while not game.over and (until is None or not until(game)):
+        if step % every == 0:
+            yield game.copy()
+        game.apply_index(rng.randrange(game.num_options()))
+        step += 1
+
+
+def pig_positions():
+    rules = rulesdsl.load(ROOT / "games/pig/pig.rules", {"GOAL": 30})
+    return [g for seed in range(12) for g in positions(rules, 2, seed, 1)]
+
+
+def choices(agent_class, games):
+    """What a freshly made agent (the same seed each time) chooses in each game."""
+    return [agent_class(7).choose(Observation(g, g.decider)) for g in games]
+
+
+class Peeker:
+    """A bot that cheats: it plays greedy on the real game, future rolls included."""
+
+    name = "peeker"
+
+    def __init__(self, seed):
+        self.greedy = GreedyAgent(seed)
+
+    def choose(self, observation):
+        real = observation._game
+
+        class Open:  # an observation whose sample is the real game itself
+            seat, num_options = observation.seat, observation.num_options
+
+            @staticmethod
+            def sample_game(rng):
+                return real.copy()
+
+        return self.greedy.choose(Open())
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent, RandomAgent])
+def test_a_bot_does_not_see_the_future_rolls(agent):
+    games = pig_positions()
+    assert len(games) > 50
+    mine = choices(agent, games)
+    for future in range(4):
+        other = [g.copy() for g in games]
+        for g in other:
+            g.reseed(1000 + future)
+        assert choices(agent, other) == mine
+
+
+def test_the_check_catches_a_bot_that_sees_the_future_rolls():
+    games = pig_positions()
+    mine = choices(Peeker, games)
+    changed = False
+    for future in range(4):
+        other = [g.copy() for g in games]
+        for g in other:
+            g.reseed(1000 + future)
+        changed = changed or choices(Peeker, other) != mine
+    assert changed
+
+
+@pytest.mark.parametrize("path,players,until", [
+    ("games/cronberg/cronberg.rules", 3, None),
+    # Cromlech's drafting: hands passed round, the deck hidden (before the secret picks)
+    ("games/cromlech/cromlech.rules", 4, lambda g: g.counter("placements") >= 30),
+], ids=["cronberg", "cromlech-draft"])
+def test_a_bot_does_not_see_the_hidden_cards(path, players, until):
+    rules = rulesdsl.load(ROOT / path)
+    games = list(positions(rules, players, 5, 3, until))
+    rng = random.Random(5)
+    others = [Observation(g, g.decider).sample_game(rng) for g in games]
+    differ = sum(a.state_key() != b.state_key() for a, b in zip(games, others))
+    assert differ > len(games) // 2, "the made-up games should differ in hidden cards"
+    assert choices(GreedyAgent, others) == choices(GreedyAgent, games)
+
+
+def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():
+    data = peeking.measure(games=300, seed=1)
+    one, not_one = data["one"], data["not_one"]
+    assert one["decisions"] > 30 and not_one["decisions"] > 200
+    p1, p0 = one["rate"], not_one["rate"]
+    pooled = (one["rolled_again"] + not_one["rolled_again"]) / (
+        one["decisions"] + not_one["decisions"])
+    se = math.sqrt(pooled * (1 - pooled) * (1 / one["decisions"] + 1 / not_one["decisions"]))
+    assert abs(p1 - p0) < 3 * se, (p1, p0, se)
+
+
+def test_the_bot_in_the_visibility_doc_plays():
+    """docs/visibility.md shows how to write a bot: its code runs and plays whole games."""
+    import re
+
+    from rulesdsl.runner import play_out
+
+    text = (ROOT / "docs" / "visibility.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    namespace: dict = {}
+    exec(compile(code, "docs/visibility.md", "exec"), namespace)  # noqa: S102
+    rules = rulesdsl.load(ROOT / "games/connect_four/connect_four.rules")
+    for seed in range(3):
+        game = rules.new_game(players=2, seed=seed)
+        play_out(game, [namespace["OneStep"](seed), RandomAgent(seed)])
+        assert game.over
