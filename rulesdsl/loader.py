@@ -18,17 +18,21 @@ from .interpreter.game import Rules
 from .variants import Resolved, merge, resolve
 
 
-def _build(resolved: Resolved, overrides: dict[str, Any] | None) -> Rules:
+def _build(resolved: Resolved, overrides: dict[str, Any] | None,
+           coverage: bool = False) -> Rules:
     analysis = analyze(resolved.file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, resolved.sources)
-    return Rules(compile_program(analysis, resolved.sources), resolved.sources, overrides)
+    return Rules(compile_program(analysis, resolved.sources, coverage), resolved.sources,
+                 overrides)
 
 
-def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Rules:
+def load(path: str | Path, overrides: dict[str, Any] | None = None,
+         coverage: bool = False) -> Rules:
     """Load a rule file (a variant with its bases): parsed, checked and compiled, or a
-    RulesError."""
-    return _build(resolve(path), overrides)
+    RulesError. With `coverage`, the program counts which rules, branches, options,
+    triggers, turns and ends of the game run (`Program.points`, `Program.hits`)."""
+    return _build(resolve(path), overrides, coverage)
 
 
 def load_text(text: str, path: str = "<input>",

@@ -49,6 +49,20 @@ class Site:
     done_label: Any = None  # the same for the option 'done' of 'choose optional'
     secret: bool = False    # `choose ... secretly`: only the chooser learns the choice
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
+    resume: int = -1     # the block the deciding frame waits at (a saved game must agree)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A place coverage counts (compiled with `coverage=True`): the start of a rule
+    ("rule", also "setup" and "play"), of a branch of an `if` ("branch"), of a menu
+    option ("option"), of an 'as soon as' block ("trigger"), of each turn of a `turns`
+    loop ("turn"), and a statement that ends the game ("end")."""
+
+    kind: str
+    span: Span
+    proc: str
+    name: str = ""   # a rule's or an option's name
 
 
 @dataclass
@@ -69,6 +83,9 @@ class Program:
     code: str  # the generated Python, for reading and debugging
     init_counters: list[Any]
     score: Any = None  # st -> each player's first rank key, when the rank line has one
+    block_procs: list[tuple[str, str]] = field(default_factory=list)  # (kind, name) a block is of
+    points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
+    hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
 
 
 def suspends(s: Any) -> bool:
@@ -94,8 +111,11 @@ class Compiler(ExpressionCompiler):
     """Generates the Python source of one program, then executes it once to get the
     block functions."""
 
-    def __init__(self, analysis: Analysis, sources: dict[str, str]):
+    def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False):
         self.a = analysis
+        self.coverage = coverage
+        self.points: list[Point] = []
+        self.block_procs: list[tuple[str, str]] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
         self.display = Display(analysis)
         self.blocks: list[list[str]] = []
@@ -121,7 +141,14 @@ class Compiler(ExpressionCompiler):
     def new_block(self, span: Span) -> int:
         self.blocks.append([])
         self.block_sid.append(self.sid(span))
+        self.block_procs.append((self.proc.kind, self.proc.name) if self.proc else ("", ""))
         return len(self.blocks) - 1
+
+    def point(self, pos: tuple[int, int], kind: str, span: Span, name: str = "") -> None:
+        """With coverage on, count each run of this place (examples are not counted)."""
+        if self.coverage and (self.proc is None or self.proc.kind != "example"):
+            self.line(pos, f"HITS[{len(self.points)}] += 1")
+            self.points.append(Point(kind, span, self.proc_name, name))
 
     def line(self, pos: tuple[int, int], text: str) -> None:
         self.blocks[pos[0]].append("    " * pos[1] + text)
@@ -142,11 +169,13 @@ class Compiler(ExpressionCompiler):
         for proc in self.a.procs:
             key = (proc.kind, proc.name)
             self.entries[key] = self.new_block(proc.span)
+            self.block_procs[-1] = key
             self.nlocals[key] = proc.nlocals
         defines = [self.define(inst) for inst in self.a.define_instances]
         for proc in self.a.procs:
             self.proc = proc
             pos = (self.entries[(proc.kind, proc.name)], 1)
+            self.point(pos, proc.kind, proc.span, proc.name)
             pos = self.stmts(proc.body, pos)
             if proc.kind == "play":
                 self.line(pos, "st.result = RANK(st)")
@@ -174,6 +203,8 @@ class Compiler(ExpressionCompiler):
         namespace.update(make_helpers(env))
         namespace["_show"] = self.display.show
         namespace.update(self.consts)
+        hits = [0] * len(self.points)
+        namespace["HITS"] = hits
         exec(compile(code, f"<rules {self.a.file.path}>", "exec"), namespace)  # noqa: S102
         for site in self.sites:
             if isinstance(site.label, str):
@@ -187,7 +218,7 @@ class Compiler(ExpressionCompiler):
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display,
-                       code, init, namespace.get("SCORE"))
+                       code, init, namespace.get("SCORE"), self.block_procs, self.points, hits)
 
     def inline_jumps(self) -> None:
         """Replace `return N` by the code of block N where that block is short: one Python
@@ -300,13 +331,16 @@ class Compiler(ExpressionCompiler):
                       f"{self.zones_of_kind(s.dest) if s.source is None else ()})")
             self.after_change(pos)
         elif isinstance(s, A.Win):
+            self.point(pos, "end", s.span)
             self.line(pos, f"st.result = _win(st, _need({self.expr(s.player)}, "
                       f"{self.sid(s.span)}, 'the winner'))")
             self.line(pos, f"return {OVER}")
         elif isinstance(s, A.Draw):
+            self.point(pos, "end", s.span)
             self.line(pos, "st.result = [1] * st.np")
             self.line(pos, f"return {OVER}")
         elif isinstance(s, A.EndGame):
+            self.point(pos, "end", s.span)
             self.line(pos, "st.result = RANK(st)")
             self.line(pos, f"return {OVER}")
         elif isinstance(s, A.EndTurn):
@@ -332,7 +366,10 @@ class Compiler(ExpressionCompiler):
             first = self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
             branches += [(self.expr(c), body) for c, body in s.branches[1:]]
-            return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span)
+            marks = [("branch", c.span, "") for c, _ in s.branches]
+            if s.otherwise:
+                marks.append(("branch", s.otherwise[0].span, "else"))
+            return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span, marks)
         elif isinstance(s, A.ForEach):
             return self.for_each(s, pos)
         elif isinstance(s, A.Repeat):
@@ -454,24 +491,30 @@ class Compiler(ExpressionCompiler):
         return (cont, 1)
 
     def if_chain(self, branches: list[tuple[str, list]], otherwise: list | None,
-                 pos: tuple[int, int], split: bool, span: Span) -> tuple[int, int]:
+                 pos: tuple[int, int], split: bool, span: Span,
+                 marks: list[tuple[str, Span, str]]) -> tuple[int, int]:
+        """`marks`: the coverage point of each branch, then of `otherwise`."""
         b, ind = pos
         inner = (b, ind + 1)
         if not split:
             for i, (cond, body) in enumerate(branches):
                 self.line(pos, f"{'if' if i == 0 else 'elif'} {cond}:")
+                self.point(inner, *marks[i])
                 self.stmts(body, inner)  # a block always holds a statement
             if otherwise:
                 self.line(pos, "else:")
+                self.point(inner, *marks[-1])
                 self.stmts(otherwise, inner)
             return pos
         join = self.new_block(span)
         for i, (cond, body) in enumerate(branches):
             self.line(pos, f"{'if' if i == 0 else 'elif'} {cond}:")
+            self.point(inner, *marks[i])
             end = self.stmts(body, inner)
             self.goto(end, join)
         if otherwise:
             self.line(pos, "else:")
+            self.point(inner, *marks[-1])
             end = self.stmts(otherwise, inner)
             self.goto(end, join)
         self.goto(pos, join)
@@ -557,6 +600,7 @@ class Compiler(ExpressionCompiler):
         self.goto(pos, head)
         hp = (head, 1)
         self.line(hp, f"V[0] = L[{who}]")
+        self.point(hp, "turn", s.span)
         self.turns.append(nxt)
         self.loops.append(("flat", exit_))
         end = self.stmts(s.body, hp)
@@ -602,6 +646,7 @@ class Compiler(ExpressionCompiler):
             options = opts
         self.line(pos, f"st.pending = ({n}, {player}, {options})")
         self.pause(pos, resume)
+        site.resume = resume
         return resume
 
     def choose(self, s: A.Choose, pos: tuple[int, int]) -> tuple[int, int]:
@@ -658,7 +703,8 @@ class Compiler(ExpressionCompiler):
                           for o in s.options])
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         branches = [(f"L[{slot}] == {k}", o.body) for k, o in enumerate(s.options)]
-        return self.if_chain(branches, None, (resume, 1), suspends_any(s), s.span)
+        marks = [("option", o.span, o.id) for o in s.options]
+        return self.if_chain(branches, None, (resume, 1), suspends_any(s), s.span, marks)
 
     def let_roll(self, s: A.LetRoll, pos: tuple[int, int]) -> tuple[int, int]:
         die = self.a.dies[self.a.binding[id(s.die)][1]]
@@ -667,7 +713,7 @@ class Compiler(ExpressionCompiler):
         site = Site("roll", self.proc_name, s.span, die.face_type, slot)
         self.sites.append(site)
         n = len(self.sites) - 1
-        resume = self.new_block(s.span)
+        resume = site.resume = self.new_block(s.span)
         self.line(pos, "if st.auto:")
         inner = (pos[0], pos[1] + 1)
         self.line(inner, f"L[{slot}] = {faces}[st.rand({len(die.faces)})]")
@@ -696,7 +742,7 @@ class Compiler(ExpressionCompiler):
         self.line((head, 2), f"for d in L[{lst}]: V[{dice.base} + d] = {faces}[st.rand({nf})]")
         self.goto((head, 2), exit_)
         site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
-                    hidden=[lst, idx], base=dice.base)
+                    hidden=[lst, idx], base=dice.base, resume=res)
         self.sites.append(site)
         self.line(hp, f"st.pending = ({len(self.sites) - 1}, -1, {faces})")
         self.pause(hp, res)
@@ -773,7 +819,10 @@ _SAFE_BUILTINS = {name: getattr(builtins, name)
                                "max", "min", "enumerate")}
 
 
-def compile_program(analysis: Analysis, sources: dict[str, str]) -> Program:
+def compile_program(analysis: Analysis, sources: dict[str, str],
+                    coverage: bool = False) -> Program:
     """Compile a checked rule file (no errors) into a `Program`; `sources` holds the text
-    of each file its declarations come from."""
-    return Compiler(analysis, sources).compile()
+    of each file its declarations come from. With `coverage`, the program counts in
+    `Program.hits` how often each of its `Program.points` ran (for `rulesdsl validate`);
+    without it, the generated code has no trace of the counting."""
+    return Compiler(analysis, sources, coverage).compile()
