@@ -386,6 +386,13 @@ class PlayersDecl(Node):
     high: int
 
 
+class LimitDecl(Node):
+    """`limit 500 decisions`: a game that has not ended by itself after this many
+    decisions ends there, as a draw that says so (`Result.ended_by == "limit"`)."""
+
+    decisions: int | str  # a number, or the name of a constant or setting
+
+
 class ConstDecl(Node):
     """`const GOAL = 100`."""
 
@@ -541,7 +548,7 @@ class ExampleDecl(Node):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl
+    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | LimitDecl
 )
 
 

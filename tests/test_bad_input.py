@@ -182,9 +182,15 @@ CORRUPTIONS = {
                                  "frame of the rule stack"),
     "frame points at a negative block": (_set(["state", "stack", 0, 0], -1), "G001",
                                          "frame of the rule stack"),
-    "frame not a pair": (_set(["state", "stack", 0], [6]), "G001", "frame"),
-    "frame locals too short": (_set(["state", "stack", 0, 1], []), "G001",
-                               "pending decision"),
+    "frame not a pair": (_set(["state", "stack", 0], [6]), "G001", "state.stack[0]"),
+    "frame locals too short": (_set(["state", "stack", 0, 1], []), "G001", "locals"),
+    "frame at another block": (_set(["state", "stack", 0, 0], 0), "G001",
+                               "does not wait at the pending decision"),
+    "current is a list": (_set(["state", "counters", 0], [1, 2]), "G001", "current player"),
+    "lists nested deep": (_set(["state", "counters", 0], json.loads("[" * 50 + "]" * 50)),
+                          "G001", "nested"),
+    "ended at the limit without a result": (_set(["ended_by"], "limit"), "G001", "limit"),
+    "decisions negative": (_set(["decisions"], -3), "G001", "decisions"),
     "pending with no options": (_set(["state", "pending", 2], []), "G001",
                                 "pending decision"),
     "pending at no site": (_set(["state", "pending", 0], 999), "G001", "pending decision"),
@@ -199,7 +205,7 @@ CORRUPTIONS = {
     "negative history": (_set(["history"], [-1]), "G001", "history"),
     "seed is text": (_set(["seed"], "1"), "G001", "seed"),
     "seed is a bool": (_set(["seed"], True), "G001", "seed"),
-    "rng out of range": (_set(["state", "rng"], 0), "G001", "random"),
+    "rng out of range": (_set(["state", "rng"], 0), "G001", "rng"),
     "state missing": (_drop("state"), "G001", "state"),
     "state not an object": (_set(["state"], [1, 2]), "G001", "state"),
     "players missing": (lambda d: d["state"].pop("players"), "G001", "players"),
@@ -228,6 +234,48 @@ def test_load_game_api_rejects_corrupt_save(ttt, good_save, change, code, needle
 @pytest.mark.parametrize("data", [None, [], "a string", 3, {"format": 1}],
                          ids=["none", "list", "string", "number", "format not text"])
 def test_load_game_api_rejects_non_saves(ttt, data):
+    with pytest.raises(RulesError) as info:
+        ttt.load_game(data)
+    assert codes(info.value) == ["G001"]
+
+
+def _midgame(path: str, decisions: int) -> tuple:
+    rules = load(path)
+    game = rules.new_game(players=rules.player_range[0], seed=2)
+    for _ in range(decisions):
+        game.apply_index(0)
+    return rules, json.loads(json.dumps(game.to_json()))
+
+
+def _first(values: list, kind: type) -> int:
+    """The first counter slot after the current player's (slot 0) holding a `kind`."""
+    return next(i for i, v in enumerate(values) if i and type(v) is kind)
+
+
+@pytest.mark.parametrize("game,change,needle", [
+    ("cleromancy", lambda d: d["state"]["boards"][0].__setitem__(0, 999), "board field"),
+    ("cleromancy", lambda d: d["state"]["boards"][0].__setitem__(0, [1]), "board field"),
+    ("cromlech", lambda d: d["state"]["counters"].__setitem__(
+        _first(d["state"]["counters"], bool), [1, 2]), "counter"),
+    ("cromlech", lambda d: d["state"]["counters"].__setitem__(
+        _first(d["state"]["counters"], int), "text"), "counter"),
+    ("cromlech", lambda d: d["state"]["zones"][0].append(10_000), "zone"),
+], ids=["cell 999", "cell holds a list", "counter holds a list", "counter holds text",
+        "zone holds no component"])
+def test_load_rejects_values_the_rules_cannot_hold(game, change, needle):
+    rules, data = _midgame(str(GAMES / game / f"{game}.rules"), 3)
+    change(data)
+    with pytest.raises(RulesError) as info:
+        rules.load_game(data)
+    assert codes(info.value) == ["G001"]
+    assert needle in str(info.value)
+
+
+def test_load_rejects_a_save_of_other_rules_with_a_forged_digest(ttt):
+    """A save of Pig with tic-tac-toe's digest written in: the contents do not fit."""
+    pig = load(PIG).new_game(players=2, seed=1)
+    data = json.loads(json.dumps(pig.to_json()))
+    data["rules"] = ttt.digest
     with pytest.raises(RulesError) as info:
         ttt.load_game(data)
     assert codes(info.value) == ["G001"]

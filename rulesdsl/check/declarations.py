@@ -108,6 +108,15 @@ class DeclarationChecker(ExpressionChecker):
             return
         self.add_board(SquareBoard(d.name, width, height, d.adjacency))
 
+    def limit_decl(self, d: A.LimitDecl) -> None:
+        n = self.size(d.decisions, d.span)
+        if n is None:
+            return
+        if n < 1:
+            self.err("E050", f"a game's limit is at least 1 decision, not {n}", d.span)
+            return
+        self.a.limit, self.a.limit_span = n, d.span
+
     def size(self, value: int | str, span: Span) -> int | None:
         """A board's size: a number, or a constant or setting that holds one."""
         if isinstance(value, int):

@@ -16,9 +16,8 @@ from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
 from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
+from .schema import SAVE_FORMAT
 from .state import State, seed_to_rng
-
-SAVE_FORMAT = "rulesdsl-game/1"
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,13 @@ class Chance:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
+    """The end of a game: rank per seat (1 is best, ties share a rank), scores, and how the
+    game ended: "rules" (a rule ended it) or "limit" (it reached its limit of decisions
+    without ending by itself, and every player shares first place)."""
 
     ranking: list[int]
     scores: list[int] | None
+    ended_by: str = "rules"
 
     @property
     def winners(self) -> list[int]:
@@ -65,7 +67,8 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
     stack = st.stack
     if not stack:
         return None
-    steps = 0
+    # the count goes on over chance steps: only a decision starts it again
+    steps = st.steps if r is not None else 0
     fr = stack[-1]
     try:
         if r is None:
@@ -80,6 +83,7 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
             elif r == RET:
                 stack.pop()
                 if not stack:
+                    st.steps = steps
                     return None
                 fr = stack[-1]
             elif r == CALL:
@@ -89,6 +93,7 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
                                            prog.spans[prog.block_sid[fr[0]]])
                 fr = stack[-1]
             else:
+                st.steps = steps
                 return r
             r = blocks[fr[0]](st, fr)
     except RuleRuntimeError:
@@ -134,6 +139,7 @@ class Rules:
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
+        self.limit = self.analysis.limit  # decisions before a game ends at its limit
 
     @property
     def name(self) -> str:
@@ -200,6 +206,9 @@ class Game:
         self.seed = seed
         self.history: list[int] = []
         self.over = st.result is not None  # kept up to date after every step
+        self.decisions = 0              # decisions taken (chance outcomes not counted)
+        self.limit = rules.limit        # the game ends at this many decisions
+        self.ended_by = "rules"         # or "limit", once it has ended there
 
     def _run(self) -> None:
         try:
@@ -228,10 +237,20 @@ class Game:
         return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
 
     def options(self) -> list[Option]:
-        """The options of the pending step, decision or chance: ids and labels."""
+        """The options of the pending step, decision or chance: ids and labels. A label
+        that fails (a division by zero, say) is an R003 diagnostic at the choice."""
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
+        try:
+            return self._options(p, site)
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        except Exception as exc:  # a Python error in a generated label: a rule bug
+            raise RulesError([Diagnostic("R003", f"the rules failed here: {_describe(exc)}",
+                                         site.span)], self.rules.sources) from None
+
+    def _options(self, p: tuple, site: Any) -> list[Option]:
         disp = self.program.display
         out: list[Option] = []
         locals_ = self.st.stack[-1][1]
@@ -284,8 +303,20 @@ class Game:
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             scores = self.st.v[score.base:score.base + self.st.np]
         elif self.program.score is not None:
-            scores = self.program.score(self.st)
-        return Result(list(r), scores)
+            scores = self._score()
+        return Result(list(r), scores, self.ended_by)
+
+    def _score(self) -> list[int]:
+        """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
+        rank = self.rules.analysis.rank
+        try:
+            return self.program.score(self.st)
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        except Exception as exc:
+            raise RulesError([Diagnostic("R003", f"the rules failed here: {_describe(exc)}",
+                                         rank.span if rank is not None else None)],
+                             self.rules.sources) from None
 
     # ---- acting ------------------------------------------------------------------------
 
@@ -306,9 +337,11 @@ class Game:
             st.v[site.base + fr[1][lst][fr[1][idx]]] = p[2][i]
         st.pending = None
         self.history.append(i)
+        if p[1] >= 0:  # a decision; the step budget counts on over chance outcomes
+            st.steps = 0
+            self.decisions += 1
         # most often the block that takes the choice runs to the next decision: call it
         # here, and enter the run loop only when it returns anything else
-        st.steps = 0
         try:
             try:
                 r = prog.blocks[fr[0]](st, fr)
@@ -316,11 +349,26 @@ class Game:
                 raise
             except Exception as exc:
                 raise failure(prog, fr, exc) from None
-            if r != SUSPEND:
-                advance(prog, st, r)
+            if r != SUSPEND and advance(prog, st, r) is None and st.result is None:
+                raise RuleRuntimeError("R003", "the rules stopped without ending the game "
+                                       "or asking for a decision", None)
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
+        if self.decisions >= self.limit and not self.over:
+            self._stop_at_limit()
+
+    def _stop_at_limit(self) -> None:
+        """The game reached its limit of decisions without ending: every player shares
+        first place, and the result says the limit ended it."""
+        st = self.st
+        st.pending = None
+        st.result = [1] * st.np
+        self.ended_by = "limit"
+        self.over = True
+        if st.log is not None:
+            st.log.append(f"the game reached its limit of {self.limit:,} decisions "
+                          "without ending: nobody wins")
 
     def roll_chance(self, i: int) -> None:
         """Take outcome i of a pending chance step without recording it: a game record is
@@ -360,19 +408,26 @@ class Game:
         new.seed = self.seed
         new.history = self.history[:]
         new.over = self.over
+        new.decisions = self.decisions
+        new.limit = self.limit
+        new.ended_by = self.ended_by
         return new
 
     # ---- saving and viewing ------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": SAVE_FORMAT,
             "game": self.rules.name,
             "rules": self.rules.digest,
             "seed": self.seed,
             "history": self.history,
+            "decisions": self.decisions,
             "state": self.st.to_json(),
         }
+        if self.ended_by != "rules":
+            out["ended_by"] = self.ended_by
+        return out
 
     def view(self, player: int) -> dict[str, Any]:
         """What `player` may see of the game (see `views.view`)."""

@@ -1,15 +1,23 @@
-"""Loading a saved game: every field is checked, a corrupt save is a diagnostic.
+"""Loading a saved game: its shape against the schema, then its contents against the rules.
 
 Stage: run. A save (`Game.to_json`) holds the rules' digest, the seed, the chosen option
-indices and the whole state, so a game resumes exactly where it stopped.
+indices and the whole state, so a game resumes exactly where it stopped. A save is read
+from a file a person may have edited: after the schema (schema.py) has checked its shape,
+every value is checked against what these rules allow (a counter's type and bounds, what a
+board's cells hold, each zone's components, each frame's block and locals, the pending
+options), so that a corrupt save is a G001 diagnostic, never a failure later in the game.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
+from ..check.types import BOOL, INT, PLAYER, TEXT, Type
 from ..diagnostics import Diagnostic, RulesError
-from .state import MASK, State
+from .schema import SavedGame, SavedState, problem
+from .state import State
 
 if TYPE_CHECKING:
     from .game import Game, Rules
@@ -19,114 +27,178 @@ def _bad(message: str) -> RulesError:
     return RulesError([Diagnostic("G001", f"corrupt saved game: {message}")])
 
 
-def _field(data: dict, name: str, kind: type | tuple) -> Any:
-    if name not in data:
-        raise _bad(f"the field '{name}' is missing")
-    value = data[name]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise _bad(f"the field '{name}' has the wrong kind of value")
-    return value
-
-
-def _plain(value: Any, where: str) -> None:
-    if isinstance(value, list):
-        for item in value:
-            _plain(item, where)
-    elif not isinstance(value, (int, str, type(None))):
-        raise _bad(f"{where} holds a value that is not plain data")
+def fits(value: Any, t: Type, rules: Rules, players: int) -> bool:
+    """Whether a plain value can be a value of type t in a game of these rules."""
+    if value is None:
+        return True
+    if t == INT:
+        return type(value) is int
+    if t == BOOL:
+        return type(value) is bool
+    if t == TEXT:
+        return type(value) is str
+    if t == PLAYER:
+        return type(value) is int and 0 <= value < players
+    if not isinstance(t, tuple):
+        return True  # "any": plain data is all the schema allows
+    a = rules.analysis
+    kind = t[0]
+    sizes = {
+        "cell": lambda: a.boards[t[1]].size,
+        "enum": lambda: len(a.enums[t[1]].values),
+        "comp": lambda: a.kinds[t[1]].count,
+        "die": lambda: a.dice[t[1]].count,
+    }
+    if kind in sizes:
+        return type(value) is int and 0 <= value < sizes[kind]()
+    if kind == "list":
+        return isinstance(value, list) and all(fits(x, t[1], rules, players) for x in value)
+    if kind == "zone":
+        return fits(value, ("list", ("comp", t[2])), rules, players)
+    return True
 
 
 def load_game(rules: Rules, data: Any) -> Game:
-    from .game import SAVE_FORMAT, Game
+    from .game import Game
 
-    if not isinstance(data, dict):
-        raise _bad("it is not a JSON object")
-    if data.get("format") != SAVE_FORMAT:
-        raise _bad(f"the format is not '{SAVE_FORMAT}'")
-    digest = _field(data, "rules", str)
-    if digest != rules.digest:
+    try:
+        save = SavedGame.model_validate(data)
+    except ValidationError as err:
+        raise _bad(problem(err)) from None
+    if save.rules != rules.digest:
         raise RulesError([Diagnostic("G003", f"this game was saved with other rules "
-                                     f"(digest {digest}, these rules are {rules.digest})")])
-    seed = _field(data, "seed", int)
-    history = _field(data, "history", list)
-    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in history):
-        raise _bad("the history must be a list of option numbers")
-    s = _field(data, "state", dict)
-    prog = rules.program
-    np = _field(s, "players", int)
-    rules.check_players(np)
-    v = _field(s, "counters", list)
-    if len(v) != len(prog.init_counters):
-        raise _bad(f"it has {len(v)} counters, these rules have {len(prog.init_counters)}")
-    _plain(v, "a counter")
-    boards = _field(s, "boards", list)
-    sizes = [b.size for b in rules.analysis.boards.values()]
-    if len(boards) != len(sizes) or any(not isinstance(b, list) or len(b) != n
-                                        for b, n in zip(boards, sizes)):
-        raise _bad("the boards do not have the size these rules give them")
-    _plain(boards, "a board")
-    stack = _field(s, "stack", list)
-    for fr in stack:
-        if not (isinstance(fr, list) and len(fr) == 2 and isinstance(fr[0], int)
-                and 0 <= fr[0] < len(prog.blocks) and isinstance(fr[1], list)):
-            raise _bad("a frame of the rule stack is malformed")
-        _plain(fr[1], "a frame")
-    rng = _field(s, "rng", int)
-    if not 0 < rng <= MASK:
-        raise _bad("the random generator's state is out of range")
-    pending = s.get("pending")
-    if pending is not None:
-        if not (isinstance(pending, list) and len(pending) == 3 and isinstance(pending[0], int)
-                and 0 <= pending[0] < len(prog.sites) and isinstance(pending[1], int)
-                and -1 <= pending[1] < np and isinstance(pending[2], list) and pending[2]):
-            raise _bad("the pending decision is malformed")
-        _plain(pending[2], "the pending decision")
-        if not stack:
-            raise _bad("a decision is pending but the rule stack is empty")
-    result = s.get("result")
-    if result is not None and not (isinstance(result, list) and len(result) == np and
-                                   all(isinstance(r, int) and 1 <= r <= np for r in result)):
-        raise _bad("the result is malformed")
-    if pending is not None and result is not None:
-        raise _bad("the game is over yet a decision is pending")
-    if pending is None and result is None:
-        raise _bad("the game is neither over nor waiting for a decision")
-    zones = s.get("zones", [])
-    a = rules.analysis
-    if not isinstance(zones, list) or len(zones) != a.nzones:
-        raise _bad(f"it has {len(zones) if isinstance(zones, list) else 'no'} zones, these "
-                   f"rules have {a.nzones}")
-    counts = {z.base + k: a.kinds[z.kind].count for z in a.zones.values()
-              for k in range(a.max_players if z.per_player else 1)}
-    for i, zone in enumerate(zones):
-        if not (isinstance(zone, list) and all(
-                type(c) is int and 0 <= c < counts[i] for c in zone)):
-            raise _bad("a zone holds something that is not one of its components")
-    st = State(np, v, boards, stack, rng, zones)
-    st.pending = tuple(pending) if pending is not None else None
-    st.result = result
-    game = Game(rules, st, seed)
-    game.history = list(history)
-    if pending is not None:
+                                     f"(digest {save.rules}, these rules are {rules.digest})")])
+    s = save.state
+    np = rules.check_players(s.players)
+    _check_values(rules, s, np)
+    _check_stack(rules, s)
+    _check_end(rules, save, np)
+    # the schema's tuples become the lists the state is made of
+    stack = [[block, list(locals_)] for block, locals_ in s.stack]
+    st = State(np, list(s.counters), [list(cells) for cells in s.boards], stack, s.rng,
+               [list(zone) for zone in s.zones])
+    st.pending = (s.pending[0], s.pending[1], list(s.pending[2])) if s.pending else None
+    st.result = list(s.result) if s.result is not None else None
+    game = Game(rules, st, save.seed)
+    game.history = list(save.history)
+    game.decisions = save.decisions if save.decisions is not None else len(save.history)
+    game.ended_by = save.ended_by
+    if st.pending is not None:
         _check_pending(game)
     return game
 
 
+def _check_values(rules: Rules, s: SavedState, np: int) -> None:
+    """Counters, dice faces, board cells and zones hold what these rules put there."""
+    a = rules.analysis
+    if len(s.counters) != a.nslots:
+        raise _bad(f"it has {len(s.counters)} counters, these rules have {a.nslots}")
+    if not fits(s.counters[0], PLAYER, rules, np):
+        raise _bad("the current player is not a player of this game")
+    for info in a.counters.values():
+        for k in range(info.size):
+            value = s.counters[info.base + k]
+            ok = fits(value, info.type, rules, np) and (value is not None or info.init is None
+                                                         or info.type == PLAYER)
+            if ok and info.low is not None and type(value) is int:
+                ok = info.low <= value <= info.high  # type: ignore[operator]
+            if not ok:
+                raise _bad(f"counter {info.name} holds {value!r}, which it cannot hold")
+    for dice in a.dice.values():
+        faces = a.dies[dice.die].faces
+        for k in range(dice.count):
+            if s.counters[dice.base + k] not in faces:
+                raise _bad(f"a die of {dice.name} shows {s.counters[dice.base + k]!r}, "
+                           "which is none of its faces")
+    if len(s.boards) != len(a.boards) or any(
+            len(cells) != board.size for cells, board in zip(s.boards, a.boards.values())):
+        raise _bad("the boards do not have the size these rules give them")
+    for (name, board), cells in zip(a.boards.items(), s.boards):
+        holds = a.holding.get(name, "any")
+        for c, piece in enumerate(cells):
+            if not fits(piece, holds, rules, np):
+                raise _bad(f"cell {board.names[c]} of board {name} holds {piece!r}, which "
+                           "the board cannot hold")
+    if len(s.zones) != a.nzones:
+        raise _bad(f"it has {len(s.zones)} zones, these rules have {a.nzones}")
+    for zone in a.zones.values():
+        count = a.kinds[zone.kind].count
+        for k in range(a.max_players if zone.per_player else 1):
+            if any(c >= count for c in s.zones[zone.base + k]):
+                raise _bad(f"zone {zone.name} holds something that is not one of its "
+                           "components")
+
+
+def _check_stack(rules: Rules, s: SavedState) -> None:
+    """Each frame is at a block of the rules with that block's locals; the bottom frame
+    plays the game, the others run a rule or the setup; a waiting game's top frame waits
+    at the block its pending step resumes."""
+    prog = rules.program
+    for n, (block, locals_) in enumerate(s.stack):
+        if not 0 <= block < len(prog.blocks):
+            raise _bad("a frame of the rule stack points at no block of these rules")
+        proc = prog.block_procs[block]
+        if len(locals_) != prog.nlocals.get(proc, -1):
+            raise _bad("a frame of the rule stack does not have the locals of its block")
+        allowed = ("play",) if n == 0 else ("rule", "setup")
+        if proc[0] not in allowed:
+            raise _bad(f"a frame of the rule stack runs the {proc[0]} '{proc[1]}' where the "
+                       f"{' or '.join(allowed)} should run")
+    if s.pending is not None:
+        if not 0 <= s.pending[0] < len(prog.sites):
+            raise _bad("the pending decision is at no place of these rules")
+        if not s.stack:
+            raise _bad("a decision is pending but the rule stack is empty")
+        if s.stack[-1][0] != prog.sites[s.pending[0]].resume:
+            raise _bad("the rule stack's top frame does not wait at the pending decision")
+
+
+def _check_end(rules: Rules, save: SavedGame, np: int) -> None:
+    s = save.state
+    if s.result is not None and not (len(s.result) == np and
+                                     all(1 <= r <= np for r in s.result)):
+        raise _bad("the result is malformed: one rank from 1 to the number of players per "
+                   "player")
+    if s.pending is not None and s.result is not None:
+        raise _bad("the game is over yet a decision is pending")
+    if s.pending is None and s.result is None:
+        raise _bad("the game is neither over nor waiting for a decision")
+    if save.ended_by == "limit" and s.result is None:
+        raise _bad("the game ended at its limit, yet it has no result")
+
+
 def _check_pending(game: Game) -> None:
-    """The pending options must have labels and a place in the top frame to go: a save
-    whose frame or options do not fit the rules would otherwise fail later, mid-game."""
+    """The pending options fit the place they are offered at: a player of the game (or
+    chance at a roll), values of the option's type, labels that can be shown."""
     st = game.st
     assert st.pending is not None
-    site = game.program.sites[st.pending[0]]
-    locals_ = st.stack[-1][1]
+    site_no, who, options = st.pending
+    site = game.program.sites[site_no]
+    chance = site.kind in ("roll", "die")
+    if not options or (who == -1) != chance or not -1 <= who < st.np:
+        raise _bad("the pending decision is malformed: who decides, or its options")
+    if site.kind == "menu":
+        ok = all(type(o) is int and 0 <= o < len(site.menu) for o in options)
+    elif site.kind == "any":  # each option is a list: its type is the site's
+        ok = all(isinstance(o, list) and fits(o, site.type, game.rules, st.np)
+                 for o in options)
+    else:
+        optional = site.kind == "choose"  # `choose optional` offers none: 'done'
+        ok = all(fits(o, site.type, game.rules, st.np) and (o is not None or optional)
+                 for o in options)
+    if site.kind == "die":
+        lst, idx = site.hidden
+        locals_ = st.stack[-1][1]
+        dice, at = locals_[lst], locals_[idx]
+        ok = ok and isinstance(dice, list) and type(at) is int and 0 <= at < len(dice) \
+            and fits(dice[at], ("die", _dice_of(game, site.base)), game.rules, st.np)
+    if not ok:
+        raise _bad("the pending decision's options do not fit its place in the rules")
     try:
         game.options()
-        if site.slot >= 0:
-            ok = site.slot < len(locals_)
-        else:
-            lst, idx = site.hidden
-            ok = 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
-    except Exception:
-        ok = False
-    if not ok:
-        raise _bad("the pending decision does not fit the rule stack")
+    except RulesError:
+        raise _bad("the pending decision's options cannot be shown") from None
+
+
+def _dice_of(game: Game, base: int) -> str:
+    return next(d.name for d in game.rules.analysis.dice.values() if d.base == base)

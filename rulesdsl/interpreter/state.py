@@ -45,8 +45,8 @@ class State:
         self.result: list[int] | None = None  # rank per seat once the game is over
         self.auto = True              # roll chance steps at once instead of pausing
         self.log: list[str] | None = None     # narration, when asked for
-        # `steps` (set by each run of the rules) and `replay` (set by an example's
-        # 'play "..."') are left unset here: a new state is made for every game
+        self.steps = 0                # steps run since the last decision (the step budget)
+        self.replay = None            # the choices of an example's 'play "..."'
 
     def copy(self) -> State:
         new = State.__new__(State)
