@@ -1,4 +1,5 @@
-"""The `rulesdsl` command line: check, ast, run, play, simulate, perft.
+"""The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, diff,
+perft.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -11,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from . import ast as A
@@ -19,7 +21,17 @@ from .diagnostics import RulesError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
 from .loader import check_file, load
-from .runner import agents_for, describe_result, play_out, seat_name, simulate
+from .runner import (
+    Failed,
+    RecordEnded,
+    Script,
+    agents_for,
+    describe_result,
+    failure,
+    play_out,
+    seat_name,
+    simulate,
+)
 
 
 class UsageError(Exception):
@@ -103,10 +115,22 @@ def build_parser() -> Parser:
                             f"({', '.join(sorted(AGENTS))})")
         q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                        metavar="NAME=VALUE", help="change a setting of the rules")
+        records_option(q)
+
+    def records_option(q: Parser) -> None:
+        q.add_argument("--records", default=".", metavar="DIR",
+                       help="where to write the record of a game a rule stops with an error "
+                            "(default: the current directory)")
 
     r = sub.add_parser("run", help="play one game with bots and narrate it")
     game_options(r)
     r.add_argument("--json", action="store_true", help="print the game record as JSON")
+
+    rp = sub.add_parser("replay", help="play a game record again, narrated (a record of a "
+                        "game that went wrong shows the same error)")
+    rp.add_argument("record", metavar="RECORD")
+    rp.add_argument("--rules", metavar="FILE", help="the rule file (default: the one the "
+                    "record names)")
 
     pl = sub.add_parser("play", help="play at the terminal; bots take the other seats")
     game_options(pl)
@@ -172,8 +196,12 @@ def _load(args: argparse.Namespace) -> Rules:
 def cmd_run(args: argparse.Namespace) -> int:
     rules = _load(args)
     players = rules.check_players(args.players)
-    game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
-    agents = agents_for(args.agents, players, args.seed)
+    script: Script | None = getattr(args, "script", None)  # the steps of a replayed record
+    try:
+        game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
+    except RulesError as err:
+        raise _stopped(err, rules, args, players, []) from None
+    agents = [script] * players if script else agents_for(args.agents, players, args.seed)
     said = 0
     lines: list[str] = [f"{rules.name}: {players} player{'s' if players > 1 else ''}, "
                         f"seed {args.seed}, agents "
@@ -196,13 +224,49 @@ def cmd_run(args: argparse.Namespace) -> int:
             lines.append(f"  {seat_name(decision.player)}: {decision.options[i].label}")
 
     flush()
-    play_out(game, agents, on_step)
+    try:
+        play_out(game, agents, on_step, script.roll() if script else None)
+    except RecordEnded:
+        flush()
+        print("\n".join(lines + [f"the record ends here, after {len(game.history)} steps; "
+                                 "the game goes on"]))
+        return 0
+    except RulesError as err:
+        flush()  # the narration up to the error, then the error
+        print("\n".join(lines), flush=True)
+        raise _stopped(err, rules, args, players, game.history) from None
     flush()
     if args.json:
         print(json.dumps(game.to_json(), indent=1))
         return 0
     print("\n".join(lines + describe_result(game)))
     return 0
+
+
+def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: int,
+             steps: list[int]) -> RulesError:
+    """A run stopped by a rule: where it happened, and its record (not for a replay: the
+    record is the one being replayed)."""
+    if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
+        return err
+    return failure(rules, args.file, players, Failed(args.seed, list(steps), err.diagnostics[0]),
+                   args.agents, None, args.records)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .interpreter.records import check_rules, read_record
+
+    record = read_record(args.record)
+    path = args.rules or record.file
+    beside = Path(args.record).parent / record.file
+    if not args.rules and not Path(path).exists() and beside.exists():
+        path = str(beside)  # a record moved with its rule file
+    settings = dict(record.settings)
+    check_rules(record, load(path, settings or None))
+    print(f"replaying {args.record}: {len(record.steps)} steps")
+    return cmd_run(argparse.Namespace(
+        file=path, settings=list(settings.items()), players=record.players, seed=record.seed,
+        agents=record.agents or ["random"], json=False, records=None, script=Script(record)))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -212,7 +276,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for rules in loaded:
         rules.check_players(players)
     summaries = [simulate(path, players, args.games, args.seed, args.agents, args.workers,
-                          settings, rules) for path, rules in zip(args.files, loaded)]
+                          settings, rules, args.records)
+                 for path, rules in zip(args.files, loaded)]
     if len(summaries) > 1:
         return side_by_side(summaries, players, args)
     summary = summaries[0]
@@ -241,7 +306,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                   f"{data['mean_decisions']:.1f} decisions a game; "
                   f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
                   f"({summary.seconds:.2f} s)")
+    if summary.limits:
+        console.print(f"{summary.limits} of {summary.games} games reached the limit of "
+                      f"{loaded[0].limit:,} decisions without ending (counted as draws)")
     return 0
+
+
+def column_names(summaries: list) -> list[str]:
+    """Each rule file's column: the game's name, and the file's name where two games
+    share a name (a variant that keeps its base's name)."""
+    names = [s.game for s in summaries]
+    return [f"{name} ({Path(s.file).stem})" if names.count(name) > 1 else name
+            for name, s in zip(names, summaries)]
 
 
 def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int:
@@ -256,8 +332,8 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
     table = Table(title=f"{summaries[0].games} games each, {players} players, same seeds, "
                   f"agents {', '.join(args.agents)}")
     table.add_column("")
-    for s in summaries:
-        table.add_column(s.file, justify="right")
+    for name in column_names(summaries):
+        table.add_column(name, justify="right", overflow="fold")
     for p in range(players):
         table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
     table.add_row("draws", *[f"{d['draws'] / max(d['games'], 1):.1%}" for d in data])
@@ -267,6 +343,8 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
                           *[f"{d['mean_scores'][p]:.1f}" if d["mean_scores"] else "-"
                             for d in data])
     table.add_row("decisions a game", *[f"{d['mean_decisions']:.1f}" for d in data])
+    if any(d["limit_endings"] for d in data):
+        table.add_row("games at the limit", *[str(d["limit_endings"]) for d in data])
     Console(width=120).print(table)
     return 0
 
@@ -313,8 +391,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff}
+COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "replay": cmd_replay,
+            "play": cmd_play, "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
