@@ -98,6 +98,35 @@ def build_parser() -> Parser:
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--no-examples", action="store_true", help="do not run the examples")
+    c.add_argument("--play", type=_natural, default=0, metavar="N",
+                   help="also play N games of random bots for each number of players: a "
+                        "rule that goes wrong in play is an error")
+
+    v = sub.add_parser("validate", help="play and explore the games of rule files: does "
+                       "every game end, does every rule run, can every seat win")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--games", type=_positive, default=5,
+                   help="games per bot and number of players (default 5)")
+    v.add_argument("--agents", type=_agents, default=["random", "greedy"],
+                   help="the bots that play the games, each in every seat (default "
+                        "random,greedy)")
+    v.add_argument("--budget", type=_positive, default=20_000, metavar="DECISIONS",
+                   help="decisions a game may take before it is reported as endless "
+                        "(default 20000)")
+    v.add_argument("--positions", type=_natural, default=20_000,
+                   help="positions to explore per number of players to prove that every "
+                        "game ends; 0 does not explore (default 20000)")
+    v.add_argument("--seek", type=_natural, default=100_000, metavar="DECISIONS",
+                   help="decisions of more games to play while a rule, branch, option or "
+                        "end of the game has not run, or a seat has not ranked first "
+                        "(default 100000)")
+    v.add_argument("--players", type=_positive, help="only this number of players")
+    v.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
+    v.add_argument("--chance", action="store_true",
+                   help="show the exact odds of each roll and shuffle")
+    v.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                   metavar="NAME=VALUE", help="change a setting of the rules")
+    v.add_argument("--format", choices=["text", "json"], default="text")
 
     a = sub.add_parser("ast", help="print the syntax tree of a rule file as JSON")
     a.add_argument("file", metavar="FILE")
@@ -147,6 +176,9 @@ def build_parser() -> Parser:
     d.add_argument("a", metavar="A")
     d.add_argument("b", metavar="B")
 
+    records_option(v)
+    records_option(c)
+
     f = sub.add_parser("perft", help="count the step sequences of exactly D steps")
     f.add_argument("file", metavar="FILE")
     f.add_argument("--depth", type=_natural, required=True)
@@ -163,7 +195,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = False
     out: list[dict] = []
     for path in args.files:
-        diags, sources = check_file(path, run_examples=not args.no_examples)
+        diags, sources = check_file(path, run_examples=not args.no_examples, play=args.play,
+                                    records=args.records)
         errors = [d for d in diags if d.severity == "error"]
         failed = failed or bool(errors)
         if args.format == "json":
@@ -181,6 +214,24 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{'some' if n > 1 else 'the'} rule file{'s' if n > 1 else ''} "
                   "had errors", file=sys.stderr)
     return 1 if failed else 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .validate import Options, validate_file
+
+    options = Options(games=args.games, agents=tuple(args.agents), budget=args.budget,
+                      positions=args.positions, seek=args.seek,
+                      seed=args.seed, players=args.players, chance=args.chance,
+                      records=args.records, settings=dict(args.settings) or None)
+    reports = []
+    for path in args.files:
+        report = validate_file(path, options)
+        reports.append(report)
+        if args.format == "text":
+            print(report.text(), flush=True)
+    if args.format == "json":
+        print(json.dumps({"files": [r.to_json() for r in reports]}, indent=1))
+    return 1 if any(r.errors for r in reports) else 0
 
 
 def cmd_ast(args: argparse.Namespace) -> int:
@@ -391,8 +442,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "replay": cmd_replay,
-            "play": cmd_play, "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff}
+COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
+            "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
+            "perft": cmd_perft, "diff": cmd_diff}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -42,8 +42,11 @@ def load_text(text: str, path: str = "<input>",
 
 
 def check_file(path: str | Path, run_examples: bool = True,
-               overrides: dict[str, Any] | None = None) -> tuple[list[Diagnostic], dict[str, str]]:
-    """All diagnostics of a file: syntax, checks, then (if those pass) its examples."""
+               overrides: dict[str, Any] | None = None, play: int = 0,
+               records: str | Path | None = ".") -> tuple[list[Diagnostic], dict[str, str]]:
+    """All diagnostics of a file: syntax, checks, then (if those pass) its examples, and
+    with `play`, the errors of that many games of random bots per number of players
+    (their records written into `records`)."""
     from .interpreter.examples import run_examples as run
 
     try:
@@ -53,6 +56,10 @@ def check_file(path: str | Path, run_examples: bool = True,
     diags: list[Diagnostic] = []
     if run_examples:
         diags = run(rules)
+    if play:
+        from .validate import play_check
+
+        diags += play_check(rules, str(path), play, records=records)
     return diags, rules.sources
 
 

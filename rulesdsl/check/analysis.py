@@ -128,6 +128,7 @@ class Analysis:
     limit_span: Span | None = None  # the `limit` line, when the rule file has one
     values: dict[str, Any] = field(default_factory=dict)  # constants and settings
     settings: dict[str, A.SettingDecl] = field(default_factory=dict)
+    setting_bounds: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # (low, high)
     counters: dict[str, CounterInfo] = field(default_factory=dict)
     boards: dict[str, SquareBoard] = field(default_factory=dict)
     board_index: dict[str, int] = field(default_factory=dict)

@@ -57,6 +57,7 @@ class DeclarationChecker(ExpressionChecker):
         value = self.constant(d.value)
         low = self.constant(d.low) if d.low is not None else None
         high = self.constant(d.high) if d.high is not None else None
+        self.a.setting_bounds[d.name] = (low, high)
         if d.name in self.overrides:
             new = self.overrides[d.name]
             # a rejected value leaves the default in force, so uses of the setting still

@@ -366,9 +366,9 @@ class Compiler(ExpressionCompiler):
             first = self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
             branches += [(self.expr(c), body) for c, body in s.branches[1:]]
-            marks = [("branch", c.span, "") for c, _ in s.branches]
+            marks = [("branch", _through(c.span, body), "") for c, body in s.branches]
             if s.otherwise:
-                marks.append(("branch", s.otherwise[0].span, "else"))
+                marks.append(("branch", _through(s.otherwise[0].span, s.otherwise), "else"))
             return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span, marks)
         elif isinstance(s, A.ForEach):
             return self.for_each(s, pos)
@@ -792,6 +792,12 @@ class Compiler(ExpressionCompiler):
         for text in lines:
             self.line(pos, text)
         return flag
+
+def _through(start: Span, body: list) -> Span:
+    """From `start` to the end of a block: the place of a branch, its body included."""
+    end = body[-1].span
+    return start.model_copy(update={"end_line": end.end_line, "end_column": end.end_column})
+
 
 def _prologue(body: list[str], locals_: str, boards: bool = True) -> str:
     """The aliases a generated function needs, and no more: V for the counters, L for the
