@@ -105,8 +105,8 @@ def build_parser() -> Parser:
     v = sub.add_parser("validate", help="play and explore the games of rule files: does "
                        "every game end, does every rule run, can every seat win")
     v.add_argument("files", nargs="+", metavar="FILE")
-    v.add_argument("--games", type=_positive, default=5,
-                   help="games per bot and number of players (default 5)")
+    v.add_argument("--games", type=_positive, default=4,
+                   help="games per bot and number of players (default 4)")
     v.add_argument("--agents", type=_agents, default=["random", "greedy"],
                    help="the bots that play the games, each in every seat (default "
                         "random,greedy)")
@@ -116,10 +116,10 @@ def build_parser() -> Parser:
     v.add_argument("--positions", type=_natural, default=20_000,
                    help="positions to explore per number of players to prove that every "
                         "game ends; 0 does not explore (default 20000)")
-    v.add_argument("--seek", type=_natural, default=100_000, metavar="DECISIONS",
+    v.add_argument("--seek", type=_natural, default=50_000, metavar="DECISIONS",
                    help="decisions of more games to play while a rule, branch, option or "
                         "end of the game has not run, or a seat has not ranked first "
-                        "(default 100000)")
+                        "(default 50000)")
     v.add_argument("--players", type=_positive, help="only this number of players")
     v.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
     v.add_argument("--chance", action="store_true",

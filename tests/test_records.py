@@ -165,3 +165,18 @@ def test_replay_rejects_bad_records(capsys, tmp_path, data, code, needle):
 def test_replay_of_a_missing_record(capsys, tmp_path):
     code, _, err = run_cli(capsys, "replay", str(tmp_path / "nowhere.json"))
     assert code == 1 and "error[G004]: no such record" in err
+
+
+def test_check_play_finds_what_the_examples_do_not(capsys, fragile):
+    """The file checks and has no examples to fail: only playing shows the division by
+    zero. Without --play it is "ok"."""
+    code, out, _ = run_cli(capsys, "check", fragile)
+    assert code == 0 and out.strip() == f"{fragile}: ok"
+    seed = failing_seed(fragile)
+    code, out, err = run_cli(capsys, "check", fragile, "--play", str(seed + 2))
+    assert code == 1 and ": ok" not in out
+    assert f"{fragile}:15:21: error[R003]: division by zero" in err
+    first = notes(err)[0]
+    assert first == (f"in game {seed} (of {seed + 2}) of {fragile} (2 players, seed {seed}, "
+                     "agents random, random)")
+    assert Path(f"fragile-2p-seed{seed}.record.json").is_file()

@@ -89,7 +89,7 @@ def test_the_records_of_a_report_replay(tmp_path: Path, capsys) -> None:
 
 # ---- every shipped game is clean, within a small budget (as CI runs it) ---------------------
 
-CI = Options(games=1, agents=("random",), positions=20_000, seek=20_000, records=None)
+CI = Options(games=1, agents=("random",), positions=2_000, seek=20_000, records=None)
 
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=game_id)

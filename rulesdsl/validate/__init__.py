@@ -40,10 +40,10 @@ from .sample import Sample, play
 class Options:
     """How hard to look (the defaults are `rulesdsl validate`'s)."""
 
-    games: int = 5             # sampled games per agent and number of players
+    games: int = 4             # sampled games per agent and number of players
     agents: tuple[str, ...] = ("random", "greedy")
     budget: int = 20_000       # decisions a sampled game may take
-    seek: int = 100_000        # decisions of more games to find what has not run or won
+    seek: int = 50_000         # decisions of more games to find what has not run or won
     positions: int = 20_000    # positions exploration may visit per number of players
     seed: int = 1
     players: int | None = None  # only this number of players
@@ -351,6 +351,6 @@ def _overall(rules: Rules, report: Report, options: Options, by_examples: list[i
                                                      "explored)", True)
             elif s is not None and s.ended:
                 report.diagnostics += findings.seats(rules, c.players, set(s.firsts),
-                                                     f"in {s.ended} games", False)
+                                                     f"in {s.ended} games", False, s.ended)
     if options.chance:
         report.diagnostics += chance_notes(rules.analysis)

@@ -296,12 +296,29 @@ def _names(node: object) -> list[A.Name]:
     return out
 
 
-def seats(rules: Rules, players: int, firsts: set[int], how: str,
-          proven: bool) -> list[Diagnostic]:
-    """A warning for each seat that never ranked first."""
+def seats(rules: Rules, players: int, firsts: set[int], how: str, proven: bool,
+          games: int = 0) -> list[Diagnostic]:
+    """A finding for each seat that never ranked first. Proven, it is a warning. Sampled,
+    it is a warning when chance alone would rarely explain it (below 1 in 100, were every
+    seat equally likely to rank first), and otherwise a note: too few games to tell."""
     span = next((i.span for i in rules.analysis.file.items if isinstance(i, A.PlayersDecl)),
                 None)
-    verb = "can never rank first" if proven else "never ranked first"
-    return [Diagnostic("P005", f"with {players} players, {seat_name(p)} {verb} {how}", span,
-                       severity="warning")
-            for p in range(players) if p not in firsts]
+    out = []
+    for p in range(players):
+        if p in firsts:
+            continue
+        if proven:
+            out.append(Diagnostic("P005", f"with {players} players, {seat_name(p)} can never "
+                                  f"rank first {how}", span, severity="warning"))
+            continue
+        odds = (1 - 1 / players) ** games
+        d = Diagnostic("P005", f"with {players} players, {seat_name(p)} never ranked first "
+                       f"{how}", span, severity="warning" if odds < 0.01 else "note")
+        d.notes.append(f"were every seat equally likely to rank first, that would happen "
+                       f"{_odds(odds)}" + ("" if odds < 0.01 else ": too few games to tell"))
+        out.append(d)
+    return out
+
+
+def _odds(p: float) -> str:
+    return f"{p:.0%} of the time" if p >= 0.01 else f"about once in {round(1 / p):,} times"
