@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -34,7 +35,7 @@ def rule_files(rng: random.Random, n: int, sources: dict) -> list[F.Outcome]:
         for _ in range(rng.randint(1, 3)):
             text = F.damage(rng, text)
         rel = str(path.relative_to(F.ROOT))
-        out.append(F.guarded("rule files", lambda: F.run_text(text, rel), given=text))
+        out.append(F.guarded("rule files", partial(F.run_text, text, rel), given=text))
     return out
 
 
@@ -42,7 +43,7 @@ def soup(rng: random.Random, n: int) -> list[F.Outcome]:
     out = []
     for _ in range(n):
         text = F.token_soup(rng)
-        out.append(F.guarded("token soup", lambda: F.run_text(text, "soup.rules"), given=text))
+        out.append(F.guarded("token soup", partial(F.run_text, text, "soup.rules"), given=text))
     return out
 
 
@@ -59,9 +60,9 @@ def saved(rng: random.Random, n: int, kind: str) -> list[F.Outcome]:
         for _ in range(min(10, n - len(out))):
             data = F.corrupt(rng, good)
             if kind == "saves":
-                out.append(F.guarded(kind, lambda: F.run_save(rules, data), given=data))
+                out.append(F.guarded(kind, partial(F.run_save, rules, data), given=data))
             else:
-                out.append(F.guarded(kind, lambda: F.run_record(rules, data), given=data))
+                out.append(F.guarded(kind, partial(F.run_record, rules, data), given=data))
     return out
 
 
@@ -80,7 +81,7 @@ def command_lines(rng: random.Random, n: int) -> list[F.Outcome]:
         out = []
         for _ in range(n):
             argv = F.bad_argv(rng, files)
-            out.append(F.guarded("command lines", lambda: F.run_cli(argv), given=argv))
+            out.append(F.guarded("command lines", partial(F.run_cli, argv), given=argv))
         return out
     finally:
         os.chdir(here)
