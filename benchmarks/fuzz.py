@@ -48,8 +48,8 @@ def soup(rng: random.Random, n: int) -> list[F.Outcome]:
 
 
 def saved(rng: random.Random, n: int, kind: str) -> list[F.Outcome]:
-    """Corrupted saves (or records) of games at random points; each game serves for ten
-    corruptions."""
+    """Corrupted saves (or records) of games at random points, a fifth of the saves made
+    by another game with these rules' digest forged in; each serves for ten inputs."""
     loaded = {p: rulesdsl.load(p) for p in F.GAME_FILES}
     out: list[F.Outcome] = []
     while len(out) < n:
@@ -57,8 +57,10 @@ def saved(rng: random.Random, n: int, kind: str) -> list[F.Outcome]:
         rules = loaded[path]
         game = F.games_to_corrupt(rng, rules)
         good = game.to_json() if kind == "saves" else F.record_of(game, path)
+        if kind == "saves" and rng.random() < 0.2:  # another game's save, digest forged
+            rules, good = F.forged(rng, loaded)
         for _ in range(min(10, n - len(out))):
-            data = F.corrupt(rng, good)
+            data = F.corrupt(rng, good) if rng.random() < 0.9 else good
             if kind == "saves":
                 out.append(F.guarded(kind, partial(F.run_save, rules, data), given=data))
             else:

@@ -119,13 +119,17 @@ class Failed:
     diagnostic: Diagnostic
 
 
-def play_game(rules: Rules, players: int, seed: int,
-              agent_names: list[str]) -> tuple[Game | None, Failed | None]:
-    """Play one game with agents: the game when it ended, or what stopped it."""
+def play_game(rules: Rules, players: int, seed: int, agent_names: list[str],
+              limit: int | None = None, on_step: Callable[[Game, int], None] | None = None
+              ) -> tuple[Game | None, Failed | None]:
+    """Play one game with agents (stopping at `limit` decisions if it is below the rules'
+    own): the game when it ended, or what stopped it."""
     game = None
     try:
         game = rules.new_game(players=players, seed=seed)
-        play_out(game, agents_for(agent_names, players, seed))
+        if limit is not None:
+            game.limit = min(game.limit, limit)
+        play_out(game, agents_for(agent_names, players, seed), on_step)
         return game, None
     except RulesError as err:
         steps = list(game.history) if game is not None else []

@@ -6,7 +6,8 @@ figures of docs/robustness.md). Five kinds of input:
 - rule files: a game's file from games/, damaged (characters, lines, numbers, nesting);
 - token soup: words and signs of the language in a random order, indented at random;
 - saved games: a save of a game under games/, with a value somewhere changed, dropped or
-  replaced (huge numbers, deep lists, text, floats, other kinds);
+  replaced (huge numbers, deep lists, text, floats, other kinds), or a save of another
+  game with these rules' digest forged in;
 - records: the same for a game record;
 - command lines: commands of `rulesdsl` with bad and odd values.
 Each input goes through what a user would do with it (load, run the examples, play a
@@ -289,6 +290,16 @@ def corrupt(rng: random.Random, data: Any) -> Any:
     else:
         parent[key] = copy.deepcopy(rng.choice(ODD_VALUES))
     return data
+
+
+def forged(rng: random.Random, loaded: dict[Path, rulesdsl.Rules]
+           ) -> tuple[rulesdsl.Rules, dict]:
+    """A save of one game with the digest of another game's rules written in: what the
+    other rules must reject by its contents."""
+    a, b = rng.sample(sorted(loaded), 2)
+    data = games_to_corrupt(rng, loaded[a]).to_json()
+    data["rules"] = loaded[b].digest
+    return loaded[b], data
 
 
 def run_save(rules: rulesdsl.Rules, data: Any) -> None:

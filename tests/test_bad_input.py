@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import rulesdsl
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import RulesError
 from rulesdsl.loader import load
@@ -456,3 +457,48 @@ def test_endless_loop_is_r001(tmp_path, capsys, text, line):
     assert diag.span.file == str(path)
     assert diag.span.line == line
     assert text.splitlines()[diag.span.line - 1].strip() in info.value.render()
+
+
+# ---- a rule that fails outside a block: in an option's label, in a rank key ----------------
+
+LABEL_FAILS = """\
+game "Label"
+players 2
+counter n = 0
+play:
+    turns:
+        choose k in 1..2 as "take {10 / n}"
+        win current
+"""
+
+RANK_FAILS = """\
+game "Rank"
+players 2
+counter n = 0
+rank p by 10 / n
+play:
+    turns:
+        choose k in 1..2
+        end game
+"""
+
+
+def test_a_label_that_fails_is_r003(tmp_path, capsys):
+    rules = rulesdsl.load_text(LABEL_FAILS, "label.rules")
+    game = rules.new_game(players=2)
+    with pytest.raises(RulesError) as info:
+        game.decision  # noqa: B018  (its labels are worked out)
+    assert codes(info.value) == ["R003"]
+    assert "division by zero" in str(info.value) or "ZeroDivisionError" in str(info.value)
+    path = tmp_path / "label.rules"
+    path.write_text(LABEL_FAILS)
+    code, _, err = run_cli(capsys, "run", str(path), "--records", str(tmp_path))
+    assert code == 1 and "error[R003]" in err
+
+
+def test_a_rank_key_that_fails_is_r003():
+    rules = rulesdsl.load_text(RANK_FAILS, "rank.rules")
+    game = rules.new_game(players=2)
+    with pytest.raises(RulesError) as info:
+        game.apply_index(0)  # the game ends: the players are ranked
+    assert codes(info.value) == ["R003"]

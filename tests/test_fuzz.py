@@ -77,6 +77,14 @@ def test_corrupted_saves(rng: random.Random, path: Path) -> None:
     handled(F.guarded("save", lambda: F.run_save(rules, data), given=data))
 
 
+@fast(40)
+@given(rng=st.randoms(use_true_random=False))
+def test_saves_of_other_rules_with_a_forged_digest(rng: random.Random) -> None:
+    rules, data = F.forged(rng, {p: rules_of(p) for p in SMALL_GAMES + [
+        p for p in F.GAME_FILES if p.name in ("cromlech.rules", "cronberg.rules")]})
+    handled(F.guarded("save", lambda: F.run_save(rules, data), given=data))
+
+
 @fast(60)
 @given(rng=st.randoms(use_true_random=False), path=st.sampled_from(SMALL_GAMES))
 def test_corrupted_records(rng: random.Random, path: Path) -> None:

@@ -191,3 +191,15 @@ example "with three" with 3 players:
     bad = write(tmp_path, "bad.rules", 'extends "base.rules"\nreplace players 4\n'
                 'example "two" with 2 players:\n    expect true\n')
     assert codes(bad) == ["E012"]
+
+
+def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
+    """Two files of one game name are told apart by their file names, never cut short."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "house"
+    deep.mkdir(parents=True)
+    copy = deep / "pig-with-a-house-rule.rules"
+    copy.write_text((ROOT / "games/pig/pig.rules").read_text())
+    assert main(["simulate", str(ROOT / "games/pig/pig.rules"), str(copy), "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Pig (pig)" in out and "Pig (pig-with-a-house-rule)" in out
+    assert "…" not in out

@@ -187,12 +187,21 @@ def play_check(rules: Rules, path: str, games: int, seed: int = 1,
     for players in range(low, high + 1):
         sample = Sample(players)
         play(rules, players, ["random"], range(seed, seed + games), rules.limit, sample)
-        for played in sample.failed:
-            assert played.error is not None
-            key = (played.error.code, played.error.span)
-            if key not in reported:
-                reported.add(key)
-                out.append(findings.stopped(rules, path, played, sample.games, records))
+        out += _errors(rules, path, sample, reported, records)
+    return out
+
+
+def _errors(rules: Rules, path: str, sample: Sample, reported: set[tuple],
+            records: str | Path | None) -> list[Diagnostic]:
+    """The errors that stopped sampled games: each (code and place) once, from the first
+    game it stopped."""
+    out = []
+    for played in sample.failed:
+        assert played.error is not None
+        key = (played.error.code, played.error.span)
+        if key not in reported:
+            reported.add(key)
+            out.append(findings.stopped(rules, path, played, sample.games, records))
     return out
 
 
@@ -315,12 +324,7 @@ def _report_count(rules: Rules, path: str, count: Count, options: Options,
     if sample is None:
         return
     total = sample.games
-    for played in sample.failed:
-        assert played.error is not None
-        key = (played.error.code, played.error.span)
-        if key not in reported:
-            reported.add(key)
-            diags.append(findings.stopped(rules, path, played, total, options.records))
+    diags += _errors(rules, path, sample, reported, options.records)
     if sample.endless:
         diags.append(findings.endless(rules, path, sample.endless, total, options.budget,
                                       options.records))

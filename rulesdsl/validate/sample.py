@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, RulesError
+from ..diagnostics import Diagnostic
 from ..interpreter.game import Game, Rules
-from ..runner import agents_for, play_out
+from ..runner import play_game
 
 TAIL = 200  # the decisions looked at to find where an endless game loops
 
@@ -65,20 +65,15 @@ def play(rules: Rules, players: int, agents: list[str], seeds: range, budget: in
 
     for number, seed in enumerate(seeds, start=first_number):
         tail.clear()
-        game = None
-        try:
-            game = rules.new_game(players=players, seed=seed)
-            game.limit = min(rules.limit, budget)
-            play_out(game, agents_for(agents, players, seed), note)
-        except RulesError as err:
-            steps = list(game.history) if game is not None else []
-            out.failed.append(Played(players, seed, agents, number, steps, err.diagnostics[0]))
-            out.games += 1
-            continue
+        game, failed = play_game(rules, players, seed, agents, budget, note)
         out.games += 1
+        if failed is not None:
+            out.failed.append(Played(players, seed, agents, number, failed.steps,
+                                     failed.diagnostic))
+            continue
+        assert game is not None and game.result is not None
         out.decisions += game.decisions
         result = game.result
-        assert result is not None
         if result.ended_by == "limit":
             site = Counter(tail).most_common(1)[0][0] if tail else None
             played = Played(players, seed, agents, number, list(game.history),
