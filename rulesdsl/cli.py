@@ -27,8 +27,8 @@ from .runner import (
     Script,
     agents_for,
     describe_result,
-    failure,
     play_out,
+    report_failure,
     seat_name,
     simulate,
 )
@@ -300,8 +300,9 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
     record is the one being replayed)."""
     if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
         return err
-    return failure(rules, args.file, players, Failed(args.seed, list(steps), err.diagnostics[0]),
-                   args.agents, None, args.records)
+    return report_failure(rules, args.file, players,
+                          Failed(args.seed, list(steps), err.diagnostics[0]), args.agents, None,
+                          args.records)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

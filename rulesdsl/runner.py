@@ -184,8 +184,8 @@ def simulate(path: str, players: int, games: int, seed: int, agent_names: list[s
         # each worker stops at its first failure: the smallest seed among them is the
         # first failing game overall, whatever the number of workers
         first = min(failures, key=lambda f: f.seed)
-        raise failure(rules, path, players, first, agent_names, first.seed - seed + 1,
-                      records)
+        raise report_failure(rules, path, players, first, agent_names, first.seed - seed + 1,
+                             records, total=games)
     wins = [0] * players
     draws = decisions = limits = 0
     scores: list[float] | None = None
@@ -205,19 +205,22 @@ def seat_agents(names: list[str], players: int) -> list[str]:
     return [names[p % len(names)] for p in range(players)]
 
 
-def failure(rules: Rules, path: str, players: int, failed: Failed, agent_names: list[str],
-            number: int | None, records: str | Path | None,
-            chance: Literal["seeded", "chosen"] = "seeded") -> RulesError:
+def report_failure(rules: Rules, path: str, players: int, failed: Failed,
+                   agent_names: list[str], number: int | None, records: str | Path | None,
+                   chance: Literal["seeded", "chosen"] = "seeded", total: int | None = None,
+                   context: str | None = None) -> RulesError:
     """The error that stopped a game, with where it happened (the file, the game's number
-    and seed, the turn and the seat) as notes, and its record written into `records`."""
+    of `total` and its seed, or else `context`; the turn and the seat) as notes, and its
+    record written into `records`."""
     d = failed.diagnostic
     agents = seat_agents(agent_names, players) if agent_names else []
     record = make_record(rules, path, players, failed.seed, failed.steps, agents, number, d,
                          chance)
-    game = f"game {number}" if number is not None else "a game"
+    game = "a game" if number is None else f"game {number}" + (
+        f" (of {total})" if total is not None else "")
     who = f", agents {', '.join(agents)}" if agents else ""
-    d.notes.append(f"in {game} of {path} ({players} player{'s' if players > 1 else ''}, "
-                   f"seed {failed.seed}{who})")
+    d.notes.append(context or f"in {game} of {path} ({players} "
+                              f"player{'s' if players > 1 else ''}, seed {failed.seed}{who})")
     d.notes.append(where(rules, path, record))
     if records is not None:
         written = write_record(record, records)

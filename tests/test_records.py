@@ -98,8 +98,8 @@ def test_simulate_names_the_game_and_its_seed_whatever_the_workers(capsys, fragi
         reports.append(err)
     assert reports[0] == reports[1]
     first = notes(reports[0])[0]
-    assert first == (f"in game {seed} of {fragile} (2 players, seed {seed}, agents random, "
-                     "random)")
+    assert first == (f"in game {seed} (of 30) of {fragile} (2 players, seed {seed}, agents "
+                     "random, random)")
     record = tmp_path / "records" / f"fragile-2p-seed{seed}.record.json"
     data = json.loads(record.read_text())
     assert data["game_number"] == seed and data["error"]["code"] == "R003"

@@ -9,11 +9,12 @@ file that loops forever stops with an error naming the rule.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..check.analysis import Analysis
-from ..diagnostics import Diagnostic, RulesError
+from ..diagnostics import Diagnostic, RulesError, Span
 from .compiler import Program
 from .runtime import CALL, RET, STEP_BUDGET, SUSPEND, RuleRuntimeError
 from .schema import SAVE_FORMAT
@@ -242,13 +243,18 @@ class Game:
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
+        return self._guard(lambda: self._options(p, site), site.span)
+
+    def _guard(self, call: Callable[[], Any], span: Span | None) -> Any:
+        """Generated code run outside a run of the rules (a label, a rank key): an error
+        in it is a diagnostic (R003 at `span` for a Python error), never a traceback."""
         try:
-            return self._options(p, site)
+            return call()
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
-        except Exception as exc:  # a Python error in a generated label: a rule bug
+        except Exception as exc:  # a Python error inside generated code: a rule bug
             raise RulesError([Diagnostic("R003", f"the rules failed here: {_describe(exc)}",
-                                         site.span)], self.rules.sources) from None
+                                         span)], self.rules.sources) from None
 
     def _options(self, p: tuple, site: Any) -> list[Option]:
         disp = self.program.display
@@ -309,14 +315,8 @@ class Game:
     def _score(self) -> list[int]:
         """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
         rank = self.rules.analysis.rank
-        try:
-            return self.program.score(self.st)
-        except RuleRuntimeError as err:
-            raise RulesError([err.diagnostic], self.rules.sources) from None
-        except Exception as exc:
-            raise RulesError([Diagnostic("R003", f"the rules failed here: {_describe(exc)}",
-                                         rank.span if rank is not None else None)],
-                             self.rules.sources) from None
+        return self._guard(lambda: self.program.score(self.st),
+                           rank.span if rank is not None else None)
 
     # ---- acting ------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.examples import run_examples
 from ..interpreter.game import Rules
 from ..loader import load
-from ..runner import Failed, failure
+from ..runner import Failed, report_failure
 from . import findings
 from .chance import chance_notes
 from .explore import Exploration, explore, shuffles
@@ -226,8 +226,8 @@ def _validate_count(rules: Rules, path: str, players: int, options: Options,
         try:
             count.exploration = found = explore(rules, players, options.positions)
         except RulesError as err:  # the setup went wrong before the first decision
-            diags.append(failure(rules, path, players, Failed(0, [], err.diagnostics[0]), [],
-                                 None, options.records).diagnostics[0])
+            diags.append(report_failure(rules, path, players, Failed(0, [], err.diagnostics[0]),
+                                        [], None, options.records).diagnostics[0])
             return count
         if found.error is not None:
             diags.append(findings.explored_error(rules, path, found, options.records))

@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic, RulesError, Span
 from ..interpreter.compiler import Point
 from ..interpreter.game import Rules
 from ..interpreter.records import make_record, start, step
-from ..runner import Failed, failure, seat_name
+from ..runner import Failed, report_failure, seat_name
 from .explore import Exploration
 from .sample import Played
 
@@ -74,12 +74,9 @@ def stopped(rules: Rules, path: str, played: Played, total: int,
             records: str | Path | None) -> Diagnostic:
     """A sampled game a rule stopped: its own diagnostic, where, and its record."""
     assert played.error is not None
-    err = failure(rules, path, played.players, Failed(played.seed, played.steps, played.error),
-                  played.agents, played.number, records)
-    d = err.diagnostics[0]
-    d.notes[0] = d.notes[0].replace(f"in game {played.number} of",
-                                    f"in game {played.number} (of {total}) of")
-    return d
+    failed = Failed(played.seed, played.steps, played.error)
+    return report_failure(rules, path, played.players, failed, played.agents, played.number,
+                          records, total=total).diagnostics[0]
 
 
 def explored_error(rules: Rules, path: str, found: Exploration,
@@ -87,10 +84,10 @@ def explored_error(rules: Rules, path: str, found: Exploration,
     """A rule that went wrong in a position exploration reached: the steps there (every
     chance outcome among them), the position and the record."""
     assert found.error is not None
-    err = failure(rules, path, found.players, Failed(0, found.steps, found.error), [], None,
-                  records, chance="chosen")
-    d = err.diagnostics[0]
-    d.notes[0] = f"found by exploring every position of a game of {found.players} players"
+    d = report_failure(rules, path, found.players, Failed(0, found.steps, found.error), [],
+                       None, records, chance="chosen",
+                       context=f"found by exploring every position of a game of "
+                               f"{found.players} players").diagnostics[0]
     lines = position(rules, path, found.players, 0, found.steps, "chosen")
     if lines:
         d.notes.insert(2, "the position:\n      " + "\n      ".join(lines))
