@@ -228,7 +228,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         report = validate_file(path, options)
         reports.append(report)
         if args.format == "text":
-            print(report.text(), flush=True)
+            if report.diagnostics:
+                print(report.findings(), file=sys.stderr, flush=True)
+            print(report.summary(), flush=True)
     if args.format == "json":
         print(json.dumps({"files": [r.to_json() for r in reports]}, indent=1))
     return 1 if any(r.errors for r in reports) else 0

@@ -249,7 +249,7 @@ def where(rules: Rules, path: str, record: Record) -> str:
                 last = f"{seat_name(decision.player)} chose '{decision.options[i].label}'"
             step(game, record, n)
     except RulesError:
-        pass
+        pass  # the error the record ends with: the game stands where it stopped
     prog = counted.program
     turn = sum(h for h, pt in zip(prog.hits, prog.points) if pt.kind == "turn")
     current = game.st.v[0]

@@ -62,6 +62,12 @@ USAGE_ERRORS = {
     "set without name": (["run", PIG, "--set", "=3"], "NAME=VALUE"),
     "unknown option": (["run", TICTACTOE, "--bogus"], "--bogus"),
     "option of another command": (["check", TICTACTOE, "--seed", "3"], "--seed"),
+    "validate games 0": (["validate", TICTACTOE, "--games", "0"], "--games"),
+    "validate budget x": (["validate", TICTACTOE, "--budget", "x"], "--budget"),
+    "validate positions -1": (["validate", TICTACTOE, "--positions", "-1"], "--positions"),
+    "validate agents nosuch": (["validate", TICTACTOE, "--agents", "nosuch"], "nosuch"),
+    "check play -1": (["check", TICTACTOE, "--play", "-1"], "--play"),
+    "replay without a record": (["replay"], "RECORD"),
 }
 
 
@@ -93,7 +99,7 @@ def test_too_many_players_is_a_game_error(capsys):
     assert "rulesdsl: error:" not in err
 
 
-@pytest.mark.parametrize("command", ["run", "simulate", "play", "perft"])
+@pytest.mark.parametrize("command", ["run", "simulate", "play", "perft", "validate"])
 def test_too_many_players_every_command(capsys, command):
     extra = ["--depth", "1"] if command == "perft" else []
     code, _, err = run_cli(capsys, command, TICTACTOE, "--players", "3", *extra)
@@ -103,7 +109,8 @@ def test_too_many_players_every_command(capsys, command):
 
 # ---- missing and unreadable rule files: exit 1, E000 naming the file ---------------------
 
-@pytest.mark.parametrize("command", ["check", "ast", "run", "simulate", "play", "perft"])
+@pytest.mark.parametrize("command", ["check", "ast", "run", "simulate", "play", "perft",
+                                     "validate"])
 def test_missing_rule_file(capsys, tmp_path, command):
     missing = str(tmp_path / "nowhere.rules")
     extra = ["--depth", "1"] if command == "perft" else []

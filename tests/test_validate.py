@@ -14,7 +14,7 @@ import io
 import json
 import os
 import shlex
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -42,14 +42,15 @@ def arguments(text: str) -> list[str]:
 
 
 def actual(path: Path, records: Path) -> str:
-    """What `rulesdsl validate` prints for the program, run from the repository root."""
+    """What `rulesdsl validate` prints for the program (the findings on stderr, then the
+    summary on stdout), run from the repository root."""
     args = ["validate", relative(path), *arguments(path.read_text()), "--records",
             str(records)]
     here = os.getcwd()
-    out = io.StringIO()
+    out = io.StringIO()  # the findings (stderr), then the summary (stdout)
     os.chdir(REPO)
     try:
-        with redirect_stdout(out):
+        with redirect_stdout(out), redirect_stderr(out):
             main(args)
     finally:
         os.chdir(here)
@@ -94,13 +95,13 @@ CI = Options(games=1, agents=("random",), positions=2_000, seek=20_000, records=
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
 def test_shipped_game_is_clean(path: Path) -> None:
-    report = validate_file(str(path.relative_to(REPO)), CI)
+    report = validate_file(str(path), CI)
     bad = [d for d in report.diagnostics if d.severity in ("error", "warning")]
     assert not bad, report.text()
 
 
 def test_tictactoe_is_proven() -> None:
-    report = validate_file("games/tictactoe/tictactoe.rules", Options(records=None))
+    report = validate_file(str(REPO / "games/tictactoe/tictactoe.rules"), Options(records=None))
     (count,) = report.counts
     assert count.exploration is not None and count.exploration.proven
     assert count.exploration.acyclic and count.exploration.longest == 9

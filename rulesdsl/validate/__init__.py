@@ -112,12 +112,19 @@ class Report:
                 ((self.errors, "error"), (self.warnings, "warning")) if n]
         return f"{self.path}: " + " and ".join(said)
 
+    def findings(self) -> str:
+        """The diagnostics, rendered (what `rulesdsl validate` prints on stderr)."""
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+    def summary(self) -> str:
+        """What was proven or sampled for each number of players, and the verdict (what
+        `rulesdsl validate` prints on stdout)."""
+        lines = [f"{self.path}, {c.summary()}" for c in self.counts]
+        return "\n".join(lines + [self.verdict()])
+
     def text(self) -> str:
-        """The report as `rulesdsl validate` prints it: diagnostics, then what was done."""
-        lines = [d.render(self.sources) for d in self.diagnostics]
-        lines += [f"{self.path}, {c.summary()}" for c in self.counts]
-        lines.append(self.verdict())
-        return "\n".join(lines)
+        """The whole report: the diagnostics, then what was done."""
+        return "\n".join(part for part in (self.findings(), self.summary()) if part)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -159,6 +166,11 @@ def validate_file(path: str, options: Options | None = None) -> Report:
     rules.program.hits[:] = [0] * len(by_examples)
     low, high = rules.player_range
     counts = [options.players] if options.players else list(range(low, high + 1))
+    try:
+        rules.check_players(options.players)
+    except RulesError as err:  # this file is not for that many players
+        report.diagnostics += err.diagnostics
+        return report
     too_many = 0  # a player count whose positions did not fit the budget
     for players in counts:
         count = _validate_count(rules, path, players, options, report, too_many)
