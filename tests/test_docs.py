@@ -123,6 +123,7 @@ FORMS: dict[str, str] = {
     "setup_decl": r"^setup:$",
     "play_decl": r"^play:$",
     "rank_decl": r"^rank \w+ by ",
+    "limit_decl": r"^limit (\d+|\w+) decisions?$",
     "example_decl": r'^example "',
     "extends_decl": r'^extends "',
     "replace_decl": r"^replace \w+",

@@ -58,6 +58,7 @@ class DeclarationChecker(ExpressionChecker):
         value = self.constant(d.value)
         low = self.constant(d.low) if d.low is not None else None
         high = self.constant(d.high) if d.high is not None else None
+        self.a.setting_bounds[d.name] = (low, high)
         if d.name in self.overrides:
             new = self.overrides[d.name]
             # a rejected value leaves the default in force, so uses of the setting still
@@ -108,6 +109,15 @@ class DeclarationChecker(ExpressionChecker):
                      f"{width} x {height}", d.span)
             return
         self.add_board(SquareBoard(d.name, width, height, d.adjacency))
+
+    def limit_decl(self, d: A.LimitDecl) -> None:
+        n = self.size(d.decisions, d.span)
+        if n is None:
+            return
+        if n < 1:
+            self.err("E050", f"a game's limit is at least 1 decision, not {n}", d.span)
+            return
+        self.a.limit, self.a.limit_span = n, d.span
 
     def size(self, value: int | str, span: Span) -> int | None:
         """A board's size: a number, or a constant or setting that holds one."""

@@ -129,6 +129,10 @@ class AstBuilder(Transformer):
         return A.PlayersDecl(span=self.span(meta), low=low, high=high)
 
     @v_args(meta=True)
+    def limit_decl(self, meta: Any, c: list) -> A.LimitDecl:
+        return A.LimitDecl(span=self.span(meta), decisions=_size(c[0]))
+
+    @v_args(meta=True)
     def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
         return A.ConstDecl(span=self.span(meta), name=str(c[0]), value=c[1],
                            name_span=self.tok_span(c[0]))
