@@ -39,6 +39,7 @@ import numpy as np
 import pyspiel
 
 from ..interpreter.game import Game, Rules
+from ..loader import load_text
 from .actions import DEFAULT_NUMBERS, ActionSpace
 from .tensor import ViewTensor
 from .traits import (
@@ -62,10 +63,17 @@ class Registration:
     """A rule file registered with OpenSpiel: its name there and what it declares."""
 
     name: str
-    path: Path
+    path: Path | None       # None: rules given as a text (`rulesdsl.load_text`)
     rules: Rules            # with the settings' own values
     traits: Traits
     game_type: pyspiel.GameType
+
+    def load(self, overrides: dict[str, Any]) -> Rules:
+        """The rules with some settings changed."""
+        if self.path is not None:
+            return load_rules(self.path, overrides)
+        (path, text), = self.rules.sources.items()
+        return load_text(text, path, overrides)
 
 
 _REGISTERED: dict[str, Registration] = {}
@@ -76,15 +84,23 @@ def short_name(path: str | Path) -> str:
     return PREFIX + re.sub(r"[^a-z0-9]+", "_", Path(path).stem.lower()).strip("_")
 
 
-def register(path: str | Path, name: str | None = None) -> str:
-    """Register a rule file as an OpenSpiel game and return its name; `pyspiel.load_game`
-    then loads it with parameters: `players`, each setting of the rule file, `numbers`
-    (see `actions.py`) and, for a rule file that shuffles, `deals`."""
-    name = name or short_name(path)
-    path = Path(path)
-    if name in _REGISTERED and _REGISTERED[name].path == path.resolve():
+def register(rules: str | Path | Rules, name: str | None = None) -> str:
+    """Register a rule file (a path, or rules loaded from a text) as an OpenSpiel game and
+    return its name; `pyspiel.load_game` then loads it with parameters: `players`, each
+    setting of the rule file, `numbers` (see `actions.py`) and, for a rule file that
+    shuffles, `deals`."""
+    if isinstance(rules, Rules):
+        path = None
+        name = name or short_name(rules.name)
+        if len(rules.sources) != 1:
+            raise ValueError("rules made of several files: register their path")
+    else:
+        path = Path(rules).resolve()
+        name = name or short_name(path)
+        rules = load_rules(path)
+    known = _REGISTERED.get(name)
+    if known is not None and known.rules.digest == rules.digest:
         return name
-    rules = load_rules(path)
     traits = Traits.of(rules)
     low, high = rules.player_range
     params: dict[str, Any] = {"players": default_players(rules), "numbers": DEFAULT_NUMBERS}
@@ -110,7 +126,7 @@ def register(path: str | Path, name: str | None = None) -> str:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)
-    registration = Registration(name, path.resolve(), rules, traits, game_type)
+    registration = Registration(name, path, rules, traits, game_type)
     _REGISTERED[name] = registration
     # OpenSpiel keeps the factory until the process ends: a class, as OpenSpiel's own
     # Python games register (a closure would be freed after the interpreter has stopped)
@@ -120,7 +136,8 @@ def register(path: str | Path, name: str | None = None) -> str:
 
 
 def load_game(path: str | Path, **params: Any) -> RulesGame:
-    """Register a rule file (if it is not yet) and load it with these parameters."""
+    """Register a rule file (if it is not yet) and load it with these parameters (as
+    `pyspiel.load_game` does: a setting or `players` by name)."""
     game = pyspiel.load_game(register(path), params)
     assert isinstance(game, RulesGame)
     return game
@@ -137,7 +154,7 @@ class RulesGame(pyspiel.Game):
         given = {**spec, **(params or {})}
         base = registration.rules
         changed = {k: given[k] for k in settings(base) if given[k] != spec[k]}
-        self.rules = load_rules(registration.path, changed) if changed else base
+        self.rules = registration.load(changed) if changed else base
         _BY_DIGEST[self.rules.digest] = self.rules
         self.traits = registration.traits
         self.players = check_players(self.rules, given["players"])
@@ -163,6 +180,17 @@ class RulesGame(pyspiel.Game):
 
     def new_initial_state(self) -> RulesState:
         return RulesState(self)
+
+    def state_at(self, game: Game) -> RulesState:
+        """An OpenSpiel state at a position of a rulesdsl game of these rules (a saved
+        game, say), pausing at its chance steps from there on."""
+        if game.rules.digest != self.rules.digest or game.players != self.players:
+            raise ValueError(f"this is a game of other rules or for {game.players} players, "
+                             f"not {self.rules.name} for {self.players}")
+        state = RulesState(self)
+        state._held = _Held(game.copy(narrated=True))
+        state._held.game.auto_chance = False  # type: ignore[union-attr]
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> SeatObserver:
