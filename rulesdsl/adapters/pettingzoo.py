@@ -20,8 +20,8 @@ end, from the ranking (`traits.returns`). A game that reaches the rules' limit o
 decisions is truncated, not terminated. Chance steps (rolls) are drawn by the
 environment's random generator, seeded by `reset(seed=...)`, which also seeds the game
 (its shuffles). `render()` draws the game as the terminal does, for the seat to act (or
-`render_seat`), from that seat's view; `infos[agent]` holds the lines of the log the
-agent was told since it last acted.
+`render_seat`), from that seat's view; `infos[agent]["log"]` holds the lines of the log
+the agent was told since it last acted (its own action's line first).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
                               for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: Game | None = None
-        self._told = [0] * self.players  # how much of the log each seat has been given
+        self._told = [0] * self.players  # where the log stood when each seat last acted
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -128,9 +128,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self._roll()
         for a in self.agents:
             seat = self._seat(a)
-            lines = game.lines(self._told[seat])
-            self._told[seat] += len(lines)
-            self.infos[a] = {"log": [line.text for line in lines if line.told(seat)]}
+            self.infos[a] = {"log": game.log_for(seat, self._told[seat])}
         if game.over:
             assert game.result is not None
             ended = game.result.ended_by == "limit"
@@ -159,6 +157,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
                              f"are {sorted(legal)}")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._told[self._seat(agent)] = len(game.log)
         game.apply_index(legal[int(action)])
         self._after_step()
         self._accumulate_rewards()
