@@ -5,7 +5,10 @@ actions, and observations that come from the seat's view alone."""
 
 from __future__ import annotations
 
+import importlib
 import random
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +35,20 @@ def test_the_base_games_are_found():
 def test_random_sim_test(path):
     game = openspiel.load_game(path, **SHORTER.get(path.stem, {}))
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("path, players", [("games/cronberg/cronberg.rules", 4),
+                                           ("games/yacht/yacht.rules", 3)])
+def test_random_sim_test_with_more_players(path, players):
+    game = openspiel.load_game(ROOT / path, players=players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_without_the_extra_the_error_says_what_to_install(monkeypatch):
+    monkeypatch.delitem(sys.modules, "rulesdsl.adapters.openspiel")
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if OpenSpiel were not installed
+    with pytest.raises(ImportError, match=re.escape("pip install 'rulesdsl[openspiel]'")):
+        importlib.import_module("rulesdsl.adapters.openspiel")
 
 
 def perft(state: pyspiel.State, depth: int) -> int:

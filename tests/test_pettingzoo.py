@@ -5,6 +5,10 @@ agent's view alone."""
 
 from __future__ import annotations
 
+import importlib
+import re
+import sys
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
@@ -164,3 +168,10 @@ def test_settings_players_and_rendering():
         raw_env(ROOT / "games/tictactoe/tictactoe.rules", players=3)
     with pytest.raises(ValueError, match="render_mode must be one of ansi, human"):
         raw_env(ROOT / "games/tictactoe/tictactoe.rules", render_mode="rgb_array")
+
+
+def test_without_the_extra_the_error_says_what_to_install(monkeypatch):
+    monkeypatch.delitem(sys.modules, "rulesdsl.adapters.pettingzoo")
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if it were not installed
+    with pytest.raises(ImportError, match=re.escape("pip install 'rulesdsl[pettingzoo]'")):
+        importlib.import_module("rulesdsl.adapters.pettingzoo")

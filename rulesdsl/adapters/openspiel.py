@@ -35,8 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as err:  # an optional extra: say how to install it
+    raise ImportError("rulesdsl's OpenSpiel adapter needs OpenSpiel: "
+                      "pip install 'rulesdsl[openspiel]'") from err
 
 from ..interpreter.game import Game, Rules
 from ..loader import load_text

@@ -29,10 +29,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # an optional extra: say how to install it
+    raise ImportError("rulesdsl's PettingZoo adapter needs PettingZoo and Gymnasium: "
+                      "pip install 'rulesdsl[pettingzoo]'") from err
 
 from ..interpreter.game import Game, Rules
 from ..terminal import show_state
