@@ -159,6 +159,9 @@ def test_the_log_gathers_until_the_agent_acts():
 def test_settings_players_and_rendering():
     environment = raw_env(ROOT / "games/yacht/yacht.rules", players=3, render_mode="ansi")
     assert environment.possible_agents == ["player_1", "player_2", "player_3"]
+    assert environment.metadata["name"] == "rulesdsl_yacht"
+    assert raw_env(rulesdsl.load_text(ONE_SIDED, "x.rules")).metadata["name"] == \
+        "rulesdsl_one_sided_rock_paper_scissors"
     environment.reset(seed=1)
     text = environment.render()
     assert isinstance(text, str) and "player 1 to decide" in text

@@ -118,8 +118,7 @@ class ActionSpace:
         if offset > MAX_ACTIONS:
             raise self._cannot(f"its options would need {offset:,} actions (at most "
                                f"{MAX_ACTIONS:,})", None)
-        self.chance_size = max([len(rules.analysis.dies[d].faces)
-                                for d in rules.analysis.dies] or [0])
+        self.chance_size = max(rules.dies.values(), default=0)
 
     def _domain(self, name: str, ids: Any, **kind: bool) -> Domain:
         if name not in self.domains:
@@ -148,7 +147,6 @@ class ActionSpace:
     def _values(self, t: Any, node: Any, span: Span) -> list[str]:
         """The option ids of every value of a type with a fixed set of values."""
         disp = self.rules.program.display
-        a = self.rules.analysis
         if isinstance(t, tuple):
             if t[0] == "cell":
                 return list(disp.boards[t[1]])
@@ -157,7 +155,7 @@ class ActionSpace:
             if t[0] == "comp":
                 return list(disp.components[t[1]][0])
             if t[0] == "die":
-                return [disp.option_id(i, t) for i in range(a.dice[t[1]].count)]
+                return [disp.option_id(i, t) for i in range(self.rules.dice[t[1]].count)]
         if t == "player":
             return [disp.option_id(p, t) for p in range(self.players)]
         if t == "bool":
@@ -181,7 +179,10 @@ class ActionSpace:
         if isinstance(e, A.IntLit):
             return e.value
         if isinstance(e, A.Name):
-            value = self.rules.analysis.values.get(e.name)
+            try:
+                value = self.rules.value(e.name)
+            except KeyError:  # not a constant: a counter, a local
+                return None
             return value if type(value) is int else None
         if isinstance(e, A.Unary) and e.op == "-":
             inner = self._constant(e.operand)

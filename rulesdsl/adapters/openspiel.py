@@ -30,7 +30,6 @@ What OpenSpiel is told (see docs/interop.md):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,9 +53,9 @@ from .traits import (
     load_rules,
     returns,
     settings,
+    short_name,
 )
 
-PREFIX = "rulesdsl_"
 BEFORE_THE_DEAL = "the cards are not dealt yet"
 
 _BY_DIGEST: dict[str, Rules] = {}   # rules of every game made here, for saved states
@@ -83,11 +82,6 @@ class Registration:
 _REGISTERED: dict[str, Registration] = {}
 
 
-def short_name(path: str | Path) -> str:
-    """The name OpenSpiel knows a rule file by: `rulesdsl_` and the file's name."""
-    return PREFIX + re.sub(r"[^a-z0-9]+", "_", Path(path).stem.lower()).strip("_")
-
-
 def register(rules: str | Path | Rules, name: str | None = None) -> str:
     """Register a rule file (a path, or rules loaded from a text) as an OpenSpiel game and
     return its name; `pyspiel.load_game` then loads it with parameters: `players`, each
@@ -100,7 +94,7 @@ def register(rules: str | Path | Rules, name: str | None = None) -> str:
             raise ValueError("rules made of several files: register their path")
     else:
         path = Path(rules).resolve()
-        name = name or short_name(path)
+        name = name or short_name(path.stem)
         rules = load_rules(path)
     known = _REGISTERED.get(name)
     if known is not None and known.rules.digest == rules.digest:

@@ -42,7 +42,7 @@ from ..interpreter.game import Game, Rules
 from ..terminal import show_state
 from .actions import DEFAULT_NUMBERS, ActionSpace
 from .tensor import ViewTensor
-from .traits import check_players, default_players, load_rules, returns
+from .traits import check_players, default_players, load_rules, returns, short_name
 
 
 def env(rules: str | Path | Rules, **kwargs: Any) -> AECEnv:
@@ -77,7 +77,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.render_seat = render_seat
         self.players = check_players(self.rules, players if players is not None
                                      else default_players(self.rules))
-        self.metadata = {**self.metadata, "name": f"rulesdsl {self.rules.name}"}
+        title = Path(rules).stem if not isinstance(rules, Rules) else self.rules.name
+        self.metadata = {**self.metadata, "name": short_name(title)}
         self.actions = ActionSpace(self.rules, self.players, numbers)
         self.encoder = ViewTensor(self.rules, self.players)
         self.possible_agents = [f"player_{p + 1}" for p in range(self.players)]

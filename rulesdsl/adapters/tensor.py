@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from ..check.analysis import CounterInfo
 from ..interpreter.game import Rules
-from ..interpreter.views import HIDDEN, shown
+from ..interpreter.public import CounterShape
+from ..interpreter.views import HIDDEN
 
 Writer = Callable[[Any, np.ndarray, int], None]
 
@@ -44,36 +44,35 @@ class ViewTensor:
         self.players = players
         self.parts: list[tuple[str, int]] = []
         self._fill: list[tuple[int, Callable[[dict[str, Any], np.ndarray, int], None]]] = []
-        a = rules.analysis
         seats = _places(f"player {p + 1}" for p in range(players))
         self._add("viewer", players, partial(_seat, "viewer"))
         self._add("current", players, partial(_seat, "current"))
         self._add("decider", players, _decider)
         self._add("over", 1, _over)
-        kept: dict[str, list[CounterInfo]] = {}
-        for name, info in a.counters.items():
-            if len(info.dims) == 1 and info.dims[0][0] == "kind":
-                if not info.secret:
-                    kept.setdefault(info.dims[0][1], []).append(info)
+        kinds = rules.kinds
+        kept: dict[str, list[tuple[str, CounterShape]]] = {}
+        for name, counter in rules.counters.items():
+            if len(counter.keys) == 1 and counter.keys[0] in kinds:
+                if not counter.secret:
+                    kept.setdefault(counter.keys[0], []).append((name, counter))
                 continue
-            self._counter(name, info)
+            self._counter(name, counter)
         for name, shape in rules.boards.items():
             size, write = self._board_cell(shape.holding, seats)
             cells = _places(shape.geometry.names)
             self._add(f"board {name}", size * len(cells),
                       partial(_board, name, cells, size, write))
-        for name, d in a.dice.items():
-            die = a.dies[d.die]
-            faces = _places(self._shown(f, die.face_type) for f in die.faces)
-            self._add(f"dice {name}", d.count * len(faces), partial(_dice, name, faces))
-        for name, zone in a.zones.items():
+        for name, dice in rules.dice.items():
+            faces = _places(dice.faces)
+            self._add(f"dice {name}", dice.count * len(faces), partial(_dice, name, faces))
+        for name, zone in rules.zones.items():
             ids = _places(rules.components(zone.kind))
             owners = players if zone.per_player else 1
             self._add(f"zone {name}", owners * (2 + len(ids)),
                       partial(_zones, name, ids, zone.per_player))
-        for kind in a.kinds:
+        for kind in kinds:
             ids = _places(rules.components(kind))
-            counters = [(info.name, *self._value(info.type)) for info in kept.get(kind, [])]
+            counters = [(name, *self._value(c.type)) for name, c in kept.get(kind, [])]
             width = 1 + sum(size for _, size, _ in counters)
             self._add(f"components {kind}", len(ids) * width,
                       partial(_components, kind, ids, counters, width))
@@ -85,28 +84,36 @@ class ViewTensor:
         self.parts.append((name, size))
         self._fill.append((offset, fill))
 
-    def _counter(self, name: str, info: CounterInfo) -> None:
-        size, write = self._value(info.type)
+    def _counter(self, name: str, counter: CounterShape) -> None:
+        size, write = self._value(counter.type)
         if size == 0:
             return
-        if info.dims and info.dims[0][0] == "player":
-            slots = self.players * (info.size // info.dims[0][2])
-        else:
-            slots = info.size
-        width = size + info.secret  # a secret value says whether the viewer sees it
+        slots = 1
+        for key in counter.keys:
+            slots *= self._key_count(key)
+        secret = counter.secret
+        width = size + secret  # a secret value says whether the viewer sees it
 
         def fill(v: dict[str, Any], t: np.ndarray, o: int) -> None:
-            for k, x in enumerate(_flat(v["counters"][name])):
+            for k, x in enumerate(_flat(v["counters"][name])[:slots]):
                 at = o + k * width
                 if x != HIDDEN:
                     write(x, t, at)
-                    if info.secret:
+                    if secret:
                         t[at + size] = 1.0
         self._add(f"counter {name}", slots * width, fill)
 
-    def _shown(self, value: Any, t: Any) -> Any:
-        """A value as views show it."""
-        return shown(self.rules.program.display, value, t)
+    def _key_count(self, key: str) -> int:
+        """How many values a counter's key has: seats, dice of a set, components of a
+        kind, or values of an enum."""
+        rules = self.rules
+        if key == "player":
+            return self.players
+        if key in rules.dice:
+            return rules.dice[key].count
+        if key in rules.kinds:
+            return len(rules.components(key))
+        return len(rules.enum(key))
 
     def _value(self, t: Any) -> tuple[int, Writer]:
         """How a value of type t is written: its width and a writer."""
@@ -126,7 +133,7 @@ class ViewTensor:
             n = {"cell": lambda: len(disp.boards[t[1]]),
                  "enum": lambda: len(disp.enums[t[1]][0]),
                  "comp": lambda: len(disp.components[t[1]][0]),
-                 "die": lambda: self.rules.analysis.dice[t[1]].count}[t[0]]()
+                 "die": lambda: self.rules.dice[t[1]].count}[t[0]]()
             return _places(disp.show(i, t) for i in range(n))
         return None
 
@@ -138,16 +145,16 @@ class ViewTensor:
             def raw(x: Any, tt: np.ndarray, oo: int) -> None:
                 tt[oo + (x if type(x) is int and 0 <= x < n else n)] = 1.0
             return n + 1, raw
-        if holding in self.rules.analysis.kinds:
+        if holding in self.rules.kinds:
             ids = _places(self.rules.components(holding))
             return len(ids), lambda x, tt, oo: _one_hot_of(tt, oo, ids, x)
         if holding == "player":
             return len(seats), lambda x, tt, oo: _one_hot_of(tt, oo, seats, x)
-        enum = self._domain(("enum", holding)) if holding in self.rules.analysis.enums \
-            else None
-        if enum is not None:
-            return len(enum), lambda x, tt, oo: _one_hot_of(tt, oo, enum, x)
-        return 1, _number
+        try:
+            enum = _places(self.rules.enum(holding))
+        except KeyError:  # numbers or text
+            return 1, _number
+        return len(enum), lambda x, tt, oo: _one_hot_of(tt, oo, enum, x)
 
     def encode(self, view: dict[str, Any], out: np.ndarray | None = None) -> np.ndarray:
         """The tensor of a view (written into `out` when given, which is zeroed first)."""

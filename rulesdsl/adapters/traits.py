@@ -8,6 +8,7 @@ checked syntax tree and the compiled decision sites), never a game's state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,10 +37,10 @@ def nodes(tree: Any) -> Iterator[BaseModel]:
 
 
 def statements(rules: Rules) -> Iterator[BaseModel]:
-    """Every node of the rules a game runs (setup, play, rules, triggers; not examples)."""
-    for proc in rules.analysis.procs:
-        if proc.kind != "example":
-            yield from nodes(proc.body)
+    """Every node of the rule file's declarations but its examples (variants applied)."""
+    for item in rules.tree.items:
+        if not isinstance(item, A.ExampleDecl):
+            yield from nodes(item)
 
 
 @dataclass(frozen=True)
@@ -60,18 +61,24 @@ class Traits:
         found = list(statements(rules))
         shuffles = any(isinstance(n, A.Shuffle) for n in found)
         said_to_some = any(isinstance(n, A.Say) and n.to is not None for n in found)
-        a = rules.analysis
         hidden = (said_to_some
-                  or any(z.visibility != "public" for z in a.zones.values())
-                  or any(c.secret for c in a.counters.values())
-                  or any(site.secret for site in rules.program.sites))
+                  or any(z.visibility != "public" for z in rules.zones.values())
+                  or any(c.secret for c in rules.counters.values())
+                  or bool(rules.secret_sites))
         rolls = any(site.kind in ("roll", "die") for site in rules.program.sites)
         return cls(shuffles, rolls, hidden)
 
 
 def settings(rules: Rules) -> dict[str, Any]:
     """The rule file's settings and their values in these rules (a number or yes/no)."""
-    return {name: rules.value(name) for name in rules.analysis.settings}
+    return {name: rules.value(name) for name in rules.setting_names}
+
+
+def short_name(name: str) -> str:
+    """The name OpenSpiel and PettingZoo know a rule file by: `rulesdsl_` and the file's
+    name (or the game's, for rules loaded from a text), in lower case letters, digits and
+    underscores."""
+    return "rulesdsl_" + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def default_players(rules: Rules) -> int:
