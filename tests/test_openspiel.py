@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, mcts
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts
 
 import rulesdsl
 from rulesdsl import Observation, RulesError
@@ -191,6 +191,46 @@ def test_cfr_solves_a_secret_choice(tmp_path: Path):
     first = game.new_initial_state()
     assert policy.action_probabilities(first) == pytest.approx({0: 0, 1: 2 / 3, 2: 1 / 3},
                                                                abs=0.02)
+
+
+def test_a_resampled_state_keeps_what_the_seat_knows():
+    """`resample_from_infostate` (for IS-MCTS) gives a state the seat cannot tell from the
+    real one, its hidden parts made up afresh."""
+    game = openspiel.load_game(ROOT / "games/cronberg/cronberg.rules", deals=3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    assert str(state.resample_from_infostate(0, sampler)) == str(state)  # before the deal
+    compared, differed = 0, 0
+    while not state.is_terminal() and compared < 12:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seat = state.current_player()
+        other = state.resample_from_infostate(seat, sampler)
+        assert shown(other, seat) == shown(state, seat)
+        assert other.legal_actions() == state.legal_actions()
+        compared += 1
+        differed += str(other) != str(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared == 12 and differed > 0
+
+
+def test_ismcts_decides_without_seeing_a_secret():
+    """IS-MCTS searches the worlds the seat cannot tell apart: whichever hand player 1
+    chose in secret, player 2's search (seeded alike) comes out the same."""
+    game = pyspiel.load_game(openspiel.register(rulesdsl.load_text(ONE_SIDED,
+                                                                   "one_sided.rules")))
+    policies = []
+    for hand in (0, 1, 2):  # player 1 plays rock, paper or scissors
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                               2.0, 60, random_state=np.random.RandomState(2))
+        state = game.new_initial_state()
+        state.apply_action(hand)
+        policy, action = bot.step_with_policy(state)
+        assert action in (0, 1)  # rock or paper: player 2 may not play scissors
+        policies.append(policy)
+    assert policies[0] == policies[1] == policies[2]
 
 
 def test_rules_from_a_text_register_too():

@@ -25,11 +25,14 @@ What OpenSpiel is told (see docs/interop.md):
   `tensor.py`. Information-state string: the view with the log, everything the seat was
   told, oldest first. Both come from `Game.view(seat)` and nothing else.
 - Returns: from the final ranking (`traits.returns`): zero-sum, in [-1, 1].
+- `resample_from_infostate` (IS-MCTS): rulesdsl's sampler makes up what the seat cannot
+  see (`Observation.sample_game`).
 """
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,7 @@ except ImportError as err:  # an optional extra: say how to install it
                       "pip install 'rulesdsl[openspiel]'") from err
 
 from ..interpreter.game import Game, Rules
+from ..interpreter.observation import Observation
 from ..loader import load_text
 from .actions import DEFAULT_NUMBERS, ActionSpace
 from .tensor import ViewTensor
@@ -314,6 +318,18 @@ class RulesState(pyspiel.State):
 
     def rewards(self) -> list[float]:
         return self.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RulesState:
+        """A state `player_id` cannot tell from this one (the same view and log): what it
+        cannot see is made up afresh by rulesdsl's sampler (`Observation.sample_game`),
+        seeded from `probability_sampler` (a callable giving numbers in [0, 1), as
+        OpenSpiel's IS-MCTS passes). Before the deal: this state, as every deal looks the
+        same to every seat."""
+        game = self._held.game
+        if game is None:
+            return self.clone()  # type: ignore[no-any-return]
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        return self._game.state_at(Observation(game, player_id).sample_game(rng))
 
     def view(self, seat: int) -> dict[str, Any] | None:
         """What `seat` sees of the game (`Game.view`); None before the deal."""
