@@ -309,13 +309,14 @@ def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
 def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
     """E004 when the parse tree is deeper than the checks after it can walk (a sum of
     hundreds of terms, brackets nested hundreds deep): measured without recursion."""
-    todo: list[tuple[Any, int]] = [(tree, 1)]
+    # each node with the place of its nearest ancestor that has one (a block has none)
+    todo: list[tuple[Any, int, int, int]] = [(tree, 1, 1, 1)]
     while todo:
-        node, depth = todo.pop()
+        node, depth, line, column = todo.pop()
+        meta = node.meta if isinstance(node, Tree) else node
+        if not getattr(meta, "empty", False) and getattr(meta, "line", None):
+            line, column = meta.line, meta.column or 1
         if depth > MAX_TREE_DEPTH:
-            meta = node.meta if isinstance(node, Tree) else None
-            line = getattr(meta, "line", None) or getattr(node, "line", None) or 1
-            column = getattr(meta, "column", None) or getattr(node, "column", None) or 1
             return Diagnostic("E004", "this is nested too deeply: expressions and blocks "
                               f"nest at most {MAX_TREE_DEPTH} levels of the grammar",
                               Span(file=path, line=line, column=column, end_line=line,
@@ -323,7 +324,7 @@ def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
                               hint="split a long sum or a deep list into named parts "
                                    "(define, const)")
         if isinstance(node, Tree):
-            todo.extend((child, depth + 1) for child in node.children)
+            todo.extend((child, depth + 1, line, column) for child in node.children)
     return None
 
 

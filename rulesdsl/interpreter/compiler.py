@@ -468,7 +468,7 @@ class Compiler(ExpressionCompiler):
             among = E.tuple_(E.const(n) for n in self.zones_of_kind(s.dest)) \
                 if s.source is None else E.tuple_([])
             self.emit(pos, E.expr_stmt(E.call(
-                "_move", E.attr(st, "z"), self.expr(s.item), source, self.zone_number(s.dest),
+                "_move", st, self.expr(s.item), source, self.zone_number(s.dest),
                 E.const(self.sid(s.span)), among)))
             self.after_change(pos)
         elif isinstance(s, A.Win):

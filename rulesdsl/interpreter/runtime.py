@@ -157,20 +157,27 @@ def make_helpers(env: Env) -> dict[str, Any]:
             j = st.rand(i + 1)
             zone[i], zone[j] = zone[j], zone[i]
 
-    def _move(zones: list, item: Any, source: int | None, dest: int, sid: int,
+    def _move(st: Any, item: Any, source: int | None, dest: int, sid: int,
               among: tuple[int, ...] = ()) -> None:
+        # finding the item is a scan of its zones: counted as work (a quarter of a step
+        # per component looked at), so moving a huge kind is R001, not minutes of scanning
+        zones = st.z
         if item is None:
             raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
         if source is not None:
+            st.steps += len(zones[source]) >> 2
             if item not in zones[source]:
                 raise _err("R007", "moving a component out of a zone that does not hold it",
                            sid)
             zones[source].remove(item)
         else:
             for z in among:
+                st.steps += len(zones[z]) >> 2
                 if item in zones[z]:
                     zones[z].remove(item)
                     break
+        if st.steps > WORK_BUDGET:
+            raise _stuck(sid)
         zones[dest].append(item)
 
     def _winner(st: Any) -> Any:
