@@ -24,12 +24,19 @@ class Option:
 @dataclass(frozen=True)
 class Decision:
     """Who decides now, and between what; a secret decision is one the others learn only
-    was made (`choose ... secretly`)."""
+    was made (`choose ... secretly`, and every decision of a secret step). In a
+    simultaneous step (`each p in players chooses in secret`, a round of `turns ... all
+    at once`), `simultaneous` names every seat that has still to play its part in it,
+    the one whose part it is first: the engine asks one seat at a time, and in a secret
+    step none sees another's choice before all are in. The answer to an offer names who
+    made it (`offered_by`)."""
 
     player: int
     options: list[Option]
     prompt: str
     secret: bool = False
+    simultaneous: tuple[int, ...] = ()
+    offered_by: int | None = None
 
 
 @dataclass(frozen=True)
@@ -41,10 +48,13 @@ class Chance:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
+    """The end of a game: rank per seat (1 is best, ties share a rank) and scores. In a game
+    of teams, `teams` lists the seats of each team; teammates share their team's rank
+    (counted by teams: 1, 2, ...) and score."""
 
     ranking: list[int]
     scores: list[int] | None
+    teams: list[list[int]] | None = None
 
     @property
     def winners(self) -> list[int]:
