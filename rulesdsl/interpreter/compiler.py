@@ -832,7 +832,7 @@ class Compiler(ExpressionCompiler):
     def suspend_for(self, site: Site, options: ast.expr, player: ast.expr, pos: list,
                     span: Span, check_empty: bool = True) -> list:
         site.prompt = self.prompt_of(span)
-        site.secret = site.secret or self.flow.secret  # a secret step's decisions are
+        site.secret = site.secret or self.flow.secret  # so is every decision of a secret step
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(span)
