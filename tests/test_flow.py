@@ -196,6 +196,13 @@ def test_an_offer_is_two_decisions_the_answer_naming_who_offered():
     assert game.counter("built", 2) == 1 and game.over
 
 
+def test_offers_and_rounds_at_once_keep_the_information_boundary():
+    for text in (LENDING, GARDENS):
+        rules = rulesdsl.load_text(text, "flow.rules")
+        low, high = rules.player_range
+        assert check(rules, high, seed=1) > 0
+
+
 def test_offers_in_the_terminal_and_with_bots(tmp_path):
     import io
 
@@ -239,8 +246,7 @@ play:
     assert [game.counter("seen", p) for p in range(4)] == [6, 5, 8, 7]
 
 
-def test_a_round_played_at_once_names_the_seats_still_to_play():
-    rules = rulesdsl.load_text("""game "Gardens"
+GARDENS = """game "Gardens"
 players 3
 
 counter planted per player = 0
@@ -253,7 +259,11 @@ play:
     turns from player 2 all at once for 2 rounds:
         plant()
     end game
-""", "gardens.rules")
+"""
+
+
+def test_a_round_played_at_once_names_the_seats_still_to_play():
+    rules = rulesdsl.load_text(GARDENS, "gardens.rules")
     game = rules.new_game(players=3)
     seen = []
     while not game.over:

@@ -38,7 +38,6 @@ NOT_IN_SECRET: dict[type, str] = {
     A.CallRule: "a rule may change anything", A.Turns: "'turns' hands the step to others",
     A.SecretStep: "a secret step cannot hold another",
     A.Offer: "an offer asks another player",
-    A.Point: "a point of the flow cannot be inside a secret step",
 }
 
 
@@ -160,15 +159,14 @@ class FlowChecker(DeclarationChecker):
             self.err("E030", f"'each ... chooses in secret' goes through a list of players, "
                      f"not {with_article(t)}", s.seats.span)
         var = self.bind(s, s.var, PLAYER)
-        loops, turns = scope.loops, scope.turns
-        scope.loops = scope.turns = 0  # 'break' and 'end turn' may not leave the step
+        loops, scope.loops = scope.loops, 0  # 'break' may not leave the step
         self.seats.append(var)
         scope.blocks.append({s.var: var})
         for stmt in s.body:
             self.stmt(stmt, scope)
         top = scope.blocks.pop()
         self.seats.pop()
-        scope.loops, scope.turns = loops, turns
+        scope.loops = loops
         self.secret_body(s, var)
         self.a.held[id(s)] = [v for name, v in top.items() if v is not var and v.frame]
         if s.reveal is not None:
