@@ -394,7 +394,7 @@ def test_examples_start_at_points_of_the_flow_through_rules():
     rules = rulesdsl.load_text(YEARS, "years.rules")
     assert run_examples(rules) == []
     # the harvest's game stands in the play block, in the year, in the harvest
-    assert len(rules.program.points["harvest"]) == 3
+    assert len(rules.program.starts["harvest"]) == 3
     wrong = YEARS.replace('expect score of player 1 == 3 and game_over',
                           'expect score of player 1 == 3 and not game_over')
     diags = run_examples(rulesdsl.load_text(wrong, "years.rules"))

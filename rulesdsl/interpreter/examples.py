@@ -24,7 +24,7 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
     prog = rules.program
     game_stack = [rules.frame("play", "play")]
     if decl.start is not None:  # the game starts at a point of the flow
-        game_stack = [[block, [None] * size] for block, size in prog.points[decl.start]]
+        game_stack = [[block, [None] * size] for block, size in prog.starts[decl.start]]
     started = False
     try:
         if rules.analysis.proc("setup"):

@@ -190,7 +190,8 @@ def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     branches = [(E.compare(c.local(answer), "==", E.const(0 if x.accept else 1)), x.body)
                 for x in s.answers]
     split = any(suspends(x) for answer_ in s.answers for x in answer_.body)
-    end = c.if_chain(branches, None, answered, split, s.span)
+    marks = [("option", x.span, "accept" if x.accept else "refuse") for x in s.answers]
+    end = c.if_chain(branches, None, answered, split, s.span, marks)
     c.goto(end, after)
     return after
 

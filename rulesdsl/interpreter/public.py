@@ -48,12 +48,15 @@ class Chance:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores. In a game
-    of teams, `teams` lists the seats of each team; teammates share their team's rank
-    (counted by teams: 1, 2, ...) and score."""
+    """The end of a game: rank per seat (1 is best, ties share a rank), scores, and how the
+    game ended: "rules" (a rule ended it) or "limit" (it reached its limit of decisions
+    without ending by itself, and every player shares first place). In a game of teams,
+    `teams` lists the seats of each team; teammates share their team's rank (counted by
+    teams: 1, 2, ...) and score."""
 
     ranking: list[int]
     scores: list[int] | None
+    ended_by: str = "rules"
     teams: list[list[int]] | None = None
 
     @property
