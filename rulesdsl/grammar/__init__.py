@@ -8,6 +8,7 @@ reports the syntax errors of several declarations.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,9 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
                               hint="only a line ending with ':' starts an indented block")
         if str(tok) == "=" and "CMP" in err.expected:
             hint = "to compare two values, write '=='"
+        taken = _keyword_as_name(text, line)
+        if taken is not None:
+            msg, hint = taken
         layout = tok.type in ("_NL", "_INDENT", "_DEDENT", "$END")
         width = 1 if layout else max(len(str(tok)), 1)
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
@@ -141,6 +145,33 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
                           _dedent_span(path, text),
                           hint="indent with the same spaces as the block it belongs to")
     return Diagnostic("E001", str(err), Span(file=path))
+
+
+# words that start a statement of their own, and what they start: a rule file that names
+# a rule (or, after `expect`, a counter) with one of them gets a message saying so
+STATEMENT_WORDS = {
+    "each": "a secret step: each p in players chooses in secret",
+    "offer": "an offer: offer x in xs by p to q",
+    "point": "a point of the flow: point NAME",
+}
+_CALLED = re.compile(r"^\s*(" + "|".join(STATEMENT_WORDS) + r")\s*\(")
+_EXPECTED_OPTIONS = re.compile(r"^\s*expect\s+options\b(?!\s*(\"|include\b|exclude\b))")
+
+
+def _keyword_as_name(text: str, line: int) -> tuple[str, str] | None:
+    """The message and hint for a line that uses a word of the language as a name."""
+    lines = text.split("\n")
+    source = lines[line - 1] if 1 <= line <= len(lines) else ""
+    called = _CALLED.match(source)
+    if called:
+        word = called.group(1)
+        return (f"'{word}' starts {STATEMENT_WORDS[word]}; it cannot name a rule",
+                f"give the rule another name, such as {word}_now")
+    if _EXPECTED_OPTIONS.match(source):
+        return ("'expect options' checks the options a decision offers: expect options "
+                "\"id\", ...", "a counter named 'options' needs another name to be "
+                "expected, such as options_left")
+    return None
 
 
 def _block_opener(text: str, line: int, col: int, dedent: bool) -> int | None:
