@@ -1,8 +1,10 @@
 """What the tests of the OpenSpiel and PettingZoo adapters share: the base games under
 games/ (a folder's own rule file, not its variants), the settings that play the long ones
-shorter, and a tiny game with a secret choice."""
+shorter, a tiny game with a secret choice, and the examples of the flow of play."""
 
 from __future__ import annotations
+
+import re
 
 from .conftest import ROOT
 
@@ -35,3 +37,12 @@ play:
         win player 2
     win player 1
 """
+
+
+def flow_examples() -> list[str]:
+    """The rule files of docs/language.md that show a simultaneous secret step, an offer
+    or teams."""
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```rules\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    return [b for b in blocks if re.search(r"chooses in secret|^\s*offer |^teams of", b,
+                                           re.MULTILINE)]

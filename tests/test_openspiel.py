@@ -21,7 +21,7 @@ from rulesdsl import Observation, RulesError
 from rulesdsl.adapters import openspiel
 
 from .conftest import ROOT
-from .interop import BASE_GAMES, ONE_SIDED, SHORTER
+from .interop import BASE_GAMES, ONE_SIDED, SHORTER, flow_examples
 
 
 def test_the_base_games_are_found():
@@ -250,6 +250,7 @@ def test_returns_come_from_the_ranking():
     assert state.returns() == [1.0, -1.0]
     assert openspiel.returns([1, 2, 2]) == [1.0, -0.5, -0.5]
     assert openspiel.returns([1, 1]) == [0.0, 0.0]
+    assert openspiel.returns([2, 1, 2, 1]) == pytest.approx([-2 / 3, 2 / 3, -2 / 3, 2 / 3])
 
 
 # ---- what a seat is shown ----------------------------------------------------------------
@@ -332,3 +333,36 @@ play:
         game.new_initial_state().legal_actions()
     assert pyspiel.load_game("rulesdsl_count").new_initial_state().legal_actions() == \
         [1, 2, 3, 4, 5]
+
+
+# ---- the flow of play: simultaneous secret steps, offers, teams ----------------------------
+
+@pytest.mark.parametrize("n", range(4))
+def test_the_flow_of_play_is_an_openspiel_game(n):
+    text = flow_examples()[n]
+    rules = rulesdsl.load_text(text, f"flow{n}.rules")
+    game = pyspiel.load_game(openspiel.register(rules, f"rulesdsl_flow_{n}"))
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    if "chooses in secret" in text:  # the others learn that a seat chose, not what
+        assert game.get_type().information == \
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def test_the_flow_examples_are_found():
+    found = flow_examples()
+    assert len(found) >= 4
+    assert any("offer optional" in text for text in found)
+    assert any("teams of 2" in text for text in found)
+
+
+def test_an_offer_is_numbered_as_its_values_and_the_answers():
+    (text,) = [t for t in flow_examples() if 'game "Lending"' in t]
+    game = pyspiel.load_game(openspiel.register(rulesdsl.load_text(text, "lending.rules")))
+    state = game.new_initial_state()
+    names = {a: state.action_to_string(a) for a in state.legal_actions()}
+    assert sorted(names.values()) == ["lend 1 stones to player 1",
+                                      "lend 2 stones to player 1", "lend nothing"]
+    (two,) = [a for a in names if names[a] == "lend 2 stones to player 1"]
+    state.apply_action(two)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [
+        "build with 2 lent stones", "refuse the offer of player 2"]

@@ -18,7 +18,7 @@ from rulesdsl import RulesError
 from rulesdsl.adapters.pettingzoo import env, raw_env
 
 from .conftest import ROOT
-from .interop import BASE_GAMES, ONE_SIDED, SHORTER
+from .interop import BASE_GAMES, ONE_SIDED, SHORTER, flow_examples
 
 # PettingZoo's api_test warns of every observation that is a dict (an observation and its
 # action mask), as it does for PettingZoo's own board games (chess, connect four): a dict
@@ -42,6 +42,13 @@ def test_api_test(path):
 @pytest.mark.parametrize("path", BASE_GAMES, ids=lambda p: p.stem)
 def test_seed_test(path):
     seed_test(lambda: make(path), num_cycles=50)
+
+
+@pytest.mark.parametrize("n", range(4))
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+def test_the_flow_of_play_passes_api_test(n):
+    """Simultaneous secret steps, offers and teams (docs/language.md's examples)."""
+    api_test(env(rulesdsl.load_text(flow_examples()[n], f"flow{n}.rules")), num_cycles=50)
 
 
 @pytest.mark.parametrize("path", [ROOT / "games/tictactoe/tictactoe.rules",

@@ -95,7 +95,7 @@ class ActionSpace:
         self.site_domain: list[Domain | None] = []  # None: a chance step
         self.done: Domain | None = None
         written = {n.span: n for n in statements(rules)
-                   if isinstance(n, (A.Choose, A.ChooseAny, A.ChooseMenu))}
+                   if isinstance(n, (A.Choose, A.ChooseAny, A.ChooseMenu, A.Offer))}
         menu_ids: list[str] = []
         for site in rules.program.sites:
             menu_ids += [oid for oid, _ in site.menu if oid not in menu_ids]
@@ -107,7 +107,7 @@ class ActionSpace:
                 self.site_domain.append(self._domain("menu", lambda: menu_ids))
                 continue
             node = written.get(site.span)
-            if isinstance(node, A.Choose) and node.optional and self.done is None:
+            if isinstance(node, (A.Choose, A.Offer)) and node.optional and self.done is None:
                 self.done = self._domain("done", lambda: ["done"])
             self.site_domain.append(self._typed(site, node))
         offset = 0
@@ -168,7 +168,7 @@ class ActionSpace:
 
     def _number_range(self, node: Any) -> tuple[int, int]:
         """The numbers a decision can offer: its range when both ends are constants."""
-        domain = node.domain if isinstance(node, A.Choose) else None
+        domain = node.domain if isinstance(node, (A.Choose, A.Offer)) else None
         if isinstance(domain, A.Binary) and domain.op == "..":
             low, high = self._constant(domain.left), self._constant(domain.right)
             if low is not None and high is not None and high - low < MAX_ACTIONS:
