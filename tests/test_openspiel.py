@@ -225,6 +225,8 @@ def test_ismcts_decides_without_seeing_a_secret():
     for hand in (0, 1, 2):  # player 1 plays rock, paper or scissors
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
                                2.0, 60, random_state=np.random.RandomState(2))
+        worlds = random.Random(7)  # OpenSpiel's own sampler is seeded afresh by each run
+        bot.set_resampler(lambda s, p, worlds=worlds: s.resample_from_infostate(p, worlds.random))
         state = game.new_initial_state()
         state.apply_action(hand)
         policy, action = bot.step_with_policy(state)
