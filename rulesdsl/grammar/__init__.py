@@ -256,11 +256,11 @@ def build(tree: Tree, text: str, path: str) -> A.RulesFile:
     try:
         return AstBuilder(path, parse_expr).transform(tree)
     except StringError as err:
-        raise RulesError([Diagnostic("E002", err.message, err.span)], {path: text}) from None
+        raise RulesError([Diagnostic(err.code, err.message, err.span)], {path: text}) from None
     except Exception as err:  # lark wraps builder errors in VisitError
         inner = getattr(err, "orig_exc", None)
         if isinstance(inner, StringError):
-            raise RulesError([Diagnostic("E002", inner.message, inner.span)],
+            raise RulesError([Diagnostic(inner.code, inner.message, inner.span)],
                              {path: text}) from None
         raise
 
