@@ -687,14 +687,22 @@ class OptionEdit(Named):
     action: str = "edit"  # edit, add, remove
 
 
-Edit = Hook | Step | Let | LetRoll | OptionEdit
+class ValueEdit(Node):
+    """In `change`: `replace OLD with NEW`, the one expression of the declaration that reads
+    like OLD (a condition, a number, a text) becomes NEW."""
+
+    old: Expr
+    new: Expr
+
+
+Edit = Hook | Step | Let | LetRoll | OptionEdit | ValueEdit
 
 
 class Change(Node):
     """`change rule name:` (or `play`, `setup`, `example "name"`): in a variant, edits of the
     base's declaration, without copying the rest: statements at its start or end, before,
     after or instead of one of its statements, a named `step` replaced, the value of a `let`,
-    a menu option."""
+    a menu option, one expression replaced by another."""
 
     what: str
     name: str | None

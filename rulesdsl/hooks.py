@@ -11,7 +11,9 @@ points into the base or into the variant. The edits, in the order written:
 - `step NAME:` replaces the body of the base's `step NAME:`;
 - `let NAME = ...` (or `let NAME = roll ...`) replaces the base's `let` of that name;
 - `option ID ...` gives a menu option a new label, condition or body; `add option` adds
-  one to the declaration's menu; `remove option ID` takes one out.
+  one to the declaration's menu; `remove option ID` takes one out;
+- `replace OLD with NEW` puts the expression NEW in place of the one expression that reads
+  like OLD (a condition, a number, a text).
 An edit that finds no place, or several, is an error (V007) that says what is there.
 """
 
@@ -108,6 +110,26 @@ def find(stmts: list, test: Callable[[Any], bool]) -> list:
     return found
 
 
+def find_exprs(stmts: list, test: Callable[[Any], bool]) -> list:
+    """Every expression, at any depth (inside statements and other expressions), that
+    passes `test`; an expression that passes is not looked into."""
+    found: list = []
+
+    def visit(value: Any) -> None:
+        if isinstance(value, (list, tuple)):
+            for x in value:
+                visit(x)
+        elif isinstance(value, A.Node):
+            if isinstance(value, EXPRS) and test(value):
+                found.append(value)
+                return
+            for key in type(value).model_fields:
+                visit(getattr(value, key))
+
+    visit(stmts)
+    return found
+
+
 def nodes(tree: Any, kind: type) -> list:
     """Every node of a kind in a tree (statements, declarations, edits)."""
     out: list = []
@@ -143,6 +165,26 @@ def replace_nodes(tree: Any, kind: type, make: Callable[[Any], Any]) -> Any:
             new_v = replace_nodes(value, kind, make)
             if new_v is not value:
                 updates[key] = new_v
+        return A.updated(tree, updates) if updates else tree
+    return tree
+
+
+def swap_node(tree: Any, target: Any, new: Any) -> Any:
+    """A copy of a tree with the node `target` (that very node) replaced by `new`."""
+    if tree is target:
+        return new
+    if isinstance(tree, (list, tuple)):
+        items = [swap_node(x, target, new) for x in tree]
+        if all(a is b for a, b in zip(items, tree)):
+            return tree
+        return items if isinstance(tree, list) else tuple(items)
+    if isinstance(tree, A.Node):
+        updates = {}
+        for key in type(tree).model_fields:
+            value = getattr(tree, key)
+            changed = swap_node(value, target, new)
+            if changed is not value:
+                updates[key] = changed
         return A.updated(tree, updates) if updates else tree
     return tree
 
@@ -202,6 +244,13 @@ def _edit(body: list, edit: Any, what: str, same: Callable[[Any, Any], bool],
                       f"its steps: {', '.join(named)}" if named else
                       "the base names a part of a rule with `step NAME:`")
         return _swap(body, target, [A.updated(target, {"body": edit.body})])
+    if isinstance(edit, A.ValueEdit):
+        old = edit.old
+        found = find_exprs(body, lambda e: same(e, old))
+        target = _one(found, edit, f"{what} has no expression that reads `{text(old)}`",
+                      f"{what} has several expressions that read `{text(old)}`",
+                      "the expression is compared as written, names and values included")
+        return swap_node(body, target, edit.new)
     if isinstance(edit, (A.Let, A.LetRoll)):
         lets = find(body, lambda s: isinstance(s, (A.Let, A.LetRoll)) and s.name == edit.name)
         target = _one(lets, edit, f"{what} has no 'let {edit.name} = ...'",

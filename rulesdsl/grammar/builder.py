@@ -297,6 +297,10 @@ class AstBuilder(Transformer):
     def after_stmt(self, meta: Any, c: list) -> A.Hook:
         return self._hook(meta, "after", c[0], c[1])
 
+    @v_args(meta=True)
+    def replace_value(self, meta: Any, c: list) -> A.ValueEdit:
+        return A.ValueEdit(span=self.span(meta), old=c[0], new=c[1])
+
     def one_line(self, c: list) -> list:
         return [c[0]]
 
@@ -308,8 +312,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def add_option(self, meta: Any, c: list) -> A.OptionEdit:
-        o: A.MenuOption = c[0]
-        return A.OptionEdit(span=self.span(meta), id=o.id, label=o.label, cond=o.cond,
+        o: A.MenuOption = c[0]  # placed at the option itself (the menu will hold it)
+        return A.OptionEdit(span=o.span, id=o.id, label=o.label, cond=o.cond,
                             body=o.body, action="add", name_span=o.name_span)
 
     @v_args(meta=True)
