@@ -67,9 +67,9 @@ def data_path(source: A.DataSource) -> Path:
 def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
           sources: dict[str, str], cache: dict[Path, Any]) -> list[A.KindRow]:
     path = _checked_path(source)
-    if path not in cache:
-        cache[path] = _read(path, source.span, sources)
     name = str(data_path(source))
+    if path not in cache:
+        cache[path] = _read(path, name, source.span, sources)
     node = cache[path]
     where = ""
     for key in source.key:
@@ -130,12 +130,12 @@ def _checked_path(source: A.DataSource) -> Path:
     return real
 
 
-def _read(path: Path, span: Span, sources: dict[str, str]) -> Any:
-    """The parsed YAML of a data file; its text goes into `sources` once it has parsed."""
+def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
+    """The parsed YAML of a data file (named `name` in messages); its text goes into
+    `sources` once it has parsed."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    name = str(path)
     try:
         if path.stat().st_size > MAX_BYTES:
             raise _Problem("E004", f"the data file {path.name} is larger than "

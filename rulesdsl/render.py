@@ -39,14 +39,19 @@ def _span_lines(span: Span, lines: dict[str, list[str]], indent: str,
     if not 1 <= span.line <= len(text):
         return []
     end = last if last is not None else span.end_line
-    if last is None and end > span.line and not text[min(end, len(text)) - 1][
-            :span.end_column - 1].strip():
-        end -= 1  # a span that ends with the line break (and the next line's indentation)
+    cut_at: int | None = None  # where the last line ends, when the span says so
+    if last is None:
+        if end > span.line and not text[min(end, len(text)) - 1][:span.end_column - 1].strip():
+            end -= 1  # a span that ends with the line break (and the next line's indentation)
+        else:
+            cut_at = span.end_column - 1
     out = []
     first = text[span.line - 1]
     cut = len(first) - len(first.lstrip())
     for n in range(span.line, min(end, len(text)) + 1):
         line = text[n - 1]
+        if n == end and cut_at is not None and end <= len(text):
+            line = line[:cut_at]
         if n == span.line:
             line = line[span.column - 1:] if span.column > cut else line.lstrip()
         else:

@@ -290,7 +290,8 @@ def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path:
 
 
 def _known(items: list, word: str) -> str | None:
-    names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]]
+    names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]
+             and not _hidden(k)]
     if not names:
         return None
     return f"the base has {word} " + ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
