@@ -1,0 +1,174 @@
+"""Kinds read from YAML data files: the rows, the enum values their texts name, the paths a
+rule file may read, and an error with its place for every file that does not fit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl import data
+
+from .conftest import ROOT
+
+GAME = """game "Cards"
+players 2
+
+enum Suit: Hearts, Spades
+{kind}
+
+play:
+    end game
+
+example "nothing":
+    expect true
+"""
+
+
+def write(folder: Path, name: str, text: str | bytes) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def game(folder: Path, kind: str, name: str = "cards.rules") -> Path:
+    return write(folder, name, GAME.format(kind=kind))
+
+
+def diagnostics(path: Path) -> list:
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    return err.value.diagnostics
+
+
+def test_rows_from_a_file_are_the_rows_written_in_the_rule_file(tmp_path):
+    write(tmp_path, "cards.yaml", """cards:
+  - {name: Ace, value: 11, suit: hearts, wild: false, note: for people}
+  - name: King
+    value: 10
+    suit: SPADES
+    wild: true
+""")
+    read = rulesdsl.load(game(tmp_path, 'kind Card(name, value, suit, wild): 2 x from '
+                                        '"cards.yaml" cards'))
+    written = rulesdsl.load(game(tmp_path, """kind Card(name, value, suit, wild):
+    2 x "Ace", 11, Hearts, false
+    2 x "King", 10, Spades, true""", "written.rules"))
+    for kind in (read.analysis.kinds["Card"], written.analysis.kinds["Card"]):
+        assert kind.columns == {"name": ["Ace", "Ace", "King", "King"],
+                                "value": [11, 11, 10, 10], "suit": [0, 0, 1, 1],
+                                "wild": [False, False, True, True]}
+    assert read.components("Card") == written.components("Card") == [
+        "ace-1", "ace-2", "king-1", "king-2"]
+    # the data is part of the rules: its text names the rules a game was played with
+    assert any(p.endswith("cards.yaml") for p in read.sources)
+
+
+def test_a_nested_key_lists_and_text_that_names_no_enum(tmp_path):
+    write(tmp_path, "sets/dice.yaml", """box:
+  dice:
+    - {colour: Red, faces: [1, 2, 3]}
+    - {colour: Blue, faces: [4, 5]}
+""")
+    rules = rulesdsl.load(game(tmp_path, 'kind D(colour, faces): from "sets/dice.yaml" '
+                                         'box.dice'))
+    kind = rules.analysis.kinds["D"]
+    assert kind.columns["colour"] == ["Red", "Blue"]  # no enum has Red: text
+    assert kind.types["colour"] == "text"
+
+
+def test_cromlech_reads_its_dice_and_druids_from_components_yaml():
+    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "cromlech.rules")
+    a = rules.analysis
+    face = a.enums["Face"].values
+    faces = [[face[f] for f in row] for row in a.kinds["Die"].columns["faces"]]
+    assert faces[0] == ["Rune", "RendAttack", "Rend", "Build", "Defend", "Heal"]  # Fire
+    assert faces[4] == ["Rune", "BuildHeal", "Build", "Heal", "Defend", "Rend"]   # Air
+    assert a.kinds["Die"].count == 16 and a.kinds["Druid"].count == 16
+    assert a.kinds["Druid"].columns["name"][:3] == ["Brannoc", "Ceridwen", "Gwyndaf"]
+    assert "druids:" in rules.sources[str(ROOT / "games" / "cromlech" / "components.yaml")]
+    assert not (ROOT / "games" / "cromlech" / "cromlech.rules").read_text().count("Brannoc\",")
+
+
+def test_a_variant_elsewhere_reads_the_bases_data_beside_the_base(tmp_path):
+    write(tmp_path, "base/cards.yaml", "cards:\n  - {name: Ace}\n")
+    game(tmp_path / "base", 'kind Card(name): from "cards.yaml" cards')
+    variant = write(tmp_path, "house/v.rules", 'extends "../base/cards.rules"\n'
+                    'replace game "Cards: house"\n')
+    assert rulesdsl.load(variant).components("Card") == ["ace"]
+
+
+def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
+    write(tmp_path, "cards.yaml", "cards:\n  - {suit: hearts}\n  - {suit: 3}\n")
+    diags = diagnostics(game(tmp_path, 'kind Card(suit): from "cards.yaml" cards'))
+    assert [d.code for d in diags] == ["E030"]
+    assert diags[0].span.file.endswith("cards.yaml") and diags[0].span.line == 3
+
+
+@pytest.mark.parametrize("name, text, code, words", [
+    ("../cards.yaml", None, "E004", "from the rule file's own folder"),
+    ("/etc/hosts.yaml", None, "E004", "from the rule file's own folder"),
+    ("cards.txt", "cards: []\n", "E004", "a YAML file"),
+    ("nothere.yaml", None, "E004", "does not exist"),
+    ("latin.yaml", "cards:\n  - {name: caf\xe9}\n".encode("latin-1"), "E004", "not UTF-8"),
+    ("bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n", "E005", "not valid YAML"),
+    ("twice.yaml", "cards: []\ncards: []\n", "E005", "not valid YAML"),
+    ("nokey.yaml", "decks: []\n", "E006", "has no key 'cards'"),
+    ("empty.yaml", "cards: []\n", "E006", "not a list of rows"),
+    ("scalar.yaml", "cards:\n  - Ace\n", "E006", "not a mapping"),
+    ("nofield.yaml", "cards:\n  - {title: Ace}\n", "E006", "has no 'name'"),
+    ("fraction.yaml", "cards:\n  - {name: 1.5}\n", "E006", "not a fraction"),
+    ("mapping.yaml", "cards:\n  - {name: {a: 1}}\n", "E006", "not a mapping"),
+    ("tagged.yaml", "cards:\n  - {name: !!python/object:os.system x}\n", "E006",
+     "YAML type"),
+])
+def test_a_data_file_that_does_not_fit(tmp_path, name, text, code, words):
+    if text is not None:
+        write(tmp_path, name, text)
+    diags = diagnostics(game(tmp_path, f'kind Card(name): from "{name}" cards'))
+    assert [d.code for d in diags] == [code], diags
+    assert words in diags[0].message
+
+
+def test_a_yaml_error_has_its_line_and_column_and_quotes_nothing(tmp_path):
+    write(tmp_path, "bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n")
+    path = game(tmp_path, 'kind Card(name): from "bad.yaml" cards')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    d = err.value.diagnostics[0]
+    assert (d.span.line, d.span.column) == (3, 5) and d.span.file.endswith("bad.yaml")
+    assert "name: King" not in err.value.render()  # the line of a broken file is not shown
+
+
+def test_a_link_out_of_the_folder_is_refused_without_quoting_its_target(tmp_path):
+    secret = write(tmp_path, "outside/secret.yaml", "cards:\n  - {name: the secret}\n")
+    (tmp_path / "game").mkdir()
+    os.symlink(secret, tmp_path / "game" / "cards.yaml")
+    path = game(tmp_path / "game", 'kind Card(name): from "cards.yaml" cards')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    assert [d.code for d in err.value.diagnostics] == ["E004"]
+    assert "secret" not in err.value.render()
+
+
+def test_a_large_file_and_a_file_of_aliases_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "MAX_BYTES", 64)
+    write(tmp_path, "big.yaml", "cards:\n" + "  - {name: Ace}\n" * 10)
+    assert "larger than" in diagnostics(game(tmp_path, 'kind Card(name): from "big.yaml" '
+                                                       'cards'))[0].message
+    monkeypatch.setattr(data, "MAX_BYTES", 1 << 20)
+    monkeypatch.setattr(data, "MAX_VALUES", 1000)
+    laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for n in range(1, 6):
+        laughs.append(f"{'abcdef'[n]}: &{'abcdef'[n]} [" + ", ".join(
+            [f"*{'abcdef'[n - 1]}"] * 10) + "]")
+    laughs.append("cards:\n  - {name: *f}")
+    write(tmp_path, "laughs.yaml", "\n".join(laughs) + "\n")
+    diags = diagnostics(game(tmp_path, 'kind Card(name): from "laughs.yaml" cards'))
+    assert [d.code for d in diags] == ["E006"] and "more than 1,000" in diags[0].message
