@@ -134,7 +134,7 @@ change example "a first move":
 
 
 def test_base_runs_the_version_the_variant_replaced_even_two_files_down(tmp_path):
-    v = variant(tmp_path, """replace rule advance(n):
+    variant(tmp_path, """replace rule advance(n):
     add 100 to log
     base advance(n)
 """)
