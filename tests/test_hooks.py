@@ -235,3 +235,22 @@ replace example "a first move":
     ex = out.index(next(line for line in out if line.startswith("replaced example")))
     assert out[ex + 1:] == ['        expect score of player 1 == 4',
                             '  +     expect current == player 2']
+
+
+@pytest.mark.parametrize("base, house", [
+    ("cronberg/cronberg.rules", "cronberg/parks_triple.rules"),
+    ("pig/pig.rules", "pig/one-or-two.rules"),
+])
+def test_the_house_rules_page_shows_what_diff_prints(base, house, monkeypatch):
+    """docs/house-rules.md quotes `rulesdsl diff` of its two-line house rules: the first
+    declaration each changes, as diff prints it."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    lines = diff(resolve(f"games/{base}"), resolve(f"games/{house}"))
+    block = [lines[0]]
+    for line in lines[1:]:
+        if not line.startswith(" "):
+            break
+        block.append(line)
+    assert block[0].startswith("changed ") and len(block) > 2
+    assert "\n".join(block) in (root / "docs" / "house-rules.md").read_text()
