@@ -10,6 +10,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import data
+from rulesdsl.interpreter.examples import run_examples
 
 from .conftest import ROOT
 
@@ -22,8 +23,8 @@ enum Suit: Hearts, Spades
 play:
     end game
 
-example "nothing":
-    expect true
+example "the rows":
+    expect {expect}
 """
 
 
@@ -37,8 +38,8 @@ def write(folder: Path, name: str, text: str | bytes) -> Path:
     return path
 
 
-def game(folder: Path, kind: str, name: str = "cards.rules") -> Path:
-    return write(folder, name, GAME.format(kind=kind))
+def game(folder: Path, kind: str, name: str = "cards.rules", expect: str = "true") -> Path:
+    return write(folder, name, GAME.format(kind=kind, expect=expect))
 
 
 def diagnostics(path: Path) -> list:
@@ -55,15 +56,16 @@ def test_rows_from_a_file_are_the_rows_written_in_the_rule_file(tmp_path):
     suit: SPADES
     wild: true
 """)
+    rows = ('[name of c for c in Card] == ["Ace", "Ace", "King", "King"] and '
+            '[value of c for c in Card] == [11, 11, 10, 10] and '
+            '[suit of c for c in Card] == [Hearts, Hearts, Spades, Spades] and '
+            '[wild of c for c in Card] == [false, false, true, true]')
     read = rulesdsl.load(game(tmp_path, 'kind Card(name, value, suit, wild): 2 x from '
-                                        '"cards.yaml" cards'))
+                                        '"cards.yaml" cards', expect=rows))
     written = rulesdsl.load(game(tmp_path, """kind Card(name, value, suit, wild):
     2 x "Ace", 11, Hearts, false
-    2 x "King", 10, Spades, true""", "written.rules"))
-    for kind in (read.analysis.kinds["Card"], written.analysis.kinds["Card"]):
-        assert kind.columns == {"name": ["Ace", "Ace", "King", "King"],
-                                "value": [11, 11, 10, 10], "suit": [0, 0, 1, 1],
-                                "wild": [False, False, True, True]}
+    2 x "King", 10, Spades, true""", "written.rules", expect=rows))
+    assert run_examples(read) == run_examples(written) == []
     assert read.components("Card") == written.components("Card") == [
         "ace-1", "ace-2", "king-1", "king-2"]
     # the data is part of the rules: its text names the rules a game was played with
@@ -77,23 +79,27 @@ def test_a_nested_key_lists_and_text_that_names_no_enum(tmp_path):
     - {colour: Blue, faces: [4, 5]}
 """)
     rules = rulesdsl.load(game(tmp_path, 'kind D(colour, faces): from "sets/dice.yaml" '
-                                         'box.dice'))
-    kind = rules.analysis.kinds["D"]
-    assert kind.columns["colour"] == ["Red", "Blue"]  # no enum has Red: text
-    assert kind.types["colour"] == "text"
+                                         'box.dice', expect='[colour of d for d in D] == '
+                                         '["Red", "Blue"] and "{colour of D[1]}!" == "Red!"'))
+    assert run_examples(rules) == []  # no enum has Red: text
 
 
 def test_cromlech_reads_its_dice_and_druids_from_components_yaml():
-    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "cromlech.rules")
-    a = rules.analysis
-    face = a.enums["Face"].values
-    faces = [[face[f] for f in row] for row in a.kinds["Die"].columns["faces"]]
-    assert faces[0] == ["Rune", "RendAttack", "Rend", "Build", "Defend", "Heal"]  # Fire
-    assert faces[4] == ["Rune", "BuildHeal", "Build", "Heal", "Defend", "Rend"]   # Air
-    assert a.kinds["Die"].count == 16 and a.kinds["Druid"].count == 16
-    assert a.kinds["Druid"].columns["name"][:3] == ["Brannoc", "Ceridwen", "Gwyndaf"]
+    path = ROOT / "games" / "cromlech" / "cromlech.rules"
+    text = path.read_text()
+    rules = rulesdsl.load_text(text + """
+example "the data of components.yaml":
+    expect length(Die) == 16 and length(Druid) == 16
+    expect faces of Die[1] == [Rune, RendAttack, Rend, Build, Defend, Heal]
+    expect element of Die[5] == Air
+    expect faces of Die[5] == [Rune, BuildHeal, Build, Heal, Defend, Rend]
+    expect [name of d for d in Druid where faction of d == Solid] == [
+        "Brannoc", "Ceridwen", "Gwyndaf", "Morwen"]
+    expect left of Druid[1] == Fire and major of Druid[16] == Water
+""", str(path))
+    assert run_examples(rules) == []
     assert "druids:" in rules.sources[str(ROOT / "games" / "cromlech" / "components.yaml")]
-    assert not (ROOT / "games" / "cromlech" / "cromlech.rules").read_text().count("Brannoc\",")
+    assert '"Brannoc", Solid' not in text  # the data is written once, in the YAML file
 
 
 def test_a_variant_elsewhere_reads_the_bases_data_beside_the_base(tmp_path):

@@ -9,8 +9,9 @@ import pytest
 
 import rulesdsl
 from rulesdsl.cli import main
+from rulesdsl.compare import diff
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.variants import diff, resolve
+from rulesdsl.variants import resolve
 
 BASE = """game "Race"
 players 2
