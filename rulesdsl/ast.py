@@ -426,6 +426,13 @@ class PlayersDecl(Node):
     high: int
 
 
+class LimitDecl(Node):
+    """`limit 500 decisions`: a game that has not ended by itself after this many
+    decisions ends there, as a draw that says so (`Result.ended_by == "limit"`)."""
+
+    decisions: int | str  # a number, or the name of a constant or setting
+
+
 class ConstDecl(Named):
     """`const GOAL = 100`."""
 
@@ -642,7 +649,7 @@ class DisplayDecl(Node):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl
+    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | LimitDecl
 )
 
 

@@ -27,6 +27,7 @@ from .diagnostics import Diagnostic, RulesError, Span
 MAX_BYTES = 1 << 20     # a data file larger than this is refused
 MAX_VALUES = 100_000    # values read from one table, at most (aliases can multiply them)
 SUFFIXES = (".yaml", ".yml")
+_parsed: dict[str, Any] = {}  # the last few data files parsed, by their text (read only)
 
 
 class _Problem(Exception):
@@ -35,10 +36,12 @@ class _Problem(Exception):
         self.diagnostic = Diagnostic(code, message, span, hint=hint)
 
 
-def load_data(file: A.RulesFile, sources: dict[str, str]) -> A.RulesFile:
+def load_data(file: A.RulesFile, sources: dict[str, str],
+              include: tuple[str | Path, ...] = ()) -> A.RulesFile:
     """The file with the rows of every kind declared `from` a data file read in; the data
-    files' texts are added to `sources`. Raises RulesError for every file that cannot be
-    used."""
+    files' texts are added to `sources`. `include` names folders data files may lie in
+    besides the folder of the rule file that names each. Raises RulesError for every file
+    that cannot be used."""
     if not any(isinstance(d, A.KindDecl) and d.source is not None for d in file.items):
         return file
     enums = [d for d in file.items if isinstance(d, A.EnumDecl)]
@@ -48,7 +51,7 @@ def load_data(file: A.RulesFile, sources: dict[str, str]) -> A.RulesFile:
     for decl in file.items:
         if isinstance(decl, A.KindDecl) and decl.source is not None:
             try:
-                rows = _rows(decl, decl.source, enums, sources, cache)
+                rows = _rows(decl, decl.source, enums, sources, cache, include)
             except _Problem as p:
                 diags.append(p.diagnostic)
                 rows = []
@@ -65,8 +68,9 @@ def data_path(source: A.DataSource) -> Path:
 
 
 def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
-          sources: dict[str, str], cache: dict[Path, Any]) -> list[A.KindRow]:
-    path = _checked_path(source)
+          sources: dict[str, str], cache: dict[Path, Any],
+          include: tuple[str | Path, ...]) -> list[A.KindRow]:
+    path = _checked_path(source, include)
     name = str(data_path(source))
     if path not in cache:
         cache[path] = _read(path, name, source.span, sources)
@@ -75,12 +79,12 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
     for key in source.key:
         if not isinstance(node, dict) or key not in node:
             have = ", ".join(str(k) for k in node) if isinstance(node, dict) else ""
-            raise _Problem("E006", f"{name} has no key '{key}'{where}", _place(name, node),
+            raise _Problem("E009", f"{name} has no key '{key}'{where}", _place(name, node),
                            hint=f"the keys there: {have}" if have else None)
         node = node[key]
         where = f" under '{'.'.join(source.key[:source.key.index(key) + 1])}'"
     if not isinstance(node, list) or not node:
-        raise _Problem("E006", f"kind {decl.name} reads its rows from {name}"
+        raise _Problem("E009", f"kind {decl.name} reads its rows from {name}"
                        f"{where}, which is not a list of rows", _place(name, node),
                        hint="a list of mappings: - {field: value, ...}")
     counted = [0]
@@ -88,12 +92,12 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
     for i, row in enumerate(node):
         span = _item_place(name, node, i)
         if not isinstance(row, dict):
-            raise _Problem("E006", f"row {i + 1} of {name}{where} is not a mapping of "
+            raise _Problem("E009", f"row {i + 1} of {name}{where} is not a mapping of "
                            f"{decl.name}'s fields", span)
         values = []
         for field in decl.fields:
             if field not in row:
-                raise _Problem("E006", f"row {i + 1} of {name}{where} has no '{field}' (a "
+                raise _Problem("E009", f"row {i + 1} of {name}{where} has no '{field}' (a "
                                f"{decl.name} has {', '.join(decl.fields)})", span)
             values.append((_value(row[field], name, _key_place(name, row, field), counted),
                            _key_place(name, row, field)))
@@ -106,27 +110,22 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
             for i, row in enumerate(table)]
 
 
-def _checked_path(source: A.DataSource) -> Path:
-    """The data file's path, if it is one a rule file may read."""
-    folder = Path(source.span.file).parent
-    wanted = Path(source.path)
+def _checked_path(source: A.DataSource, include: tuple[str | Path, ...]) -> Path:
+    """The data file's path, if it is one a rule file may read: where `extends` may reach
+    (variants.locate: V007 elsewhere), a YAML file that exists."""
+    from .variants import locate  # variants reads the data once a chain is merged
+
     span = source.span
-    if wanted.is_absolute() or ".." in wanted.parts:
-        raise _Problem("E004", f"a data file is named from the rule file's own folder, down: "
-                       f"not {source.path}", span,
-                       hint="put the file beside the rule file (or in a folder below it)")
-    if wanted.suffix.lower() not in SUFFIXES:
-        raise _Problem("E004", f"a data file is a YAML file (.yaml or .yml), not {source.path}",
-                       span)
     try:
-        real = (folder / wanted).resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise _Problem("E004", f"the data file {source.path} does not exist (looked for "
-                       f"{folder / wanted})", span,
-                       hint="the path is relative to the rule file that names it") from None
-    if not real.is_relative_to(folder.resolve()) or not real.is_file():
-        raise _Problem("E004", f"{source.path} is not a file in the rule file's folder", span,
-                       hint="a data file may not lead elsewhere through a link")
+        target = locate(span.file, source.path, SUFFIXES, span, what="data", extra=include)
+    except RulesError as err:
+        raise _Problem(err.diagnostics[0].code, err.diagnostics[0].message, span,
+                       hint=err.diagnostics[0].hint) from None
+    real = target.resolve()
+    if not real.is_file():
+        raise _Problem("E007", f"the data file {source.path} does not exist (looked for "
+                       f"{target})", span,
+                       hint="the path is relative to the rule file that names it")
     return real
 
 
@@ -138,27 +137,33 @@ def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
 
     try:
         if path.stat().st_size > MAX_BYTES:
-            raise _Problem("E004", f"the data file {path.name} is larger than "
+            raise _Problem("E007", f"the data file {path.name} is larger than "
                            f"{MAX_BYTES >> 20} MiB", span)
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
-        raise _Problem("E004", f"the data file {path.name} is not UTF-8 text", span) from None
+        raise _Problem("E007", f"the data file {path.name} is not UTF-8 text", span) from None
     except OSError as err:
-        raise _Problem("E004", f"cannot read the data file {path.name}: {err.strerror}",
+        raise _Problem("E007", f"cannot read the data file {path.name}: {err.strerror}",
                        span) from None
+    if text in _parsed:  # the YAML reader is slow: a file read again is parsed once
+        sources[name] = text
+        return _parsed[text]
     try:
         data = YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = err.problem or err.context or "not valid YAML"
-        raise _Problem("E005", f"{path.name} is not valid YAML: {what}",
+        raise _Problem("E008", f"{path.name} is not valid YAML: {what}",
                        Span(file=name, line=line, column=col, end_line=line,
                             end_column=col + 1)) from None
     except (YAMLError, ValueError, RecursionError) as err:
-        raise _Problem("E005", f"{path.name} is not valid YAML ({type(err).__name__})",
+        raise _Problem("E008", f"{path.name} is not valid YAML ({type(err).__name__})",
                        Span(file=name, line=0, column=0, end_line=0, end_column=0)) from None
     sources[name] = text
+    if len(_parsed) >= 8:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[text] = data
     return data
 
 
@@ -166,7 +171,7 @@ def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
     """A plain value of a row: a number, true/false, text, none or a list of those."""
     counted[0] += 1
     if counted[0] > MAX_VALUES:
-        raise _Problem("E006", f"{name} holds more than {MAX_VALUES:,} values for one kind",
+        raise _Problem("E009", f"{name} holds more than {MAX_VALUES:,} values for one kind",
                        span)
     if v is None:
         return None
@@ -181,7 +186,7 @@ def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
         return [_value(x, name, _item_place(name, v, i), counted) for i, x in enumerate(v)]
     kind = "a mapping" if isinstance(v, dict) else (
         "a fraction" if isinstance(v, float) else f"a value of YAML type {type(v).__name__}")
-    raise _Problem("E006", f"a field holds a number, true/false, text, none or a list of them, "
+    raise _Problem("E009", f"a field holds a number, true/false, text, none or a list of them, "
                    f"not {kind}", span)
 
 
@@ -210,7 +215,7 @@ def _enum_of(column: list[Any], field: str, enums: list[A.EnumDecl],
         if all(t in exact or t.lower() in folded for t in texts):
             fits.append((e.name, {t: exact.get(t) or folded[t.lower()] for t in texts}))
     if len(fits) > 1:
-        raise _Problem("E006", f"the texts of field '{field}' in {name} name values of "
+        raise _Problem("E009", f"the texts of field '{field}' in {name} name values of "
                        f"several enums: {', '.join(f for f, _ in fits)}",
                        Span(file=name, line=0, column=0, end_line=0, end_column=0))
     return fits[0][1] if fits else None

@@ -14,7 +14,7 @@ points into the base or into the variant. The edits, in the order written:
   one to the declaration's menu; `remove option ID` takes one out;
 - `replace OLD with NEW` puts the expression NEW in place of the one expression that reads
   like OLD (a condition, a number, a text).
-An edit that finds no place, or several, is an error (V007) that says what is there.
+An edit that finds no place, or several, is an error (V008) that says what is there.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ Rewrite = Callable[[Any], "list | None"]
 class EditError(Exception):
     def __init__(self, message: str, span: Any, hint: str | None = None):
         super().__init__(message)
-        self.diagnostic = Diagnostic("V007", message, span, hint=hint)
+        self.diagnostic = Diagnostic("V008", message, span, hint=hint)
 
 
 def describe_change(c: A.Change) -> str:

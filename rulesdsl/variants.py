@@ -15,14 +15,14 @@ from data files get their rows (data.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import ast as A
 from .data import load_data
-from .diagnostics import Diagnostic, RulesError
+from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse_file
 from .hooks import apply_change, describe_change, key_of_change, nodes, replace_nodes
 from .render import decl_lines
@@ -34,9 +34,9 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as", A.DisplayDecl: "display",
+    A.TriggerDecl: "as soon as", A.DisplayDecl: "display", A.LimitDecl: "limit",
 }
-SINGLE = {"setup", "play", "rank", "game", "players"}  # declared once, without a name
+SINGLE = {"setup", "play", "rank", "game", "players", "limit"}  # declared once, without a name
 BODIED = (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl)  # what `change` may edit
 
 
@@ -96,26 +96,60 @@ def _replacement_problem(old: Any, new: Any) -> str | None:
 
 Reader = Callable[[str | Path], tuple[A.RulesFile, str]]  # a file's AST and text, or RulesError
 
+# folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
+# processes forked by `simulate` inherit them
+_included: tuple[Path, ...] = ()
 
-def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file) -> Resolved:
+
+def include(folders: Iterable[str | Path]) -> None:
+    """Let `extends` (and data files) reach into these folders too, for this process."""
+    global _included
+    _included = tuple(Path(f).resolve() for f in folders)
+
+
+def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
+           what: str = "base", extra: Iterable[str | Path] = ()) -> Path:
+    """The file a rule file names (`extends "..."`, a data file): relative to the naming
+    file, it must lie in that file's folder or below it, or in a folder the user included,
+    and end with one of `suffixes`. A rule file is untrusted: it must not make the tool
+    read, or quote, the host's other files."""
+    written = Path(name)
+    target = written if written.is_absolute() else Path(here).parent / written
+    real = target.resolve()  # links followed: the place the file really is
+    roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
+    if not any(real == root or root in real.parents for root in roots):
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} lies outside the folder of "
+            f"{_short(here)}: a rule file reads only files in its own folder and below",
+            span, hint="move the file there, or let it be read with --include DIR")])
+    if real.suffix not in suffixes:
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
+    return target
+
+
+def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file,
+            include: Iterable[str | Path] = ()) -> Resolved:
     """Parse a rule file and, if it is a variant, merge it into its base (recursively).
-    `read` parses a file (the language server reads open files from the editor)."""
+    `read` parses a file (the language server reads open files from the editor); `include`
+    names folders the files may reach beyond their own."""
     file, text = read(path)
-    return merge(file, text, str(path), _seen, read)
+    return merge(file, text, str(path), _seen, read, include)
 
 
 def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
-          read: Reader = parse_file) -> Resolved:
+          read: Reader = parse_file, include: Iterable[str | Path] = ()) -> Resolved:
     """A parsed file, merged into its base if it extends one; the kinds read from data files
     get their rows once the whole chain is merged."""
-    resolved = _merge(file, text, here, _seen, read)
+    include = tuple(include)
+    resolved = _merge(file, text, here, _seen, read, include)
     if not _seen:
-        resolved.file = load_data(resolved.file, resolved.sources)
+        resolved.file = load_data(resolved.file, resolved.sources, include)
     return resolved
 
 
 def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
-           read: Reader) -> Resolved:
+           read: Reader, include: tuple[str | Path, ...]) -> Resolved:
     sources = {here: text}
     extends = [i for i in file.items if isinstance(i, A.Extends)]
     own = [i for i in file.items if not isinstance(i, A.Extends)]
@@ -141,7 +175,10 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
     if file.items[0] is not ext:
         diags.append(Diagnostic("V005", "'extends' must be the first line of a variant",
                                 ext.span))
-    base_path = Path(here).parent / ext.path
+    try:
+        base_path = locate(here, ext.path, (".rules",), ext.span, extra=include)
+    except RulesError as err:
+        raise RulesError(diags + err.diagnostics, sources) from None
     chain = _seen + (str(Path(here).resolve()),)
     if str(base_path.resolve()) in chain:
         names = " -> ".join([*(_short(p) for p in chain), _short(str(base_path))])
@@ -154,7 +191,7 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
                                 hint="the path is relative to this variant's own file"))
         raise RulesError(diags, sources)
     try:
-        base = resolve(base_path, chain, read)
+        base = resolve(base_path, chain, read, include)
     except RulesError as err:
         err.sources.update(sources)
         raise
@@ -201,7 +238,7 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
         for call in nodes(file.items, A.BaseCall):
             if call.name == name:
                 diags.append(Diagnostic(
-                    "V008", f"'base {name}(...)' runs the base's version of a rule this file "
+                    "V009", f"'base {name}(...)' runs the base's version of a rule this file "
                     f"replaces or changes, and this file does neither to rule {name}",
                     call.span, hint=f"to run the rule, write: {name}(...)"))
     if diags:

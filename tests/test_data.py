@@ -107,7 +107,8 @@ def test_a_variant_elsewhere_reads_the_bases_data_beside_the_base(tmp_path):
     game(tmp_path / "base", 'kind Card(name): from "cards.yaml" cards')
     variant = write(tmp_path, "house/v.rules", 'extends "../base/cards.rules"\n'
                     'replace game "Cards: house"\n')
-    assert rulesdsl.load(variant).components("Card") == ["ace"]
+    rules = rulesdsl.load(variant, include=[tmp_path / "base"])
+    assert rules.components("Card") == ["ace"]
 
 
 def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
@@ -118,20 +119,20 @@ def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
 
 
 @pytest.mark.parametrize("name, text, code, words", [
-    ("../cards.yaml", None, "E004", "from the rule file's own folder"),
-    ("/etc/hosts.yaml", None, "E004", "from the rule file's own folder"),
-    ("cards.txt", "cards: []\n", "E004", "a YAML file"),
-    ("nothere.yaml", None, "E004", "does not exist"),
-    ("latin.yaml", "cards:\n  - {name: caf\xe9}\n".encode("latin-1"), "E004", "not UTF-8"),
-    ("bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n", "E005", "not valid YAML"),
-    ("twice.yaml", "cards: []\ncards: []\n", "E005", "not valid YAML"),
-    ("nokey.yaml", "decks: []\n", "E006", "has no key 'cards'"),
-    ("empty.yaml", "cards: []\n", "E006", "not a list of rows"),
-    ("scalar.yaml", "cards:\n  - Ace\n", "E006", "not a mapping"),
-    ("nofield.yaml", "cards:\n  - {title: Ace}\n", "E006", "has no 'name'"),
-    ("fraction.yaml", "cards:\n  - {name: 1.5}\n", "E006", "not a fraction"),
-    ("mapping.yaml", "cards:\n  - {name: {a: 1}}\n", "E006", "not a mapping"),
-    ("tagged.yaml", "cards:\n  - {name: !!python/object:os.system x}\n", "E006",
+    ("../cards.yaml", None, "V007", "outside the folder"),
+    ("/etc/hosts.yaml", None, "V007", "outside the folder"),
+    ("cards.txt", "cards: []\n", "V007", "not a .yaml or .yml file"),
+    ("nothere.yaml", None, "E007", "does not exist"),
+    ("latin.yaml", "cards:\n  - {name: caf\xe9}\n".encode("latin-1"), "E007", "not UTF-8"),
+    ("bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n", "E008", "not valid YAML"),
+    ("twice.yaml", "cards: []\ncards: []\n", "E008", "not valid YAML"),
+    ("nokey.yaml", "decks: []\n", "E009", "has no key 'cards'"),
+    ("empty.yaml", "cards: []\n", "E009", "not a list of rows"),
+    ("scalar.yaml", "cards:\n  - Ace\n", "E009", "not a mapping"),
+    ("nofield.yaml", "cards:\n  - {title: Ace}\n", "E009", "has no 'name'"),
+    ("fraction.yaml", "cards:\n  - {name: 1.5}\n", "E009", "not a fraction"),
+    ("mapping.yaml", "cards:\n  - {name: {a: 1}}\n", "E009", "not a mapping"),
+    ("tagged.yaml", "cards:\n  - {name: !!python/object:os.system x}\n", "E009",
      "YAML type"),
 ])
 def test_a_data_file_that_does_not_fit(tmp_path, name, text, code, words):
@@ -159,8 +160,18 @@ def test_a_link_out_of_the_folder_is_refused_without_quoting_its_target(tmp_path
     path = game(tmp_path / "game", 'kind Card(name): from "cards.yaml" cards')
     with pytest.raises(rulesdsl.RulesError) as err:
         rulesdsl.load(path)
-    assert [d.code for d in err.value.diagnostics] == ["E004"]
+    assert [d.code for d in err.value.diagnostics] == ["V007"]
     assert "secret" not in err.value.render()
+
+
+def test_a_data_file_in_an_included_folder(tmp_path):
+    """Data beside the rule file's folder is read when that folder is included, as a base
+    of `extends` is."""
+    write(tmp_path, "shared/cards.yaml", "cards:\n  - {name: Ace}\n")
+    path = game(tmp_path / "game", 'kind Card(name): from "../shared/cards.yaml" cards')
+    assert [d.code for d in diagnostics(path)] == ["V007"]
+    rules = rulesdsl.load(path, include=[tmp_path / "shared"])
+    assert rules.components("Card") == ["ace"]
 
 
 def test_a_large_file_and_a_file_of_aliases_are_refused(tmp_path, monkeypatch):
@@ -177,4 +188,4 @@ def test_a_large_file_and_a_file_of_aliases_are_refused(tmp_path, monkeypatch):
     laughs.append("cards:\n  - {name: *f}")
     write(tmp_path, "laughs.yaml", "\n".join(laughs) + "\n")
     diags = diagnostics(game(tmp_path, 'kind Card(name): from "laughs.yaml" cards'))
-    assert [d.code for d in diags] == ["E006"] and "more than 1,000" in diags[0].message
+    assert [d.code for d in diags] == ["E009"] and "more than 1,000" in diags[0].message

@@ -160,16 +160,16 @@ def test_statements_a_variant_adds_point_into_the_variant(tmp_path):
 
 
 @pytest.mark.parametrize("body, code, words", [
-    ("change rule advance:\n    step jump:\n        pass\n", "V007", "its steps: move"),
-    ("change rule advance:\n    instead of add 9 to log:\n        pass\n", "V007",
+    ("change rule advance:\n    step jump:\n        pass\n", "V008", "its steps: move"),
+    ("change rule advance:\n    instead of add 9 to log:\n        pass\n", "V008",
      "no statement that reads `add 9 to log`"),
-    ("change rule advance:\n    let speed = 2\n", "V007", "no 'let speed"),
-    ("change rule advance:\n    option wait if true\n", "V007", "its options: go, stop"),
-    ("change rule advance:\n    add option go:\n        pass\n", "V007", "already has"),
-    ("change rule advance:\n    replace 7 with 8\n", "V007", "no expression"),
-    ("change play:\n    replace 1 with 2\n", "V007", "no expression"),
+    ("change rule advance:\n    let speed = 2\n", "V008", "no 'let speed"),
+    ("change rule advance:\n    option wait if true\n", "V008", "its options: go, stop"),
+    ("change rule advance:\n    add option go:\n        pass\n", "V008", "already has"),
+    ("change rule advance:\n    replace 7 with 8\n", "V008", "no expression"),
+    ("change play:\n    replace 1 with 2\n", "V008", "no expression"),
     ("change rule retreat:\n    at end:\n        pass\n", "V001", "no rule retreat"),
-    ("rule twice(n):\n    base advance(n)\n", "V008", "does neither"),
+    ("rule twice(n):\n    base advance(n)\n", "V009", "does neither"),
 ])
 def test_an_edit_that_finds_no_place(tmp_path, body, code, words):
     v = variant(tmp_path, body)

@@ -59,7 +59,9 @@ example "two at a time to 20":
     play
     expect score of player 1 == 20 and score of player 2 == 18
 """)
-    rules = rulesdsl.load(v)
+    # the base lies above the variant's folder: it is read only when included
+    assert codes(v) == ["V007"]
+    rules = rulesdsl.load(v, include=[tmp_path])
     assert run_examples(rules) == []
     assert set(rules.sources) == {str(v), str(v.parent / "../race.rules")}
     assert "steps" in rules.counters
@@ -144,7 +146,8 @@ def test_simulate_side_by_side(capsys):
     assert second["mean_decisions"] < first["mean_decisions"]
     assert main(["simulate", pig, short, "--games", "10"]) == 0
     out = capsys.readouterr().out
-    assert "seat 1 wins" in out and "pig-to-50.rules" in out
+    # each column is named by its game, whole, however long the path to the files
+    assert "seat 1 wins" in out and "Pig to 50" in out and "…" not in out
 
 
 VARIANTS = [p for p in GAME_FILES if re.match(r'\s*(#.*\n\s*)*extends ', p.read_text())]
@@ -171,7 +174,7 @@ def worked_examples(path: Path) -> list[tuple[str, str]]:
         changed = {c.name for c in own.items if isinstance(c, rulesdsl.ast.Change)
                    and c.what == "example"}
         if changed:
-            resolved = resolve(file)
+            resolved = resolve(file, include=[path.parent])
             sources = {k: v.splitlines() for k, v in resolved.sources.items()}
             out += [(ex.name, "\n".join(decl_lines(ex, sources)))
                     for ex in resolved.file.items
@@ -192,13 +195,18 @@ def test_a_variants_examples_fail_against_its_base(path, tmp_path):
         probe = write(tmp_path, f"probe-{n}.rules",
                       f'extends "{base}"\n' + re.sub(r'^example "', 'example "probe: ', block))
         try:
-            rules = rulesdsl.load(probe)
+            rules = rulesdsl.load(probe, include=[path.parent])
         except rulesdsl.RulesError:
             continue  # the base cannot even state the example: a difference
         assert run_examples(rules), f"example {name!r} also holds in the base game"
 
 
 EXAMPLE_FILES = sorted(ROOT.glob("games/*/examples/*.rules"))
+
+
+def game_folder(path: Path) -> Path:
+    """The folder of a game: an examples file extends its variant there (`--include` it)."""
+    return path.parent.parent if path.parent.name == "examples" else path.parent
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
@@ -210,7 +218,7 @@ def test_an_examples_file_holds_only_examples_of_its_variant(path):
     assert [e.path for e in ext] == [f"../{path.name}"]
     assert all(isinstance(i, (rulesdsl.ast.Extends, rulesdsl.ast.ExampleDecl))
                for i in own.items)
-    assert run_examples(rulesdsl.load(path)) == []
+    assert run_examples(rulesdsl.load(path, include=[game_folder(path)])) == []
 
 
 def test_narrowing_the_players_leaves_out_the_bases_examples_for_other_counts(tmp_path):
@@ -249,9 +257,19 @@ def runs(lines: list[str], n: int) -> set[tuple[str, ...]]:
 def test_a_variant_copies_nothing_from_its_bases(path):
     """No six lines of a variant stand, in the same order, in a file it extends: a variant
     says what it changes (`change`, `step`, `base NAME(...)`), it does not copy a rule."""
-    chain = resolve(path).chain[1:]
+    chain = resolve(path, include=[game_folder(path)]).chain[1:]
     mine = runs(code_lines(path), 6)
     for base in chain:
         copied = mine & runs(code_lines(Path(base)), 6)
         assert not copied, f"{path.name} repeats these lines of {Path(base).name}: " \
                            f"{sorted(copied)[0]}"
+def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
+    """Two files of one game name are told apart by their file names, never cut short."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "house"
+    deep.mkdir(parents=True)
+    copy = deep / "pig-with-a-house-rule.rules"
+    copy.write_text((ROOT / "games/pig/pig.rules").read_text())
+    assert main(["simulate", str(ROOT / "games/pig/pig.rules"), str(copy), "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Pig (pig)" in out and "Pig (pig-with-a-house-rule)" in out
+    assert "…" not in out

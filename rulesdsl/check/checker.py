@@ -78,10 +78,11 @@ class Checker(DeclarationChecker):
             self.err("E044", "the rule file has no 'play:' block", file_span)
         for extra_play in plays[1:]:
             self.err("E044", "a second 'play:' block", extra_play.span)
-        for kind in (A.SetupDecl, A.RankDecl):
+        words = {A.SetupDecl: "'setup:' block", A.RankDecl: "'rank' line",
+                 A.LimitDecl: "'limit' line"}
+        for kind, what in words.items():
             found = [i for i in items if isinstance(i, kind)]
             for again in found[1:]:
-                what = "'setup:' block" if kind is A.SetupDecl else "'rank' line"
                 self.err("E021", f"a second {what}", again.span)
 
         # declarations are checked kind by kind; a duplicate is the later one in the file
@@ -112,6 +113,9 @@ class Checker(DeclarationChecker):
                         del self.a.diagnostics[before:]
             elif isinstance(item, A.SettingDecl):
                 self.setting_decl(item)
+        limits = [i for i in items if isinstance(i, A.LimitDecl)]
+        if limits:
+            self.limit_decl(limits[0])
         for item in items:
             if isinstance(item, A.EnumDecl):
                 self.enum_fields(item)

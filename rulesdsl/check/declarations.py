@@ -8,11 +8,13 @@ state, board geometry, component tables.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 from .. import ast as A
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
+from ..limits import MAX_COMPONENTS, MAX_SLOTS
 from .analysis import (
     CounterInfo,
     DiceInfo,
@@ -39,8 +41,6 @@ from .types import (
     element,
     with_article,
 )
-
-MAX_COMPONENTS = 100_000  # the most components a kind may have (rows times their counts)
 
 
 class DeclarationChecker(ExpressionChecker):
@@ -101,6 +101,7 @@ class DeclarationChecker(ExpressionChecker):
         value = self.constant(d.value)
         low = self.constant(d.low) if d.low is not None else None
         high = self.constant(d.high) if d.high is not None else None
+        self.a.setting_bounds[d.name] = (low, high)
         if d.name in self.overrides:
             new = self.overrides[d.name]
             # a rejected value leaves the default in force, so uses of the setting still
@@ -151,6 +152,15 @@ class DeclarationChecker(ExpressionChecker):
                      f"{width} x {height}", d.span)
             return
         self.add_board(SquareBoard(d.name, width, height, d.adjacency))
+
+    def limit_decl(self, d: A.LimitDecl) -> None:
+        n = self.size(d.decisions, d.span)
+        if n is None:
+            return
+        if n < 1:
+            self.err("E050", f"a game's limit is at least 1 decision, not {n}", d.span)
+            return
+        self.a.limit, self.a.limit_span = n, d.span
 
     def size(self, value: int | str, span: Span) -> int | None:
         """A board's size: a number, or a constant or setting that holds one."""
@@ -211,24 +221,25 @@ class DeclarationChecker(ExpressionChecker):
                 self.err("E050", "a row stands for at least one component", row.span)
                 continue
             made = self.kind_row(d, row, types, scope)
+            if made is None or count + n * len(made) > MAX_COMPONENTS:
+                self.err("E034", f"kind {d.name} would have more than {MAX_COMPONENTS:,} "
+                         "components", row.span)
+                return
             for combo in made:
                 for f, v in zip(d.fields, combo):
                     columns[f].extend([v] * n)
             count += n * len(made)
         if count == 0 and d.rows:
             self.err("E050", f"kind {d.name} has no components", d.span)
-        elif count > MAX_COMPONENTS:
-            self.err("E050", f"kind {d.name} has {count:,} components (at most "
-                     f"{MAX_COMPONENTS:,})", d.span)
-            return
         if "faces" in d.fields and count:
             self.faces_field(d, columns["faces"], types.get("faces", ANY))
         self.a.kinds[d.name] = KindInfo(d.name, list(d.fields), columns, types, count)
 
     def kind_row(self, d: A.KindDecl, row: A.KindRow, types: dict[str, Type],
-                 scope: Scope) -> list[list[Any]]:
+                 scope: Scope) -> list[list[Any]] | None:
         """The field values of the components a row stands for (before its count): one
-        list, or one per combination of its `each` values (the first varying slowest)."""
+        list, or one per combination of its `each` values (the first varying slowest);
+        None when the combinations would be more than a kind may have."""
         choices: list[list[Any]] = []
         holes: dict[int, A.StrLit] = {}
         for k, (f, value) in enumerate(zip(d.fields, row.values)):
@@ -249,6 +260,8 @@ class DeclarationChecker(ExpressionChecker):
                 choices.append([None])
             else:
                 choices.append([self.table_value(d.name, f, value, types, scope)])
+        if math.prod(len(c) for c in choices) > MAX_COMPONENTS:
+            return None
         combos = [list(c) for c in itertools.product(*choices)]
         for k, text in holes.items():
             if not self.holes_named(d, text, holes):
@@ -299,7 +312,7 @@ class DeclarationChecker(ExpressionChecker):
             if item.what in ("hide", "label", "group"):
                 for n in item.names:
                     if n.name not in drawn:
-                        self.err("E080", f"'{n.name}' is no counter, zone, board or dice of "
+                        self.err("E090", f"'{n.name}' is no counter, zone, board or dice of "
                                  "the game", n.span, hint=self.suggest(n.name))
                 names = [n.name for n in item.names]
                 if item.what == "hide":
@@ -321,7 +334,7 @@ class DeclarationChecker(ExpressionChecker):
             kind = self.a.kinds[target.name]
             t = kind.types.get(item.by.name)
             if item.by.name not in kind.fields or not is_a(t, "enum"):
-                self.err("E080", f"a glyph of a {target.name} goes by a field of it that holds "
+                self.err("E090", f"a glyph of a {target.name} goes by a field of it that holds "
                          "values of an enum", item.by.span,
                          hint=f"the fields of {target.name}: {', '.join(kind.fields)}")
                 return
@@ -331,17 +344,17 @@ class DeclarationChecker(ExpressionChecker):
             names = self.a.enums[target.name].values
             values = list(range(len(names)))
         else:
-            self.err("E080", "glyphs are given for a kind of component 'by' one of its fields, "
+            self.err("E090", "glyphs are given for a kind of component 'by' one of its fields, "
                      "or for the values of an enum", target.span,
                      hint=self.suggest(target.name))
             return
         table: dict[int, str] = {}
         for value, text in item.glyphs:
             if value.name not in names:
-                self.err("E080", f"'{value.name}' is not a value of the enum", value.span,
+                self.err("E090", f"'{value.name}' is not a value of the enum", value.span,
                          hint=f"its values: {', '.join(names)}")
             elif not 1 <= len(text) <= 3 or not text.isprintable() or text.strip() != text:
-                self.err("E080", f"a glyph is 1 to 3 characters without spaces at its ends, "
+                self.err("E090", f"a glyph is 1 to 3 characters without spaces at its ends, "
                          f"not {text!r}", value.span)
             else:
                 table[names.index(value.name)] = text
@@ -355,11 +368,11 @@ class DeclarationChecker(ExpressionChecker):
         assert by is not None
         info = self.a.counters.get(by.name)
         if kind.name not in self.a.kinds:
-            self.err("E080", f"'{kind.name}' is not a kind of component", kind.span,
+            self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
                      hint=self.suggest(kind.name))
         elif info is None or [dim[:2] for dim in info.dims] != [("kind", kind.name)] \
                 or info.type != PLAYER:
-            self.err("E080", f"the owner of a {kind.name} is a counter kept per {kind.name} "
+            self.err("E090", f"the owner of a {kind.name} is a counter kept per {kind.name} "
                      f"that holds a player, and '{by.name}' is not one", by.span,
                      hint=f"for example: counter owner per {kind.name} = none holding player")
         else:
@@ -377,6 +390,8 @@ class DeclarationChecker(ExpressionChecker):
         if not self.declare(d.name, "die", d.span):
             return
         faces = self.constant(d.faces)
+        if faces is None:
+            return  # reported already (E031, E034)
         if not isinstance(faces, list) or not faces:
             self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
                      hint="for example: faces 1..6")
@@ -437,6 +452,11 @@ class DeclarationChecker(ExpressionChecker):
         size = 1
         for dim in dims:
             size *= dim[2]
+        self.slots_total += size
+        if self.slots_total > MAX_SLOTS:
+            self.err("E034", f"counter {d.name} would make the counters hold "
+                     f"{self.slots_total:,} values (at most {MAX_SLOTS:,})", d.span)
+            return
         ctype: Type = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
         if d.holding is not None:
             held = self.held_type(d.holding, d.span)
