@@ -45,15 +45,17 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
 
         def mark(piece: Any, kind: str | None = kind, holds: str | None = shape.holding,
                  short: bool = False) -> str:
+            # a piece is a number or a name; a saved game may hold anything (shown as text)
+            plain = isinstance(piece, (int, str))
             if kind is not None:
-                glyph = screen["glyphs"].get(kind, {}).get(piece)
+                glyph = screen["glyphs"].get(kind, {}).get(piece) if plain else None
                 if glyph is None:
                     label = view["components"][kind][piece]["label"]
                     return label[:2] if short else label
                 return glyph + _owner(view, screen, kind, piece)
             if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
                 return str(piece + 1)  # a board that does not say holds players
-            glyph = screen["glyphs"].get(holds or "", {}).get(piece)
+            glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
             if glyph is not None:
                 return glyph
             shown = text(piece).removeprefix("player ")
