@@ -91,6 +91,17 @@ def _stmt(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
             out.append(indent + "else:")
             out += _body(node.otherwise, lines, indent)
         return out
+    if isinstance(node, A.SecretStep):
+        out = _header(node, lines, indent) + _body(node.body, lines, indent)
+        if node.reveal is not None:
+            out += [indent + "then reveal:"] + _body(node.reveal, lines, indent)
+        return out
+    if isinstance(node, A.Offer):
+        out = _header(node, lines, indent)
+        for answer in node.answers:
+            out += _header(answer, lines, indent + INDENT)
+            out += _body(answer.body, lines, indent + INDENT)
+        return out
     if isinstance(node, A.ChooseMenu):
         out = _header(node, lines, indent)
         for option in node.options:
@@ -175,7 +186,8 @@ def _header(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
     elif isinstance(node, A.Repeat):
         text = f"repeat{part('count', ' ', ' times')}"
     elif isinstance(node, A.Turns):
-        text = f"turns{part('start', ' from ')}{part('rounds', ' for ', ' rounds')}"
+        text = (f"turns{part('start', ' from ')}{part('direction', ' going ')}"
+                f"{' all at once' if node.at_once else ''}{part('rounds', ' for ', ' rounds')}")
     elif isinstance(node, A.ChooseMenu):
         text = f"choose{part('by', ' by ')}"
     elif isinstance(node, (A.Choose, A.ChooseAny)):

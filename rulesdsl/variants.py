@@ -34,9 +34,11 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as", A.DisplayDecl: "display", A.LimitDecl: "limit",
+    A.TriggerDecl: "as soon as", A.DisplayDecl: "display", A.TeamsDecl: "teams",
+    A.LimitDecl: "limit",
 }
-SINGLE = {"setup", "play", "rank", "game", "players", "limit"}  # declared once, without a name
+# declared once, without a name
+SINGLE = {"setup", "play", "rank", "game", "players", "teams", "limit"}
 BODIED = (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl)  # what `change` may edit
 
 
