@@ -351,7 +351,8 @@ def same(a: Any, b: Any) -> bool:
 
 
 # where a thing is written, not what it says
-PLACES = ("span", "name_span", "param_spans", "field_spans", "choice_spans")
+PLACES = ("span", "name_span", "param_spans", "field_spans", "choice_spans", "id_spans",
+          "start_span")
 
 
 def _strip(tree: Any) -> Any:

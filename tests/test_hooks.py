@@ -255,3 +255,42 @@ def test_the_house_rules_page_shows_what_diff_prints(base, house, monkeypatch):
         block.append(line)
     assert block[0].startswith("changed ") and len(block) > 2
     assert "\n".join(block) in (root / "docs" / "house-rules.md").read_text()
+
+
+def test_a_variant_changes_an_inherited_expect_options_and_a_secret_step(tmp_path):
+    """The flow's statements are statements like any other for `change`: an example's
+    `expect options` line replaced, a line added to the first block of a secret step."""
+    write(tmp_path, "bid.rules", """game "Bid"
+players 2
+
+counter bid per player = 0 secret
+counter paid per player = 0
+
+play:
+    each p in players chooses in secret:
+        choose n in [1, 2, 3] as "bid {n}"
+        set bid of p = n
+    then reveal:
+        add bid of p to paid of p
+    end game
+
+example "bids":
+    play
+    expect options "1", "2", "3"
+    play "1", "2"
+    expect paid of player 2 == 2
+""")
+    v = write(tmp_path, "v.rules", """extends "bid.rules"
+
+change play:
+    replace [1, 2, 3] with [1, 2]
+    after set bid of p = n:
+        set bid of p = n * 10
+
+change example "bids":
+    instead of expect options "1", "2", "3": expect options "1", "2"
+    instead of expect paid of player 2 == 2: expect paid of player 2 == 20
+""")
+    assert run_examples(rulesdsl.load(v)) == []
+    assert any("expect options \"1\", \"2\"" in line for line in
+               diff(resolve(tmp_path / "bid.rules"), resolve(v)))
