@@ -7,6 +7,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.boards import SquareBoard
+from rulesdsl.interpreter.public import DiceShape
 
 from .conftest import ROOT
 
@@ -100,6 +101,15 @@ def test_what_the_rules_declare():
     assert rules.components("Card") == ["ace", "two-1", "two-2"]
     assert rules.value("GOAL") == 10
     assert rules.examples == []
+    assert rules.counters["found"].type == "int" and rules.counters["marked"].type == "bool"
+    assert rules.counters["best"].type == ("comp", "Card")
+    assert rules.dice == {"pair": DiceShape("d6", 2, (1, 2, 3, 4, 5, 6))}
+    assert rules.dies == {"d6": 6}
+    assert rules.kinds == ["Card"] and rules.enum("Gem") == ["Ruby", "Jade"]
+    assert rules.setting_names == ["GOAL"]
+    assert rules.tree.items[0].name == "Reading"  # the syntax tree: `game "Reading"`
+    with pytest.raises(KeyError):
+        rules.enum("Card")
     with pytest.raises(KeyError):
         rules.components("Gem")
     with pytest.raises(KeyError):

@@ -26,6 +26,7 @@ from .public import (
     Chance,
     CounterShape,
     Decision,
+    DiceShape,
     Option,
     Result,
     ZoneShape,
@@ -91,8 +92,45 @@ class Rules:
         disp = self.program.display
         return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
                                          for d in info.dims), info.secret,
-                                   shown(disp, info.init, info.type))
+                                   shown(disp, info.init, info.type), info.type)
                 for name, info in self.analysis.counters.items()}
+
+    @cached_property
+    def dice(self) -> dict[str, DiceShape]:
+        """Each set of dice by name: its die, how many, the die's faces (as shown)."""
+        out = {}
+        for name, d in self.analysis.dice.items():
+            die = self.analysis.dies[d.die]
+            out[name] = DiceShape(d.die, d.count, tuple(
+                shown(self.program.display, f, die.face_type) for f in die.faces))
+        return out
+
+    @cached_property
+    def dies(self) -> dict[str, int]:
+        """Each die by name (`die d6: 1..6`), with its number of faces."""
+        return {name: len(die.faces) for name, die in self.analysis.dies.items()}
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of components, in declaration order."""
+        return list(self.analysis.kinds)
+
+    def enum(self, name: str) -> list[str]:
+        """The values of an enum, in declaration order (as views show them)."""
+        if name not in self.analysis.enums:
+            raise KeyError(f"{self.name} has no enum named {name!r}")
+        return list(self.program.display.enums[name][0])
+
+    @property
+    def setting_names(self) -> list[str]:
+        """The rule file's settings (`setting NAME = ...`), in declaration order."""
+        return list(self.analysis.settings)
+
+    @property
+    def tree(self) -> Any:
+        """The syntax tree the rules were compiled from, variants applied (rulesdsl.ast
+        `RulesFile`): for tools that read what a rule file says, not a game."""
+        return self.analysis.file
 
     @cached_property
     def zones(self) -> dict[str, ZoneShape]:

@@ -85,12 +85,25 @@ def told(to: Audience, seat: int | None) -> bool:
 @dataclass(frozen=True)
 class CounterShape:
     """A counter as declared: what each of its keys is ("player", or the name of an enum,
-    a set of dice or a kind of component), whether it is secret, and its first value (as
-    views show values)."""
+    a set of dice or a kind of component), whether it is secret, its first value (as
+    views show values), and the type of its values as the checker names it ("int",
+    "bool", "player", "text", ("enum", name), ("comp", kind), ("cell", board), ("die",
+    dice), ("list", type), ...)."""
 
     keys: tuple[str, ...]
     secret: bool
     initial: Any
+    type: Any = "int"
+
+
+@dataclass(frozen=True)
+class DiceShape:
+    """A set of dice as declared: the die it is made of, how many, and that die's faces
+    (as views show them)."""
+
+    die: str
+    count: int
+    faces: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
