@@ -327,8 +327,8 @@ class Game(Reading):
         return self._guard(lambda: self.program.score(self.st),
                            rank.span if rank is not None else None)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see of the game (see `views.py`)."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see of the game (see `views.py`); None: an onlooker."""
         return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
                     seat, self.decision,
                     self.result, self.log_for(seat))
