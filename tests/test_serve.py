@@ -74,8 +74,9 @@ def until_turn(ws: Any, turn: int) -> dict:
 
 
 def test_two_people_play_tictactoe_and_the_record_replays(client, served):
-    assert [g["name"] for g in client.get("/api/games").json()] == \
-        ["Tic-tac-toe", "Cronberg", "Cromlech"]
+    listed = client.get("/api/games").json()
+    assert [g["name"] for g in listed["games"]] == ["Tic-tac-toe", "Cronberg", "Cromlech"]
+    assert listed["bots"] == ["first", "greedy", "random"]
     table = create(client, TICTACTOE, ["person", "person"])
     one, two = take(client, table, 1), take(client, table, 2)
     assert one != two

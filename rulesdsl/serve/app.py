@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..agents import AGENTS
 from ..diagnostics import RulesError
 from ..interpreter.game import Rules
 from .table import PERSON, Refused, Table, encode
@@ -152,9 +153,10 @@ class Server:
         return FileResponse(STATIC / "index.html")
 
     async def list_games(self, request: Request) -> Response:
-        return JSONResponse([{"game": n, "name": g.rules.name, "file": g.file,
-                              "players": list(g.rules.player_range)}
-                             for n, g in enumerate(self.games)])
+        return JSONResponse({"games": [{"game": n, "name": g.rules.name, "file": g.file,
+                                        "players": list(g.rules.player_range)}
+                                       for n, g in enumerate(self.games)],
+                             "bots": sorted(AGENTS)})
 
     async def list_tables(self, request: Request) -> Response:
         return JSONResponse([{"table": k, "game": live.table.rules.name,
