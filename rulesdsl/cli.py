@@ -203,6 +203,8 @@ def build_parser() -> Parser:
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
                     "127.0.0.1: this machine only)")
     sv.add_argument("--port", type=_at_least(0), default=8000, help="default 8000")
+    sv.add_argument("--seats", metavar="KINDS", help="start a table for the first file: "
+                    "'person' or a bot's name per seat, e.g. person,greedy")
     sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                     help="pause before each bot's move, so people can follow (default 0.6)")
 
@@ -482,6 +484,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .serve.app import Served, make_app
+        from .serve.table import Refused, Table
     except ModuleNotFoundError as err:
         if (err.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
             raise
@@ -492,8 +495,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
     app = make_app(games, bot_delay=args.bot_delay)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"serving {', '.join(g.rules.name for g in games)}: open "
-          f"http://{shown}:{args.port}/ in a browser (Ctrl-C stops)", flush=True)
+    address = f"http://{shown}:{args.port}/"
+    print(f"serving {', '.join(g.rules.name for g in games)}: open {address} in a browser "
+          "(Ctrl-C stops)", flush=True)
+    if args.seats is not None:
+        try:
+            table = Table(games[0].rules, games[0].file,
+                          [k.strip() for k in args.seats.split(",")])
+        except Refused as err:
+            raise UsageError(f"--seats: {err}") from None
+        key = app.state.server.add(table)
+        print(f"a table of {table.rules.name}: {address}t/{key}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

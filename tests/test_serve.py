@@ -303,3 +303,60 @@ def test_cromlech_drafts_never_cross_the_wire(client, served):
         assert len(first) == 2 and first == second
         view = json.loads(first[1])["view"]
         assert view["zones"]["hand"][0] == {"size": 2}
+
+
+BROKEN = '''game "Broken"
+players 2
+counter n = 0
+play:
+    turns:
+        choose by current:
+            option go "go":
+                set n = 10 / n
+'''
+
+
+def test_a_rule_that_goes_wrong_stops_the_game_and_its_record_says_why(tmp_path):
+    import rulesdsl
+    from rulesdsl.interpreter.records import start
+
+    path = tmp_path / "broken.rules"
+    path.write_text(BROKEN)
+    rules = rulesdsl.load(path)
+    with TestClient(make_app([Served(str(path), rules)], bot_delay=0)) as client:
+        table = create(client, 0, ["person", "person"])
+        token = take(client, table, 1)
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            hello(ws, token)
+            ws.send_json({"type": "move", "option": "go", "turn": 0})
+            view = ws.receive_json()
+            assert view["over"] and view["error"] == "division by zero"
+            ws.send_json({"type": "move", "option": "go", "turn": 1})
+            assert ws.receive_json()["message"] == "the game is over"
+        record = parse_record(client.get(f"/api/tables/{table}/record").json())
+    assert record.error is not None and record.error["code"] == "R003"
+    game = start(record, rules)
+    with pytest.raises(rulesdsl.RulesError, match="division by zero"):
+        game.apply_index(record.steps[0])
+
+
+def test_the_serve_command(monkeypatch, capsys):
+    import uvicorn
+
+    from rulesdsl.cli import main
+
+    ran: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append((app, kw)))
+    assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--seats", "person,greedy",
+                 "--port", "8123"]) == 0
+    out = capsys.readouterr().out
+    assert "open http://localhost:8123/ in a browser" in out
+    key = out.split("/t/")[1].split()[0]
+    app, options_ = ran[0]
+    assert options_ == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert [s.kind for s in app.state.server.tables[key].table.seats] == ["person", "greedy"]
+    assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--seats", "person,genius"]) == 2
+    assert "--seats: unknown bot 'genius'" in capsys.readouterr().err
+    assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--bot-delay", "100"]) == 2
+    assert main(["serve", "no-such.rules"]) == 1
+    assert "no-such.rules" in capsys.readouterr().err

@@ -241,6 +241,7 @@ class Server:
                         live.watchers[ws] = seat
                         await self.send(ws, live.table.welcome(seat))
                         await self.send(ws, live.table.update(seat))
+                        self.wake_bots(live)   # a table made before the server ran
                     elif data["type"] == "move":
                         if not joined:
                             raise Refused("say hello first (with your seat token)")

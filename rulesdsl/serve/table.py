@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import AGENTS, Agent, make_agent
-from ..diagnostics import RulesError
+from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from ..interpreter.records import make_record
@@ -82,7 +82,7 @@ class Table:
                            make_agent(kind, self.seed * AGENT_SEED_STRIDE + p))
                       for p, kind in enumerate(seats)]
         self.screen = screen(rules)
-        self.error: str | None = None   # a rule that went wrong stops the game with this
+        self.failure: Diagnostic | None = None   # a rule that went wrong stopped the game
 
     # ---- seats -------------------------------------------------------------------------
 
@@ -119,7 +119,7 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.game.over or self.error is not None
+        return self.game.over or self.failure is not None
 
     def move(self, player: int | None, option: Any, turn: Any) -> None:
         """A person's move: option `option` at turn `turn`, for seat `player`."""
@@ -159,7 +159,8 @@ class Table:
         try:
             step()
         except RulesError as err:  # a rule went wrong: the game stops, and says why
-            self.error = err.diagnostics[0].message if err.diagnostics else str(err)
+            self.failure = err.diagnostics[0] if err.diagnostics else \
+                Diagnostic("R003", str(err))
 
     # ---- what clients are sent -------------------------------------------------------
 
@@ -172,13 +173,14 @@ class Table:
         """What `player` (None: a spectator) is shown now."""
         out = {"type": "view", "turn": self.turn, "view": self.game.view(player),
                "seats": [s.public() for s in self.seats], "over": self.over,
-               "error": self.error}
+               "error": None if self.failure is None else self.failure.message}
         return out
 
     def record(self) -> dict[str, Any]:
-        """A finished game's record, for `rulesdsl replay`."""
-        if not self.game.over:
+        """A finished game's record, for `rulesdsl replay` (a game a rule stopped: with
+        its error, which the replay shows again)."""
+        if not self.over:
             raise Refused("the game is not over yet: its record would tell its secrets")
         agents = [s.kind for s in self.seats]
         return make_record(self.rules, self.file, self.game.players, self.seed,
-                           self.game.history, agents).to_json()
+                           self.game.history, agents, error=self.failure).to_json()
