@@ -360,3 +360,29 @@ def test_the_serve_command(monkeypatch, capsys):
     assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--bot-delay", "100"]) == 2
     assert main(["serve", "no-such.rules"]) == 1
     assert "no-such.rules" in capsys.readouterr().err
+
+
+def test_the_screen_takes_the_display_declaration(load_rules):
+    from rulesdsl.serve.screen import screen
+
+    cleromancy = load_rules(ROOT / "games/cleromancy/cleromancy.rules")
+    drawn = screen(cleromancy)
+    assert drawn["display"]["owners"] == {"Die": "owner"}   # its one counter holding a player
+    assert drawn["boards"][0]["kind"] == "square" and drawn["boards"][0]["diagonal"]
+    cronberg = load_rules(ROOT / "games/cronberg/cronberg.rules")
+    city, crossings = screen(cronberg)["boards"]
+    assert (city["kind"], len(city["cells"]), len(city["corners"])) == ("triangles", 54, 37)
+    assert crossings["kind"] == "corners" and crossings["of"] == "city"
+    assert [p for n, p in crossings["cells"]] == [p for n, p in city["corners"]]
+
+    class Declared:   # the rules once the language has `display:` (Rules.display)
+        analysis = cleromancy.analysis
+        boards, zones, counters, name = (cleromancy.boards, cleromancy.zones,
+                                         cleromancy.counters, cleromancy.name)
+        display = {"hidden": ["turns_taken"], "labels": {"mana": "mana crystals"},
+                   "groups": [], "glyphs": {}, "owners": {}}
+
+    shown = screen(Declared())  # type: ignore[arg-type]
+    assert shown["display"]["hidden"] == ["turns_taken"]
+    assert shown["display"]["labels"] == {"mana": "mana crystals"}
+    assert shown["display"]["owners"] == {"Die": "owner"}

@@ -47,9 +47,33 @@ def board_shape(name: str, board: Any, holding: str | None) -> dict[str, Any]:
             "cells": [[n] for n in board.names]}
 
 
+NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs": {},
+                              "owners": {}}
+
+
+def display(rules: Rules) -> dict[str, Any]:
+    """The rule file's display declaration as plain data (hidden, labels, groups, glyphs,
+    owners), once the language has one (`Rules.display`); until then none. A kind whose
+    owner is not declared takes its one counter kept per component that holds a player,
+    when it has exactly one (Cleromancy's `owner per Die`)."""
+    declared = getattr(rules, "display", None)
+    out = dict(declared) if isinstance(declared, dict) else dict(NO_DISPLAY)
+    owners = dict(out.get("owners") or {})
+    held: dict[str, list[str]] = {}
+    for name, info in rules.analysis.counters.items():
+        if info.type == "player" and len(info.dims) == 1 and info.dims[0][0] == "kind":
+            held.setdefault(info.dims[0][1], []).append(name)
+    for kind, names in held.items():
+        if len(names) == 1:
+            owners.setdefault(kind, names[0])
+    out["owners"] = owners
+    return out
+
+
 def screen(rules: Rules) -> dict[str, Any]:
     """The shapes of a rule file's game, as plain JSON for the page."""
     return {
+        "display": display(rules),
         "game": rules.name,
         "boards": [board_shape(name, shape.geometry, shape.holding)
                    for name, shape in rules.boards.items()],

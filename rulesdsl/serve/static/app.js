@@ -182,12 +182,36 @@ function drawSeats(seats) {
 
 // ---- boards ----------------------------------------------------------------------------
 
+// ---- the display declaration: what the screen calls things, hides, groups, and marks -----
+
+const display = () => table.screen.display;
+const nameOf = (name) => display().labels[name] || name;
+const drawn = (name) => !display().hidden.includes(name);
+
+// names in the order the screen draws them: each group's under its title, then the rest
+function ordered(names) {
+  const out = [], placed = new Set();
+  for (const [title, members] of display().groups) {
+    const here = members.filter((n) => names.includes(n) && drawn(n));
+    here.forEach((n, i) => { out.push([i === 0 ? title : null, n]); placed.add(n); });
+  }
+  for (const n of names) if (!placed.has(n) && drawn(n)) out.push([null, n]);
+  return out;
+}
+
+const playerOf = (value) => typeof value === "string" && /^player \d+$/.test(value) ? Number(value.slice(7)) : null;
+
+// how a piece on a board is marked: a player's disc, a glyph or label, and its owner's colour
 function pieceText(piece, holding, view) {
   if (typeof piece === "number") return {player: piece + 1, text: ""};  // a bare player number
-  if (typeof piece === "string" && /^player \d+$/.test(piece)) return {player: Number(piece.slice(7)), text: ""};
-  const kind = holding && view.components[holding];
-  if (kind && kind[piece]) return {player: null, text: kind[piece].label};
-  return {player: null, text: String(piece)};
+  if (playerOf(piece)) return {player: playerOf(piece), text: ""};
+  const glyphs = (holding && display().glyphs[holding]) || {};
+  const seen = holding && view.components[holding] && view.components[holding][piece];
+  if (!seen) return {player: null, text: glyphs[String(piece)] || String(piece), title: String(piece)};
+  const owner = display().owners[holding];
+  const facts = Object.entries(seen.counters).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
+  return {player: owner ? playerOf(seen.counters[owner]) : null, text: glyphs[piece] || seen.label,
+          title: seen.label + (facts.length ? ` (${facts.join(", ")})` : "")};
 }
 
 function optionsAt(cell) {
@@ -206,9 +230,12 @@ function cellClick(node, cell) {
 }
 
 function drawPiece(svg, x, y, piece, holding, view, r) {
-  const {player, text} = pieceText(piece, holding, view);
-  if (player) svg.append(el("circle", {cx: x, cy: y, r, class: `disc p${player}`}, null, SVG));
-  if (text) svg.append(el("text", {x, y, class: "piece"}, text.length > 9 ? text.slice(0, 8) + "…" : text, SVG));
+  const {player, text, title} = pieceText(piece, holding, view);
+  const group = el("g", {"data-piece": String(piece)}, null, SVG);
+  if (title) group.append(el("title", {}, title, SVG));
+  if (player) group.append(el("circle", {cx: x, cy: y, r: text ? r * 1.25 : r, class: `disc p${player}`}, null, SVG));
+  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece"}, text.length > 9 ? text.slice(0, 8) + "…" : text, SVG));
+  svg.append(group);
 }
 
 function drawBoards(view) {
@@ -216,9 +243,9 @@ function drawBoards(view) {
   box.replaceChildren();
   const shapes = table.screen.boards;
   for (const board of shapes) {
-    if (board.kind === "corners") continue;  // drawn over the board it is the corners of
+    if (board.kind === "corners" || !drawn(board.name)) continue;  // corners: drawn over their board
     const cells = view.boards[board.name] || {};
-    const title = el("div", {class: "board-name"}, board.name);
+    const title = el("div", {class: "board-name"}, nameOf(board.name));
     let svg;
     if (board.kind === "square") {
       svg = el("svg", {width: board.width * UNIT + 30, height: board.height * UNIT + 30, "data-board": board.name}, null, SVG);
@@ -247,7 +274,7 @@ function drawBoards(view) {
         if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8);
         else svg.append(el("text", {x: cx, y: cy, class: "piece", fill: "#aaa"}, name, SVG));
       }
-      for (const over of shapes.filter((s) => s.kind === "corners" && s.of === board.name)) {
+      for (const over of shapes.filter((s) => s.kind === "corners" && s.of === board.name && drawn(s.name))) {
         const taken = view.boards[over.name] || {};
         for (const [name, p] of over.cells) {
           const [x, y] = at(p);
@@ -291,9 +318,11 @@ function drawOptions(view) {
 function drawDice(view) {
   const box = $("dice");
   box.replaceChildren();
-  for (const [name, faces] of Object.entries(view.dice)) {
-    const row = el("div", {class: "zone"});
-    row.append(el("span", {class: "name"}, name));
+  for (const [title, name] of ordered(Object.keys(view.dice))) {
+    const faces = view.dice[name];
+    if (title) box.append(el("h3", {}, title));
+    const row = el("div", {class: "zone", "data-dice": name});
+    row.append(el("span", {class: "name"}, nameOf(name)));
     for (const f of faces) row.append(el("span", {class: "die"}, f === null ? "–" : f));
     box.append(row);
   }
@@ -310,26 +339,28 @@ function show(value) {
 function drawCounters(view) {
   const box = $("counters");
   box.replaceChildren();
-  const perPlayer = table.screen.counters.filter((c) => c.keys.length === 1 && c.keys[0] === "player" && c.name in view.counters);
-  if (perPlayer.length) {
-    const head = el("tr");
-    head.append(el("th"));
-    for (let p = 1; p <= view.players; p++) {
-      const th = el("th", {}, `player ${p}`);
-      if (view.current === p - 1) th.append(" ◀");
-      head.append(th);
-    }
-    box.append(head);
-    for (const c of perPlayer) {
-      const tr = el("tr");
-      tr.append(el("th", {}, c.name), ...view.counters[c.name].map((v) => el("td", {}, show(v))));
+  const shapes = Object.fromEntries(table.screen.counters.map((c) => [c.name, c]));
+  const perPlayer = (c) => c.keys.length === 1 && c.keys[0] === "player";
+  const rows = ordered(table.screen.counters.map((c) => c.name).filter((n) => n in view.counters));
+  if (!rows.length) return;
+  const head = el("tr");
+  head.append(el("th"));
+  for (let p = 1; p <= view.players; p++) {
+    const th = el("th", {}, `player ${p}`);
+    if (view.current === p - 1) th.append(" ◀");
+    head.append(th);
+  }
+  box.append(head);
+  for (const [title, name] of rows) {
+    if (title) {
+      const tr = el("tr", {class: "group"});
+      tr.append(el("th", {colspan: view.players + 1}, title));
       box.append(tr);
     }
-  }
-  for (const c of table.screen.counters) {
-    if (perPlayer.includes(c) || !(c.name in view.counters)) continue;
-    const tr = el("tr");
-    tr.append(el("th", {}, c.name), el("td", {colspan: Math.max(1, view.players)}, show(view.counters[c.name])));
+    const tr = el("tr", {"data-counter": name});
+    tr.append(el("th", {}, nameOf(name)));
+    if (perPlayer(shapes[name])) tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
+    else tr.append(el("td", {colspan: Math.max(1, view.players)}, show(view.counters[name])));
     box.append(tr);
   }
 }
@@ -339,19 +370,32 @@ function cards(row, items, kind, view) {
     if (items.size) row.append(el("span", {class: "card back"}, `${items.size} face down`));
     return;
   }
+  // alike cards side by side are one card "× n" (a box of 20 Scions)
+  let last = null;
   for (const id of items) {
     const seen = (view.components[kind] || {})[id];
-    const facts = seen ? Object.entries(seen.counters).filter(([, v]) => v !== false && v !== 0 && v !== null).map(([k, v]) => `${k} ${show(v)}`) : [];
-    row.append(el("span", {class: "card", title: id}, (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "")));
+    const facts = seen ? Object.entries(seen.counters).filter(([, v]) => v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const text = (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "");
+    if (last && last.text === text) {
+      last.count += 1;
+      last.node.textContent = `${text} × ${last.count}`;
+      continue;
+    }
+    const owner = seen && display().owners[kind] ? playerOf(seen.counters[display().owners[kind]]) : null;
+    const node = el("span", {class: owner ? `card owned p${owner}` : "card", "data-card": id}, text);
+    row.append(node);
+    last = {text, count: 1, node};
   }
 }
 
 function drawZones(view) {
   const box = $("zones");
   box.replaceChildren();
-  for (const z of table.screen.zones) {
-    const shown = view.zones[z.name];
-    const rows = z.per_player ? shown.map((items, p) => [`${z.name} of player ${p + 1}`, items]) : [[z.name, shown]];
+  const zones = Object.fromEntries(table.screen.zones.map((z) => [z.name, z]));
+  for (const [group, name] of ordered(Object.keys(zones))) {
+    const z = zones[name], shown = view.zones[name];
+    if (group) box.append(el("h3", {}, group));
+    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of player ${p + 1}`, items]) : [[nameOf(z.name), shown]];
     for (const [title, items] of rows) {
       if (Array.isArray(items) ? !items.length : !items.size) continue;  // an empty zone says nothing
       const row = el("div", {class: "zone", "data-zone": title});
