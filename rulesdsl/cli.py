@@ -506,7 +506,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--seats: {err}") from None
         key = app.state.server.add(table)
         print(f"a table of {table.rules.name}: {address}t/{key}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # a WebSocket frame larger than this is refused before it is read whole
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
 
 

@@ -178,6 +178,8 @@ def test_http_bad_input(client):
         assert r.status_code == 400 and answer in r.json()["error"], r.text
     r = client.post("/api/tables", content=b"{oops")
     assert r.json() == {"error": "the request is not JSON"}
+    r = client.post("/api/tables", content=b" " * 100_000)
+    assert r.json() == {"error": "the request is too long (at most 4096 bytes)"}
     table = create(client, TICTACTOE, ["person", "random"])
     for seat, answer in [(2, "played by a bot"), (3, "there is no seat 3"),
                          ("1", "give 'seat'")]:
@@ -227,7 +229,7 @@ def test_a_person_against_a_bot_to_the_end(client):
     assert client.get(f"/api/tables/{table}/record").status_code == 200
 
 
-def seat_messages(client: TestClient, tables: list[str], tokens: list[list[str]],
+def seat_messages(client: TestClient, tables: list[str], tokens: list[list[str | None]],
                   moves: list[tuple[int, str]], watcher: int,
                   start: int = 0) -> list[list[str]]:
     """Play the same moves (seat, option id) at each table; the texts seat `watcher` is
@@ -259,7 +261,7 @@ def seat_messages(client: TestClient, tables: list[str], tokens: list[list[str]]
 
 
 def two_deals(client: TestClient, served: Served, players: int, seat: int, zone: str,
-              owner: int | None) -> tuple[list[str], list[list[str]]]:
+              owner: int | None) -> tuple[list[str], list[list[str | None]]]:
     """Two tables whose games differ only in what `seat` cannot see (a game made up for
     the seat by the sampler), checked to differ in `zone`."""
     server = client.app.state.server  # type: ignore[attr-defined]
@@ -274,7 +276,8 @@ def two_deals(client: TestClient, served: Served, players: int, seat: int, zone:
             break
     else:
         raise AssertionError("the sampler never dealt differently")
-    tables, tokens = [], []
+    tables: list[str] = []
+    tokens: list[list[str | None]] = []
     for game in (real.copy(narrated=True), made_up):
         table = Table(served.rules, served.file, ["person"] * players, game=game)
         key = server.add(table)
@@ -285,8 +288,9 @@ def two_deals(client: TestClient, served: Served, players: int, seat: int, zone:
 
 def test_cronberg_deck_never_crosses_the_wire(client, served):
     moves = [(0, "token"), (0, "a1"), (1, "token"), (1, "d4"), (0, "token"), (0, "g1")]
-    for watcher in (0, 1):
-        tables, tokens = two_deals(client, served[CRONBERG], 2, watcher, "deck", None)
+    for watcher in (0, 1, 2):   # each player, and a spectator
+        tables, tokens = two_deals(client, served[CRONBERG], 2, watcher % 2, "deck", None)
+        tokens = [seat_tokens + [None] for seat_tokens in tokens]
         first, second = seat_messages(client, tables, tokens, moves, watcher)
         assert len(first) == 2 + len(moves) and first == second
 
@@ -353,7 +357,8 @@ def test_the_serve_command(monkeypatch, capsys):
     assert "open http://localhost:8123/ in a browser" in out
     key = out.split("/t/")[1].split()[0]
     app, options_ = ran[0]
-    assert options_ == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert options_ == {"host": "127.0.0.1", "port": 8123, "log_level": "warning",
+                        "ws_max_size": 65536}
     assert [s.kind for s in app.state.server.tables[key].table.seats] == ["person", "greedy"]
     assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--seats", "person,genius"]) == 2
     assert "--seats: unknown bot 'genius'" in capsys.readouterr().err
@@ -386,3 +391,25 @@ def test_the_screen_takes_the_display_declaration(load_rules):
     assert shown["display"]["hidden"] == ["turns_taken"]
     assert shown["display"]["labels"] == {"mana": "mana crystals"}
     assert shown["display"]["owners"] == {"Die": "owner"}
+
+
+def test_a_bot_that_fails_stops_its_own_table_only(client, monkeypatch):
+    from rulesdsl.agents import FirstAgent
+
+    def broken(self: Any, observation: Any) -> int:
+        raise ValueError("out of ideas")
+
+    monkeypatch.setattr(FirstAgent, "choose", broken)
+    table = create(client, TICTACTOE, ["person", "first"])
+    calm = create(client, TICTACTOE, ["person", "random"])
+    token, calm_token = take(client, table, 1), take(client, calm, 1)
+    with client.websocket_connect(f"/ws/{table}") as ws, \
+            client.websocket_connect(f"/ws/{calm}") as other:
+        hello(ws, token)
+        hello(other, calm_token)
+        ws.send_json({"type": "move", "option": "a1", "turn": 0})
+        ws.receive_json()
+        view = ws.receive_json()
+        assert view["over"] and view["error"] == "the bot of player 2 failed: out of ideas"
+        other.send_json({"type": "move", "option": "a1", "turn": 0})
+        assert until_turn(other, 2)["turn"] == 2   # the other table's bot answered

@@ -80,9 +80,11 @@ def error(message: str, status: int = 400) -> JSONResponse:
 
 
 async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise Refused("the request is too long")
+    raw = b""
+    async for chunk in request.stream():   # read no more than the limit
+        raw += chunk
+        if len(raw) > MAX_MESSAGE:
+            raise Refused(f"the request is too long (at most {MAX_MESSAGE} bytes)")
     if not raw:
         return {}
     try:

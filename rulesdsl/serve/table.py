@@ -83,6 +83,7 @@ class Table:
                       for p, kind in enumerate(seats)]
         self.screen = screen(rules)
         self.failure: Diagnostic | None = None   # a rule that went wrong stopped the game
+        self.stopped: str | None = None          # why the game stopped before its end
 
     # ---- seats -------------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.game.over or self.failure is not None
+        return self.game.over or self.stopped is not None
 
     def move(self, player: int | None, option: Any, turn: Any) -> None:
         """A person's move: option `option` at turn `turn`, for seat `player`."""
@@ -152,8 +153,11 @@ class Table:
         assert who is not None
         agent = self.seats[who].agent
         assert agent is not None
-        i = agent.choose(Observation(self.game, who))
-        self._apply(lambda: self.game.apply_index(i))
+
+        def step() -> None:
+            i = agent.choose(Observation(self.game, who))
+            self.game.apply_index(i)
+        self._apply(step)
 
     def _apply(self, step: Callable[[], None]) -> None:
         try:
@@ -161,6 +165,10 @@ class Table:
         except RulesError as err:  # a rule went wrong: the game stops, and says why
             self.failure = err.diagnostics[0] if err.diagnostics else \
                 Diagnostic("R003", str(err))
+            self.stopped = self.failure.message
+        except Exception as err:  # a bot that fails stops its own table, not the server
+            who = self.game.decider
+            self.stopped = f"the bot of player {(who or 0) + 1} failed: {err}"
 
     # ---- what clients are sent -------------------------------------------------------
 
@@ -173,7 +181,7 @@ class Table:
         """What `player` (None: a spectator) is shown now."""
         out = {"type": "view", "turn": self.turn, "view": self.game.view(player),
                "seats": [s.public() for s in self.seats], "over": self.over,
-               "error": None if self.failure is None else self.failure.message}
+               "error": self.stopped}
         return out
 
     def record(self) -> dict[str, Any]:
