@@ -381,7 +381,7 @@ def test_the_screen_takes_the_display_declaration(load_rules):
     assert [p for n, p in crossings["cells"]] == [p for n, p in city["corners"]]
 
     class Declared:   # the rules once the language has `display:` (Rules.display)
-        analysis = cleromancy.analysis
+        components = cleromancy.components
         boards, zones, counters, name = (cleromancy.boards, cleromancy.zones,
                                          cleromancy.counters, cleromancy.name)
         display = {"hidden": ["turns_taken"], "labels": {"mana": "mana crystals"},

@@ -90,7 +90,7 @@ class Rules:
         disp = self.program.display
         return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
                                          for d in info.dims), info.secret,
-                                   shown(disp, info.init, info.type))
+                                   shown(disp, info.init, info.type), _holds(info.type))
                 for name, info in self.analysis.counters.items()}
 
     @cached_property
@@ -168,6 +168,15 @@ class Rules:
         if saved.state.pending is not None:
             _check_pending(game)
         return game
+
+
+def _holds(t: Any) -> str | None:
+    """What a counter of type `t` holds, as `CounterShape.holds` says it."""
+    if t == "player":
+        return "player"
+    if isinstance(t, tuple) and t[0] in ("enum", "comp"):
+        return t[1]
+    return None
 
 
 def _check_pending(game: Game) -> None:

@@ -75,12 +75,15 @@ def told(to: Audience, seat: int | None) -> bool:
 @dataclass(frozen=True)
 class CounterShape:
     """A counter as declared: what each of its keys is ("player", or the name of an enum,
-    a set of dice or a kind of component), whether it is secret, and its first value (as
-    views show values)."""
+    a set of dice or a kind of component), whether it is secret, its first value (as
+    views show values), and what it holds when that is a player, an enum's value or a
+    component ("player", the enum's or the kind's name; None for numbers, yes/no and
+    the rest)."""
 
     keys: tuple[str, ...]
     secret: bool
     initial: Any
+    holds: str | None = None
 
 
 @dataclass(frozen=True)

@@ -60,14 +60,23 @@ def display(rules: Rules) -> dict[str, Any]:
     out = dict(declared) if isinstance(declared, dict) else dict(NO_DISPLAY)
     owners = dict(out.get("owners") or {})
     held: dict[str, list[str]] = {}
-    for name, info in rules.analysis.counters.items():
-        if info.type == "player" and len(info.dims) == 1 and info.dims[0][0] == "kind":
-            held.setdefault(info.dims[0][1], []).append(name)
+    for name, shape in rules.counters.items():
+        kind = shape.keys[0] if len(shape.keys) == 1 else None
+        if shape.holds == "player" and kind is not None and _is_kind(rules, kind):
+            held.setdefault(kind, []).append(name)
     for kind, names in held.items():
         if len(names) == 1:
             owners.setdefault(kind, names[0])
     out["owners"] = owners
     return out
+
+
+def _is_kind(rules: Rules, name: str) -> bool:
+    try:
+        rules.components(name)
+    except KeyError:
+        return False
+    return True
 
 
 def screen(rules: Rules) -> dict[str, Any]:
