@@ -110,9 +110,29 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
     shot(one, "tictactoe.png")
 
 
+def from_the_lobby(browser: Any, base: str) -> str:
+    """A person starts a Cronberg table of two people and a bot on the lobby's form."""
+    page = browser.new_context().new_page()
+    page.goto(base)
+    page.select_option("#game", label=f"Cronberg ({FILES[1]})")
+    page.select_option("#players", "3")
+    page.select_option("[data-seat='2']", "person")
+    page.select_option("[data-seat='3']", "greedy")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/t/*")
+    table = page.url.rsplit("/", 1)[1]
+    page.context.close()
+    return table
+
+
 def test_cronberg_two_people_and_a_bot(server, browser):
-    table = create(server, 1, ["person", "person", "greedy"])
+    table = from_the_lobby(browser, server)
     pages = [seated(browser, server, table, 1), seated(browser, server, table, 2)]
+    # the first move on the board: a token on the crossing a1 of the triangle lattice
+    pages[0].click("#options button[data-option='token']")
+    pages[0].wait_for_selector("circle.can[data-cell='a1']")
+    pages[0].click("circle[data-cell='a1']")
+    pages[0].wait_for_selector("circle.disc.p1")
     watcher = browser.new_context().new_page()
     watcher.goto(f"{server}/t/{table}")
     watcher.wait_for_selector("body[data-turn]")
