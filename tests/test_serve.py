@@ -413,3 +413,13 @@ def test_a_bot_that_fails_stops_its_own_table_only(client, monkeypatch):
         assert view["over"] and view["error"] == "the bot of player 2 failed: out of ideas"
         other.send_json({"type": "move", "option": "a1", "turn": 0})
         assert until_turn(other, 2)["turn"] == 2   # the other table's bot answered
+
+
+def test_an_address_that_makes_tables_too_fast_is_refused(client, monkeypatch):
+    monkeypatch.setattr(serving, "HTTP_RATE", 3)
+    for _ in range(3):
+        create(client, TICTACTOE, ["person", "person"])
+    r = client.post("/api/tables", json={"game": 0, "seats": ["person", "person"]})
+    assert r.status_code == 429
+    assert r.json() == {"error": "too many requests: at most 3 in 60 seconds"}
+    assert client.get("/api/tables").status_code == 200   # looking on is not limited

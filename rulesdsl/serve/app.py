@@ -16,6 +16,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ MAX_MESSAGE = 4096        # characters in one message from a client
 RATE = 20                 # messages a client may send per RATE_WINDOW seconds
 RATE_WINDOW = 2.0
 MAX_WATCHERS = 50         # connections to one table
+HTTP_RATE = 30            # tables made or seats taken per address per HTTP_WINDOW seconds
+HTTP_WINDOW = 60.0
 
 
 @dataclass
@@ -61,22 +64,31 @@ class Live:
 
 
 class Bucket:
-    """A client's allowance of messages: RATE per RATE_WINDOW seconds."""
+    """An allowance: `rate()` events per `window()` seconds (read when asked, so that
+    tests can change the limits)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate: Callable[[], int] = lambda: RATE,
+                 window: Callable[[], float] = lambda: RATE_WINDOW) -> None:
         self.times: list[float] = []
+        self.rate, self.window = rate, window
 
     def allow(self) -> bool:
         now = time.monotonic()
-        self.times = [t for t in self.times if now - t < RATE_WINDOW]
-        if len(self.times) >= RATE:
+        self.times = [t for t in self.times if now - t < self.window()]
+        if len(self.times) >= self.rate():
             return False
         self.times.append(now)
         return True
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+class TooMany(Refused):
+    """A client past its allowance (HTTP status 429)."""
+
+
+def error(err: Refused | str, status: int = 400) -> JSONResponse:
+    if isinstance(err, TooMany):
+        status = 429
+    return JSONResponse({"error": str(err)}, status_code=status)
 
 
 async def body(request: Request) -> dict[str, Any]:
@@ -103,6 +115,19 @@ class Server:
         self.games = games
         self.tables: dict[str, Live] = {}
         self.bot_delay = bot_delay
+        self.addresses: dict[str, Bucket] = {}   # HTTP allowances by client address
+
+    def check_rate(self, request: Request) -> None:
+        """Refuse an address that makes tables or takes seats too fast."""
+        host = request.client.host if request.client is not None else "?"
+        if len(self.addresses) > 10_000:   # forget quiet addresses
+            self.addresses = {k: b for k, b in self.addresses.items() if b.times and
+                              time.monotonic() - b.times[-1] < HTTP_WINDOW}
+        bucket = self.addresses.setdefault(host, Bucket(lambda: HTTP_RATE,
+                                                        lambda: HTTP_WINDOW))
+        if not bucket.allow():
+            raise TooMany(f"too many requests: at most {HTTP_RATE} in {HTTP_WINDOW:g} "
+                          "seconds")
 
     # ---- tables --------------------------------------------------------------------
 
@@ -168,6 +193,7 @@ class Server:
 
     async def create(self, request: Request) -> Response:
         try:
+            self.check_rate(request)
             data = await body(request)
             n, seats = data.get("game", 0), data.get("seats")
             if type(n) is not int or not 0 <= n < len(self.games):
@@ -181,12 +207,13 @@ class Server:
                 raise Refused(err.diagnostics[0].message) from None
             key = self.add(table)
         except Refused as err:
-            return error(str(err))
+            return error(err)
         self.wake_bots(self.tables[key])
         return JSONResponse({"table": key})
 
     async def take(self, request: Request) -> Response:
         try:
+            self.check_rate(request)
             live = self.live(request.path_params["table"])
             data = await body(request)
             seat, name = data.get("seat"), data.get("name", "")
@@ -195,7 +222,7 @@ class Server:
             async with live.lock:
                 token = live.table.take(seat - 1, name)
         except Refused as err:
-            return error(str(err))
+            return error(err)
         await self.broadcast(live)
         return JSONResponse({"seat": seat, "token": token})
 
