@@ -94,7 +94,7 @@ def shot(page: Page, name: str) -> None:
 def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
     table = create(server, 0, ["person", "person"])
     one, two = seated(browser, server, table, 1), seated(browser, server, table, 2)
-    assert one.inner_text("#status") == "Your turn"
+    assert one.inner_text("#status") == "Your turn" and one.title().startswith("● ")
     assert two.inner_text("#status") == "Player 1 decides"
     for turn, (page, cell) in enumerate([(one, "a1"), (two, "b1"), (one, "a2"),
                                           (two, "b2"), (one, "a3")]):
@@ -104,6 +104,8 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
         wait_turn(two, turn)
     for page in (one, two):
         assert page.inner_text("#status").startswith("Game over: player 1 wins")
+    assert two.locator("rect.fresh").get_attribute("data-cell") == "a3"   # the last move
+    assert two.title() == "Tic-tac-toe — rulesdsl"
     one.reload()   # a reload keeps the seat (its token is in the page's storage)
     one.wait_for_selector("body[data-seat='1'][data-over='true']")
     assert "download the game's record" in one.inner_text("#status")

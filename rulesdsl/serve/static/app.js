@@ -109,6 +109,7 @@ function receive(message) {
     return;
   }
   if (message.type === "view") {
+    table.before = table.last ? table.last.view.boards : null;   // to mark what changed
     table.last = message;
     table.filter = null;
     draw();
@@ -151,6 +152,7 @@ function draw() {
     status.append(" — ", link);
   } else if (decider === table.seat) { status.textContent = "Your turn"; status.className = "mine"; }
   else status.textContent = decider ? `Player ${decider} decides` : "";
+  document.title = `${status.className === "mine" ? "● " : ""}${view.game} — rulesdsl`;
   drawSeats(seats);
   drawBoards(view);
   drawOptions(view);
@@ -222,7 +224,6 @@ function cellClick(node, cell) {
   const here = optionsAt(cell);
   if (!here.length) return;
   node.classList.add("can");
-  node.setAttribute("data-cell", cell);
   node.addEventListener("click", () => {
     if (here.length === 1) move(here[0][0]);
     else { table.filter = here.map(([id]) => id); drawOptions(table.last.view); }
@@ -238,6 +239,12 @@ function drawPiece(svg, x, y, piece, holding, view, r) {
   svg.append(group);
 }
 
+// whether a cell's content changed with the last move (the page marks it)
+function changed(board, cell) {
+  const before = table.before && table.before[board], now = table.last.view.boards[board];
+  return Boolean(before && now) && JSON.stringify(before[cell]) !== JSON.stringify(now[cell]);
+}
+
 function drawBoards(view) {
   const box = $("boards");
   box.replaceChildren();
@@ -251,8 +258,9 @@ function drawBoards(view) {
       svg = el("svg", {width: board.width * UNIT + 30, height: board.height * UNIT + 30, "data-board": board.name}, null, SVG);
       for (const [name, x, y] of board.cells) {
         const px = 20 + x * UNIT, py = 5 + (board.height - 1 - y) * UNIT;
-        const rect = el("rect", {x: px, y: py, width: UNIT, height: UNIT, class: "cell"}, null, SVG);
+        const rect = el("rect", {x: px, y: py, width: UNIT, height: UNIT, class: "cell", "data-cell": name}, null, SVG);
         if (name in cells) rect.classList.add("taken");
+        if (changed(board.name, name)) rect.classList.add("fresh");
         cellClick(rect, name);
         svg.append(rect);
         if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3);
@@ -266,8 +274,9 @@ function drawBoards(view) {
       const at = ([x, y]) => [20 + (x - x0) * UNIT * 1.6, 20 + (y - y0) * UNIT * 1.6];
       svg = el("svg", {width: (Math.max(...xs) - x0) * UNIT * 1.6 + 40, height: (Math.max(...ys) - y0) * UNIT * 1.6 + 40, "data-board": board.name}, null, SVG);
       for (const [name, corners] of board.cells) {
-        const poly = el("polygon", {points: corners.map((c) => at(c).join(",")).join(" "), class: "cell"}, null, SVG);
+        const poly = el("polygon", {points: corners.map((c) => at(c).join(",")).join(" "), class: "cell", "data-cell": name}, null, SVG);
         if (name in cells) poly.classList.add("taken");
+        if (changed(board.name, name)) poly.classList.add("fresh");
         cellClick(poly, name);
         svg.append(poly);
         const [cx, cy] = at([corners.reduce((s, c) => s + c[0], 0) / 3, corners.reduce((s, c) => s + c[1], 0) / 3]);
@@ -278,7 +287,8 @@ function drawBoards(view) {
         const taken = view.boards[over.name] || {};
         for (const [name, p] of over.cells) {
           const [x, y] = at(p);
-          const dot = el("circle", {cx: x, cy: y, r: 7, class: "crossing", "data-crossing": name}, null, SVG);
+          const dot = el("circle", {cx: x, cy: y, r: 7, class: "crossing", "data-cell": name}, null, SVG);
+          if (changed(over.name, name)) dot.classList.add("fresh");
           cellClick(dot, name);
           svg.append(dot);
           if (name in taken) drawPiece(svg, x, y, taken[name], over.holding, view, 9);
