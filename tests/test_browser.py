@@ -116,7 +116,7 @@ def from_the_lobby(browser: Any, base: str) -> str:
     """A person starts a Cronberg table of two people and a bot on the lobby's form."""
     page = browser.new_context().new_page()
     page.goto(base)
-    page.select_option("#game", label=f"Cronberg ({FILES[1]})")
+    page.select_option("#game", label="Cronberg (cronberg.rules)")
     page.select_option("#players", "3")
     page.select_option("[data-seat='2']", "person")
     page.select_option("[data-seat='3']", "greedy")

@@ -77,6 +77,7 @@ def test_two_people_play_tictactoe_and_the_record_replays(client, served):
     listed = client.get("/api/games").json()
     assert [g["name"] for g in listed["games"]] == ["Tic-tac-toe", "Cronberg", "Cromlech"]
     assert listed["bots"] == ["first", "greedy", "random"]
+    assert listed["games"][0]["file"] == "tictactoe.rules"   # not the host's folders
     table = create(client, TICTACTOE, ["person", "person"])
     one, two = take(client, table, 1), take(client, table, 2)
     assert one != two

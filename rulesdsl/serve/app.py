@@ -180,7 +180,9 @@ class Server:
         return FileResponse(STATIC / "index.html")
 
     async def list_games(self, request: Request) -> Response:
-        return JSONResponse({"games": [{"game": n, "name": g.rules.name, "file": g.file,
+        # a file by its name only: the host's folders are not the clients' business
+        return JSONResponse({"games": [{"game": n, "name": g.rules.name,
+                                        "file": Path(g.file).name,
                                         "players": list(g.rules.player_range)}
                                        for n, g in enumerate(self.games)],
                              "bots": sorted(AGENTS)})

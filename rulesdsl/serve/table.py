@@ -20,6 +20,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..agents import AGENTS, Agent, make_agent
@@ -73,7 +74,8 @@ class Table:
                 raise Refused(f"unknown bot {kind!r} (bots: {', '.join(sorted(AGENTS))})")
         self.rules = rules
         self.file = file
-        self.seed = secrets.randbelow(2 ** 31) if seed is None else seed
+        self.seed = game.seed if game is not None else \
+            secrets.randbelow(2 ** 31) if seed is None else seed
         self.game = game if game is not None else rules.new_game(
             players=players, seed=self.seed, narrate=True, auto_chance=True)
         self.game.narrate()
@@ -175,7 +177,7 @@ class Table:
     def welcome(self, player: int | None) -> dict[str, Any]:
         """The first message on a connection: the seat and how to draw the game."""
         return {"type": "welcome", "seat": None if player is None else player + 1,
-                "game": self.rules.name, "file": self.file, "screen": self.screen}
+                "game": self.rules.name, "file": Path(self.file).name, "screen": self.screen}
 
     def update(self, player: int | None) -> dict[str, Any]:
         """What `player` (None: a spectator) is shown now."""
