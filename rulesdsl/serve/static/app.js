@@ -211,7 +211,7 @@ function pieceText(piece, holding, view) {
   const seen = holding && view.components[holding] && view.components[holding][piece];
   if (!seen) return {player: null, text: glyphs[String(piece)] || String(piece), title: String(piece)};
   const owner = display().owners[holding];
-  const facts = Object.entries(seen.counters).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
+  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k)).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
   return {player: owner ? playerOf(seen.counters[owner]) : null, text: glyphs[piece] || seen.label,
           title: seen.label + (facts.length ? ` (${facts.join(", ")})` : "")};
 }
@@ -384,7 +384,7 @@ function cards(row, items, kind, view) {
   let last = null;
   for (const id of items) {
     const seen = (view.components[kind] || {})[id];
-    const facts = seen ? Object.entries(seen.counters).filter(([, v]) => v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const facts = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
     const text = (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "");
     if (last && last.text === text) {
       last.count += 1;
