@@ -1,5 +1,5 @@
 """The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, diff,
-perft, lsp.
+perft, serve, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -195,6 +195,20 @@ def build_parser() -> Parser:
     f.add_argument("--depth", type=_natural, required=True)
     f.add_argument("--players", type=_positive)
     f.add_argument("--seed", type=_natural, default=1)
+
+    sv = sub.add_parser("serve", help="serve tables to play in a web browser, people and "
+                        "bots (needs pip install 'rulesdsl[serve]')")
+    sv.add_argument("files", nargs="+", metavar="FILE", help="the rule files tables may be "
+                    "made for (variants too)")
+    sv.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                    metavar="NAME=VALUE", help="change a setting of the rules")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
+                    "127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=_at_least(0), default=8000, help="default 8000")
+    sv.add_argument("--seats", metavar="KINDS", help="start a table for the first file: "
+                    "'person' or a bot's name per seat, e.g. person,greedy")
+    sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                    help="pause before each bot's move, so people can follow (default 0.6)")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     for command in sub.choices.values():  # --include after the command works too
@@ -498,6 +512,38 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from .serve.app import Served, make_app
+        from .serve.table import Refused, Table
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
+            raise
+        raise UsageError("serving needs Starlette and uvicorn: pip install "
+                         "'rulesdsl[serve]'") from None
+    if not 0 <= args.bot_delay <= 60:
+        raise UsageError("--bot-delay: expected seconds from 0 to 60")
+    games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
+    app = make_app(games, bot_delay=args.bot_delay)
+    shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    address = f"http://{shown}:{args.port}/"
+    print(f"serving {', '.join(g.rules.name for g in games)}: open {address} in a browser "
+          "(Ctrl-C stops)", flush=True)
+    if args.seats is not None:
+        try:
+            table = Table(games[0].rules, games[0].file,
+                          [k.strip() for k in args.seats.split(",")])
+        except Refused as err:
+            raise UsageError(f"--seats: {err}") from None
+        key = app.state.server.add(table)
+        print(f"a table of {table.rules.name}: {address}t/{key}", flush=True)
+    # a WebSocket frame larger than this is refused before it is read whole
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    return 0
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -510,7 +556,8 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
-            "perft": cmd_perft, "diff": cmd_diff, "lsp": cmd_lsp}
+            "perft": cmd_perft, "diff": cmd_diff, "serve": cmd_serve,
+            "lsp": cmd_lsp}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

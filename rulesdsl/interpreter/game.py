@@ -92,7 +92,8 @@ class Rules:
         disp = self.program.display
         return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
                                          for d in info.dims), info.secret,
-                                   shown(disp, info.init, info.type), info.type)
+                                   shown(disp, info.init, info.type), info.type,
+                                   _holds(info.type))
                 for name, info in self.analysis.counters.items()}
 
     @cached_property
@@ -219,6 +220,15 @@ class Rules:
         if saved.state.pending is not None:
             _check_pending(game)
         return game
+
+
+def _holds(t: Any) -> str | None:
+    """What a counter of type `t` holds, as `CounterShape.holds` says it."""
+    if t == "player":
+        return "player"
+    if isinstance(t, tuple) and t[0] in ("enum", "comp"):
+        return t[1]
+    return None
 
 
 def _check_pending(game: Game) -> None:
@@ -385,8 +395,8 @@ class Game(Reading):
         return self._guard(lambda: self.program.score(self.st),
                            rank.span if rank is not None else None)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see of the game (see `views.py`)."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see of the game (see `views.py`); None: an onlooker."""
         return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
                     seat, self.decision,
                     self.result, self.log_for(seat))

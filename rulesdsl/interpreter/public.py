@@ -86,14 +86,17 @@ def told(to: Audience, seat: int | None) -> bool:
 class CounterShape:
     """A counter as declared: what each of its keys is ("player", or the name of an enum,
     a set of dice or a kind of component), whether it is secret, its first value (as
-    views show values), and the type of its values as the checker names it ("int",
+    views show values), the type of its values as the checker names it ("int",
     "bool", "player", "text", ("enum", name), ("comp", kind), ("cell", board), ("die",
-    dice), ("list", type), ...)."""
+    dice), ("list", type), ...), and what it holds when that is a player, an enum's value
+    or a component ("player", the enum's or the kind's name; None for numbers, yes/no and
+    the rest)."""
 
     keys: tuple[str, ...]
     secret: bool
     initial: Any
     type: Any = "int"
+    holds: str | None = None
 
 
 @dataclass(frozen=True)

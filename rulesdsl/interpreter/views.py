@@ -65,7 +65,7 @@ def per_component(info: CounterInfo) -> str | None:
     return None
 
 
-def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
+def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
          decision: Decision | None, result: Result | None, log: list[str]) -> dict[str, Any]:
     unseen = unseen_components(a, layout, st, seat)
     out: dict[str, Any] = {
@@ -96,7 +96,7 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
     return out
 
 
-def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
+def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
               unseen: dict[str, set[int]]) -> dict[str, Any]:
     """Every counter but those kept per component (shown with their components). A counter
     per player is a list by seat; other keys make a flat list (in key order)."""
@@ -157,7 +157,7 @@ def _boards(st: State, a: Analysis, layout: Layout, disp: Display) -> dict[str, 
 
 
 def _zones(st: State, a: Analysis, layout: Layout, disp: Display,
-           seat: int) -> dict[str, Any]:
+           seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, zone in a.zones.items():
         ids = disp.components[zone.kind][0]

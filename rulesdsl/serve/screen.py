@@ -1,0 +1,93 @@
+"""How to draw a rule file's game: the shapes the page draws views onto.
+
+Stage: serving. What a rule file declares, not what a game holds: each board's cells with
+where they sit (a square grid's columns and rows, a triangle's three corners, a
+crossing's point), each zone (rows of cards, per player or shared), counters (per player
+or shared) and dice. The page fills these shapes from each view it is sent; nothing here
+depends on a game's state, so it is the same for every seat.
+
+Everything is named as the rule file names it. A display declaration (how the screen
+names and groups things, which counters are bookkeeping) will refine this description;
+`screen` is the one place that reads it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..boards import CornerBoard, SquareBoard, TriangleBoard
+from ..interpreter.game import Rules
+
+SQRT3 = math.sqrt(3)
+
+
+def _point(q: int, r: int) -> list[float]:
+    """A lattice point (axial q, r) on the page, one triangle's edge being 1."""
+    return [round(q + r / 2, 4), round(r * SQRT3 / 2, 4)]
+
+
+def board_shape(name: str, board: Any, holding: str | None) -> dict[str, Any]:
+    if isinstance(board, SquareBoard):
+        return {"name": name, "kind": "square", "width": board.width,
+                "height": board.height, "diagonal": board.adjacency == "diagonal",
+                "cells": [[board.names[c], *board.xy(c)] for c in range(board.size)],
+                "holding": holding}
+    if isinstance(board, TriangleBoard):
+        points = [_point(q, r) for q, r in board.corner_xy]
+        return {"name": name, "kind": "triangles", "holding": holding,
+                "cells": [[board.names[i], [points[c] for c in corners]]
+                          for i, corners in enumerate(board.corners_of)],
+                "corners": [[n, p] for n, p in zip(board.corner_names, points)]}
+    if isinstance(board, CornerBoard):
+        return {"name": name, "kind": "corners", "of": board.of.name, "holding": holding,
+                "cells": [[n, _point(q, r)] for n, (q, r) in
+                          zip(board.names, board.of.corner_xy)]}
+    return {"name": name, "kind": "cells", "holding": holding,  # a board drawn as a list
+            "cells": [[n] for n in board.names]}
+
+
+NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs": {},
+                              "owners": {}}
+
+
+def display(rules: Rules) -> dict[str, Any]:
+    """The rule file's display declaration as plain data (hidden, labels, groups, glyphs,
+    owners), once the language has one (`Rules.display`); until then none. A kind whose
+    owner is not declared takes its one counter kept per component that holds a player,
+    when it has exactly one (Cleromancy's `owner per Die`)."""
+    declared = getattr(rules, "display", None)
+    out = dict(declared) if isinstance(declared, dict) else dict(NO_DISPLAY)
+    owners = dict(out.get("owners") or {})
+    held: dict[str, list[str]] = {}
+    for name, shape in rules.counters.items():
+        kind = shape.keys[0] if len(shape.keys) == 1 else None
+        if shape.holds == "player" and kind is not None and _is_kind(rules, kind):
+            held.setdefault(kind, []).append(name)
+    for kind, names in held.items():
+        if len(names) == 1:
+            owners.setdefault(kind, names[0])
+    out["owners"] = owners
+    return out
+
+
+def _is_kind(rules: Rules, name: str) -> bool:
+    try:
+        rules.components(name)
+    except KeyError:
+        return False
+    return True
+
+
+def screen(rules: Rules) -> dict[str, Any]:
+    """The shapes of a rule file's game, as plain JSON for the page."""
+    return {
+        "display": display(rules),
+        "game": rules.name,
+        "boards": [board_shape(name, shape.geometry, shape.holding)
+                   for name, shape in rules.boards.items()],
+        "zones": [{"name": name, "kind": z.kind, "per_player": z.per_player,
+                   "visibility": z.visibility} for name, z in rules.zones.items()],
+        "counters": [{"name": name, "keys": list(c.keys), "secret": c.secret}
+                     for name, c in rules.counters.items()],
+    }

@@ -1,0 +1,426 @@
+// The page: a lobby to start a table, and a table drawn from the messages the server sends.
+// It draws only what it is sent: the rule file's shapes (the "welcome" message) filled
+// with this seat's view (each "view" message). Moves are option ids the server checks.
+// Every text from the server goes into the page as text (textContent), never as markup.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const UNIT = 44;   // pixels per square cell or per triangle edge
+
+function el(tag, attrs = {}, text = null, ns = null) {
+  const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = String(text);
+  return node;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+// ---- the lobby -------------------------------------------------------------------------
+
+async function lobby() {
+  $("lobby").hidden = false;
+  const {games, bots} = await api("/api/games");
+  const game = $("game"), players = $("players"), kinds = $("seat-kinds");
+  games.forEach((g, i) => game.append(el("option", {value: i}, `${g.name} (${g.file})`)));
+  function seatsFor() {
+    const g = games[game.value];
+    players.replaceChildren();
+    for (let n = g.players[0]; n <= g.players[1]; n++) players.append(el("option", {value: n}, n));
+    kindsFor();
+  }
+  function kindsFor() {
+    kinds.replaceChildren();
+    for (let p = 1; p <= Number(players.value); p++) {
+      const select = el("select", {"data-seat": p});
+      select.append(el("option", {value: "person"}, "a person"));
+      for (const b of bots) select.append(el("option", {value: b}, `bot: ${b}`));
+      if (p > 1) select.value = bots.includes("greedy") ? "greedy" : bots[0];
+      const label = el("label", {}, `Seat ${p}: `);
+      label.append(select);
+      kinds.append(label);
+    }
+  }
+  game.onchange = seatsFor;
+  players.onchange = kindsFor;
+  seatsFor();
+  $("create").onsubmit = async (event) => {
+    event.preventDefault();
+    const seats = [...kinds.querySelectorAll("select")].map((s) => s.value);
+    try {
+      const {table} = await api("/api/tables", {game: Number(game.value), seats});
+      location.href = `/t/${table}`;
+    } catch (e) { showError(e.message); }
+  };
+  for (const t of await api("/api/tables")) {
+    const li = el("li");
+    li.append(el("a", {href: `/t/${t.table}`}, t.game),
+              ` ${t.over ? "(over)" : ""} ${t.seats.map((s) => s.bot ? "bot" : s.taken ? "taken" : "free").join(", ")}`);
+    $("tables").append(li);
+  }
+}
+
+// ---- a table ---------------------------------------------------------------------------
+
+const table = {id: null, ws: null, seat: null, screen: null, last: null, filter: null};
+
+function stored() {
+  try { return JSON.parse(localStorage.getItem(`rulesdsl:${table.id}`)); } catch { return null; }
+}
+
+function connect() {
+  const mine = stored();
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${table.id}`);
+  table.ws = ws;
+  ws.onopen = () => ws.send(JSON.stringify({type: "hello", token: mine ? mine.token : null}));
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = () => { if (table.ws === ws) setTimeout(connect, 1500); };  // reconnect
+}
+
+function receive(message) {
+  if (message.type === "error") {
+    showError(message.message);
+    if (message.message.includes("seat token is not valid")) {  // an old token: watch
+      localStorage.removeItem(`rulesdsl:${table.id}`);
+      table.ws.send(JSON.stringify({type: "hello", token: null}));
+    }
+    return;
+  }
+  if (message.type === "welcome") {
+    table.seat = message.seat;
+    document.body.dataset.seat = message.seat || "";
+    table.screen = message.screen;
+    $("title").textContent = `${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
+    return;
+  }
+  if (message.type === "view") {
+    table.before = table.last ? table.last.view.boards : null;   // to mark what changed
+    table.last = message;
+    table.filter = null;
+    draw();
+    document.body.dataset.turn = message.turn;   // for people's tools and the browser tests
+    document.body.dataset.over = message.over;
+  }
+}
+
+function move(option) {
+  table.ws.send(JSON.stringify({type: "move", option, turn: table.last.turn}));
+}
+
+async function takeSeat(player) {
+  try {
+    const {token} = await api(`/api/tables/${table.id}/seats`, {seat: player});
+    localStorage.setItem(`rulesdsl:${table.id}`, JSON.stringify({seat: player, token}));
+    const old = table.ws;
+    table.ws = null;
+    old.close();
+    connect();
+  } catch (e) { showError(e.message); }
+}
+
+function myOptions() {
+  const d = table.last.view.decision;
+  return d && d.options ? d.options : [];
+}
+
+function draw() {
+  const {view, seats, over, error} = table.last;
+  const status = $("status");
+  const decider = view.decision ? view.decision.player + 1 : null;
+  status.className = "";
+  if (error) status.textContent = `The rules stopped the game: ${error}`;
+  else if (over && view.result) {
+    const winners = view.result.ranking.map((r, p) => r === 1 ? p + 1 : null).filter((p) => p);
+    status.textContent = `Game over: ${winners.length === view.players ? "nobody wins" : `player ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`}` +
+      (view.result.scores ? ` (scores ${view.result.scores.join(", ")})` : "");
+    const link = el("a", {href: `/api/tables/${table.id}/record`, id: "record"}, "download the game's record");
+    status.append(" — ", link);
+  } else if (decider === table.seat) { status.textContent = "Your turn"; status.className = "mine"; }
+  else status.textContent = decider ? `Player ${decider} decides` : "";
+  document.title = `${status.className === "mine" ? "● " : ""}${view.game} — rulesdsl`;
+  drawSeats(seats);
+  drawBoards(view);
+  drawOptions(view);
+  drawDice(view);
+  drawCounters(view);
+  drawZones(view);
+  const log = $("log");
+  log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawSeats(seats) {
+  const box = $("seats");
+  box.replaceChildren();
+  for (const s of seats) {
+    const span = el("span", {}, `player ${s.player}: `);
+    span.prepend(el("b", {class: `p${s.player}`}, "● "));
+    if (s.bot) span.append(`bot (${s.bot})`);
+    else if (s.player === table.seat) span.append(`you${s.name ? ` (${s.name})` : ""}`);
+    else if (s.taken) span.append(s.name || "a person");
+    else if (table.seat === null) {
+      const b = el("button", {"data-take": s.player}, "take this seat");
+      b.onclick = () => takeSeat(s.player);
+      span.append(b);
+    } else span.append("free");
+    box.append(span);
+  }
+}
+
+// ---- boards ----------------------------------------------------------------------------
+
+// ---- the display declaration: what the screen calls things, hides, groups, and marks -----
+
+const display = () => table.screen.display;
+const nameOf = (name) => display().labels[name] || name;
+const drawn = (name) => !display().hidden.includes(name);
+
+// names in the order the screen draws them: each group's under its title, then the rest
+function ordered(names) {
+  const out = [], placed = new Set();
+  for (const [title, members] of display().groups) {
+    const here = members.filter((n) => names.includes(n) && drawn(n));
+    here.forEach((n, i) => { out.push([i === 0 ? title : null, n]); placed.add(n); });
+  }
+  for (const n of names) if (!placed.has(n) && drawn(n)) out.push([null, n]);
+  return out;
+}
+
+const playerOf = (value) => typeof value === "string" && /^player \d+$/.test(value) ? Number(value.slice(7)) : null;
+
+// how a piece on a board is marked: a player's disc, a glyph or label, and its owner's colour
+function pieceText(piece, holding, view) {
+  if (typeof piece === "number") return {player: piece + 1, text: ""};  // a bare player number
+  if (playerOf(piece)) return {player: playerOf(piece), text: ""};
+  const glyphs = (holding && display().glyphs[holding]) || {};
+  const seen = holding && view.components[holding] && view.components[holding][piece];
+  if (!seen) return {player: null, text: glyphs[String(piece)] || String(piece), title: String(piece)};
+  const owner = display().owners[holding];
+  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k)).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
+  return {player: owner ? playerOf(seen.counters[owner]) : null, text: glyphs[piece] || seen.label,
+          title: seen.label + (facts.length ? ` (${facts.join(", ")})` : "")};
+}
+
+function optionsAt(cell) {
+  return myOptions().filter(([id]) => id === cell || id.split("+").includes(cell));
+}
+
+function cellClick(node, cell) {
+  const here = optionsAt(cell);
+  if (!here.length) return;
+  node.classList.add("can");
+  node.addEventListener("click", () => {
+    if (here.length === 1) move(here[0][0]);
+    else { table.filter = here.map(([id]) => id); drawOptions(table.last.view); }
+  });
+}
+
+function drawPiece(svg, x, y, piece, holding, view, r) {
+  const {player, text, title} = pieceText(piece, holding, view);
+  const group = el("g", {"data-piece": String(piece)}, null, SVG);
+  if (title) group.append(el("title", {}, title, SVG));
+  if (player) group.append(el("circle", {cx: x, cy: y, r: text ? r * 1.25 : r, class: `disc p${player}`}, null, SVG));
+  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece"}, text.length > 9 ? text.slice(0, 8) + "…" : text, SVG));
+  svg.append(group);
+}
+
+// whether a cell's content changed with the last move (the page marks it)
+function changed(board, cell) {
+  const before = table.before && table.before[board], now = table.last.view.boards[board];
+  return Boolean(before && now) && JSON.stringify(before[cell]) !== JSON.stringify(now[cell]);
+}
+
+function drawBoards(view) {
+  const box = $("boards");
+  box.replaceChildren();
+  const shapes = table.screen.boards;
+  for (const board of shapes) {
+    if (board.kind === "corners" || !drawn(board.name)) continue;  // corners: drawn over their board
+    const cells = view.boards[board.name] || {};
+    const title = el("div", {class: "board-name"}, nameOf(board.name));
+    let svg;
+    if (board.kind === "square") {
+      svg = el("svg", {width: board.width * UNIT + 30, height: board.height * UNIT + 30, "data-board": board.name}, null, SVG);
+      for (const [name, x, y] of board.cells) {
+        const px = 20 + x * UNIT, py = 5 + (board.height - 1 - y) * UNIT;
+        const rect = el("rect", {x: px, y: py, width: UNIT, height: UNIT, class: "cell", "data-cell": name}, null, SVG);
+        if (name in cells) rect.classList.add("taken");
+        if (changed(board.name, name)) rect.classList.add("fresh");
+        cellClick(rect, name);
+        svg.append(rect);
+        if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3);
+      }
+      for (let x = 0; x < board.width; x++) svg.append(el("text", {x: 20 + x * UNIT + UNIT / 2, y: board.height * UNIT + 18, class: "piece"}, "abcdefghijklmnopqrstuvwxyz"[x], SVG));
+      for (let y = 0; y < board.height; y++) svg.append(el("text", {x: 10, y: 5 + (board.height - 1 - y) * UNIT + UNIT / 2, class: "piece"}, y + 1, SVG));
+    } else if (board.kind === "triangles") {
+      const pts = board.corners.map(([, p]) => p);
+      const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      const at = ([x, y]) => [20 + (x - x0) * UNIT * 1.6, 20 + (y - y0) * UNIT * 1.6];
+      svg = el("svg", {width: (Math.max(...xs) - x0) * UNIT * 1.6 + 40, height: (Math.max(...ys) - y0) * UNIT * 1.6 + 40, "data-board": board.name}, null, SVG);
+      for (const [name, corners] of board.cells) {
+        const poly = el("polygon", {points: corners.map((c) => at(c).join(",")).join(" "), class: "cell", "data-cell": name}, null, SVG);
+        if (name in cells) poly.classList.add("taken");
+        if (changed(board.name, name)) poly.classList.add("fresh");
+        cellClick(poly, name);
+        svg.append(poly);
+        const [cx, cy] = at([corners.reduce((s, c) => s + c[0], 0) / 3, corners.reduce((s, c) => s + c[1], 0) / 3]);
+        if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8);
+        else svg.append(el("text", {x: cx, y: cy, class: "piece", fill: "#aaa"}, name, SVG));
+      }
+      for (const over of shapes.filter((s) => s.kind === "corners" && s.of === board.name && drawn(s.name))) {
+        const taken = view.boards[over.name] || {};
+        for (const [name, p] of over.cells) {
+          const [x, y] = at(p);
+          const dot = el("circle", {cx: x, cy: y, r: 7, class: "crossing", "data-cell": name}, null, SVG);
+          if (changed(over.name, name)) dot.classList.add("fresh");
+          cellClick(dot, name);
+          svg.append(dot);
+          if (name in taken) drawPiece(svg, x, y, taken[name], over.holding, view, 9);
+        }
+      }
+    } else {
+      svg = el("div", {"data-board": board.name});
+      for (const [name] of board.cells) svg.append(el("span", {class: "card"}, name in cells ? `${name}: ${cells[name]}` : name));
+    }
+    box.append(title, svg);
+  }
+}
+
+// ---- options, dice, counters, zones ----------------------------------------------------
+
+function drawOptions(view) {
+  const box = $("options");
+  box.replaceChildren();
+  const options = myOptions();
+  if (!options.length) return;
+  box.append(el("div", {class: "prompt"}, "Your options:"));
+  for (const [id, label] of options) {
+    if (table.filter && !table.filter.includes(id)) continue;
+    const b = el("button", {"data-option": id}, label);
+    b.onclick = () => move(id);
+    b.onmouseenter = () => id.split("+").forEach((c) => document.querySelectorAll(`[data-cell="${CSS.escape(c)}"]`).forEach((n) => n.classList.add("hint")));
+    b.onmouseleave = () => document.querySelectorAll(".hint").forEach((n) => n.classList.remove("hint"));
+    box.append(b);
+  }
+  if (table.filter) {
+    const all = el("button", {}, "show every option");
+    all.onclick = () => { table.filter = null; drawOptions(view); };
+    box.append(all);
+  }
+}
+
+function drawDice(view) {
+  const box = $("dice");
+  box.replaceChildren();
+  for (const [title, name] of ordered(Object.keys(view.dice))) {
+    const faces = view.dice[name];
+    if (title) box.append(el("h3", {}, title));
+    const row = el("div", {class: "zone", "data-dice": name});
+    row.append(el("span", {class: "name"}, nameOf(name)));
+    for (const f of faces) row.append(el("span", {class: "die"}, f === null ? "–" : f));
+    box.append(row);
+  }
+}
+
+function show(value) {
+  if (value === null) return "none";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  if (Array.isArray(value)) return value.map(show).join(", ");
+  return String(value);
+}
+
+function drawCounters(view) {
+  const box = $("counters");
+  box.replaceChildren();
+  const shapes = Object.fromEntries(table.screen.counters.map((c) => [c.name, c]));
+  const perPlayer = (c) => c.keys.length === 1 && c.keys[0] === "player";
+  const rows = ordered(table.screen.counters.map((c) => c.name).filter((n) => n in view.counters));
+  if (!rows.length) return;
+  const head = el("tr");
+  head.append(el("th"));
+  for (let p = 1; p <= view.players; p++) {
+    const th = el("th", {}, `player ${p}`);
+    if (view.current === p - 1) th.append(" ◀");
+    head.append(th);
+  }
+  box.append(head);
+  for (const [title, name] of rows) {
+    if (title) {
+      const tr = el("tr", {class: "group"});
+      tr.append(el("th", {colspan: view.players + 1}, title));
+      box.append(tr);
+    }
+    const tr = el("tr", {"data-counter": name});
+    tr.append(el("th", {}, nameOf(name)));
+    if (perPlayer(shapes[name])) tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
+    else tr.append(el("td", {colspan: Math.max(1, view.players)}, show(view.counters[name])));
+    box.append(tr);
+  }
+}
+
+function cards(row, items, kind, view) {
+  if (!Array.isArray(items)) {
+    if (items.size) row.append(el("span", {class: "card back"}, `${items.size} face down`));
+    return;
+  }
+  // alike cards side by side are one card "× n" (a box of 20 Scions)
+  let last = null;
+  for (const id of items) {
+    const seen = (view.components[kind] || {})[id];
+    const facts = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const text = (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "");
+    if (last && last.text === text) {
+      last.count += 1;
+      last.node.textContent = `${text} × ${last.count}`;
+      continue;
+    }
+    const owner = seen && display().owners[kind] ? playerOf(seen.counters[display().owners[kind]]) : null;
+    const node = el("span", {class: owner ? `card owned p${owner}` : "card", "data-card": id}, text);
+    row.append(node);
+    last = {text, count: 1, node};
+  }
+}
+
+function drawZones(view) {
+  const box = $("zones");
+  box.replaceChildren();
+  const zones = Object.fromEntries(table.screen.zones.map((z) => [z.name, z]));
+  for (const [group, name] of ordered(Object.keys(zones))) {
+    const z = zones[name], shown = view.zones[name];
+    if (group) box.append(el("h3", {}, group));
+    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of player ${p + 1}`, items]) : [[nameOf(z.name), shown]];
+    for (const [title, items] of rows) {
+      if (Array.isArray(items) ? !items.length : !items.size) continue;  // an empty zone says nothing
+      const row = el("div", {class: "zone", "data-zone": title});
+      row.append(el("span", {class: "name"}, title));
+      cards(row, items, z.kind, view);
+      box.append(row);
+    }
+  }
+}
+
+// ---- start -----------------------------------------------------------------------------
+
+const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
+if (match) {
+  table.id = match[1];
+  $("table").hidden = false;
+  connect();
+} else lobby().catch((e) => showError(e.message));

@@ -1,0 +1,159 @@
+"""`rulesdsl serve` in a real browser: Playwright drives Debian's Chromium.
+
+Two browser contexts (two people, each with their own storage and seat token) play a
+whole game of tic-tac-toe by clicking the board, and a whole game of Cronberg against
+each other and a bot by clicking their options. A screenshot of each finished game is
+saved under test-output/. Skipped only when Chromium is not installed (.ci/run installs
+it: `apt-get install chromium`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+uvicorn = pytest.importorskip("uvicorn")
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from rulesdsl.serve.app import Served, make_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "test-output"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
+                                "(apt-get install chromium; .ci/run installs it)")
+FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules"]
+
+
+@pytest.fixture(scope="module")
+def server(load_rules) -> Iterator[str]:
+    """A server on a free port of this machine, in a thread; its address."""
+    app = make_app([Served(f, load_rules(ROOT / f)) for f in FILES], bot_delay=0)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if running.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def create(base: str, game: int, seats: list[str]) -> str:
+    request = urllib.request.Request(f"{base}/api/tables", method="POST",
+                                     data=json.dumps({"game": game, "seats": seats}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)["table"]
+
+
+def seated(browser: Any, base: str, table: str, seat: int) -> Page:
+    """A new person (a browser context of their own) takes a seat at the table."""
+    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/t/{table}")
+    page.click(f"[data-take='{seat}']")
+    page.wait_for_selector(f"body[data-seat='{seat}']")
+    return page
+
+
+def wait_turn(page: Page, past: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.turn) > {past} || "
+                           "document.body.dataset.over === 'true'")
+
+
+def shot(page: Page, name: str) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / name), full_page=True)
+
+
+def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
+    table = create(server, 0, ["person", "person"])
+    one, two = seated(browser, server, table, 1), seated(browser, server, table, 2)
+    assert one.inner_text("#status") == "Your turn" and one.title().startswith("● ")
+    assert two.inner_text("#status") == "Player 1 decides"
+    for turn, (page, cell) in enumerate([(one, "a1"), (two, "b1"), (one, "a2"),
+                                          (two, "b2"), (one, "a3")]):
+        page.wait_for_selector(f"rect.can[data-cell='{cell}']")
+        page.click(f"rect[data-cell='{cell}']")
+        wait_turn(one, turn)
+        wait_turn(two, turn)
+    for page in (one, two):
+        assert page.inner_text("#status").startswith("Game over: player 1 wins")
+    assert two.locator("rect.fresh").get_attribute("data-cell") == "a3"   # the last move
+    assert two.title() == "Tic-tac-toe — rulesdsl"
+    one.reload()   # a reload keeps the seat (its token is in the page's storage)
+    one.wait_for_selector("body[data-seat='1'][data-over='true']")
+    assert "download the game's record" in one.inner_text("#status")
+    shot(one, "tictactoe.png")
+
+
+def from_the_lobby(browser: Any, base: str) -> str:
+    """A person starts a Cronberg table of two people and a bot on the lobby's form."""
+    page = browser.new_context().new_page()
+    page.goto(base)
+    page.select_option("#game", label="Cronberg (cronberg.rules)")
+    page.select_option("#players", "3")
+    page.select_option("[data-seat='2']", "person")
+    page.select_option("[data-seat='3']", "greedy")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/t/*")
+    table = page.url.rsplit("/", 1)[1]
+    page.context.close()
+    return table
+
+
+def test_cronberg_two_people_and_a_bot(server, browser):
+    table = from_the_lobby(browser, server)
+    pages = [seated(browser, server, table, 1), seated(browser, server, table, 2)]
+    # the first move on the board: a token on the crossing a1 of the triangle lattice
+    pages[0].click("#options button[data-option='token']")
+    pages[0].wait_for_selector("circle.can[data-cell='a1']")
+    pages[0].click("circle[data-cell='a1']")
+    pages[0].wait_for_selector("circle.disc.p1")
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server}/t/{table}")
+    watcher.wait_for_selector("body[data-turn]")
+    moves = 0
+    while pages[0].get_attribute("body", "data-over") != "true":
+        turn = int(pages[0].get_attribute("body", "data-turn") or 0)
+        for page in pages:
+            wait_turn(page, turn - 1)
+        mover = next((p for p in pages if p.inner_text("#status") == "Your turn"), None)
+        if mover is None:   # the bot is thinking
+            wait_turn(pages[0], turn)
+            continue
+        mover.click("#options button[data-option]")
+        wait_turn(pages[0], turn)
+        moves += 1
+        assert moves < 400
+    for page in pages:
+        page.wait_for_selector("body[data-over='true']")
+        assert page.inner_text("#status").startswith("Game over")
+    watcher.wait_for_selector("body[data-over='true']")
+    assert watcher.inner_text("#status").startswith("Game over")
+    shot(pages[0], "cronberg.png")
