@@ -27,7 +27,7 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as", A.LimitDecl: "limit",
+    A.TriggerDecl: "as soon as", A.LimitDecl: "limit", A.StatDecl: "stat",
 }
 SINGLE = {"setup", "play", "rank", "game", "players", "limit"}  # declared once, without a name
 

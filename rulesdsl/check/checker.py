@@ -133,6 +133,8 @@ class Checker(DeclarationChecker):
                 self.dice_decl(item)
             elif isinstance(item, A.CounterDecl):
                 self.counter_decl(item)
+            elif isinstance(item, A.StatDecl) and item.value is None:
+                self.stat_decl(item)  # a tally is a counter: the rules change it
             elif isinstance(item, A.DefineDecl):
                 if self.declare(item.name, "definition", item.span):
                     self.a.defines[item.name] = item
@@ -152,12 +154,16 @@ class Checker(DeclarationChecker):
                 self.procedure(Proc("play", "play", item.body, [], item.span))
             elif isinstance(item, A.RankDecl):
                 self.rank_decl(item)
+            elif isinstance(item, A.StatDecl) and item.value is not None:
+                self.stat_decl(item)
             elif isinstance(item, A.TriggerDecl):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):
                 self.example_decl(item)
         self.check_rules()
         self.uncalled_defines()
+        order = [i.name for i in items if isinstance(i, A.StatDecl)]
+        self.a.stats = {n: self.a.stats[n] for n in order if n in self.a.stats}
         return self.a
 
     # ---- constants ---------------------------------------------------------------------
@@ -395,7 +401,11 @@ class Checker(DeclarationChecker):
             self.a.binding[id(t)] = CounterRef(t.name)
             return info.type
         fake = A.Of(span=t.span, attr=t.name, obj=t.of)
-        result = self.of(fake, scope)
+        self.writing = True  # a statistic's tally may be changed, not read
+        try:
+            result = self.of(fake, scope)
+        finally:
+            self.writing = False
         ref = self.a.binding.pop(id(fake), None)
         if ref is not None:
             self.a.binding[id(t)] = ref

@@ -30,6 +30,7 @@ from .expressions import ExpressionCompiler
 from .layout import Layout, layout_of
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
+from .statistics import reader, stats_function
 
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
@@ -97,6 +98,7 @@ class Program:
     frame_types: list[dict[int, Type]] = field(default_factory=list)
     points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
+    statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -236,7 +238,9 @@ class Compiler(ExpressionCompiler):
             const_node.value = self.nlocals[key] - nargs
         self.inline_jumps()
         rank, score = self.rank_functions()
+        stats = stats_function(self)
         functions = [*self.functions, rank, *([score] if score else []),
+                     *([stats] if stats else []),
                      *([triggers] if triggers else []), *self.blocks]
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
         module.body.append(E.assign(E.store("BLOCKS"),
@@ -263,7 +267,8 @@ class Compiler(ExpressionCompiler):
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
-                       self.frame_types, self.points, hits)
+                       self.frame_types, self.points, hits,
+                       statistics=reader(a, self.layout, namespace.get("STATS")))
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -470,16 +475,16 @@ class Compiler(ExpressionCompiler):
             winner = E.call("_need", self.expr(s.player), E.const(self.sid(s.span)),
                             E.const("the winner"))
             self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("_win", st, winner)),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.Draw):
             self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"),
                                     E.binop(E.list_([E.const(1)]), "*", E.attr(st, "np"))),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.EndGame):
             self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("RANK", st)),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.EndTurn):
             self.goto(pos, self.turns_next[-1])
         elif isinstance(s, A.Break):
@@ -540,6 +545,10 @@ class Compiler(ExpressionCompiler):
         else:  # pragma: no cover
             raise AssertionError(type(s))
         return pos
+
+    def ending(self, span: Span) -> ast.stmt:
+        """`st.ending = sid`: which rule ended the game, for statistics (`Game.ended_at`)."""
+        return E.assign(E.attr_store(E.name("st"), "ending"), E.const(self.sid(span)))
 
     def checked(self, value: ast.expr, span: Span) -> ast.expr:
         """A whole number that arithmetic made, checked to stay within bounds when it is
@@ -805,6 +814,10 @@ class Compiler(ExpressionCompiler):
         start = self.expr(s.start) if s.start is not None else E.const(0)
         self.emit(pos, E.assign(self.local_store(who), start),
                   E.assign(self.local_store(taken), E.const(0)))
+        # the seat of the game's first turn, for statistics by turn order (`Game.first_player`)
+        self.emit(pos, E.if_(E.compare(E.attr(E.name("st"), "first"), "is", E.const(None)),
+                             [E.assign(E.attr_store(E.name("st"), "first"),
+                                       self.local(who))]))
         self.goto(pos, head)
         self.emit(head, E.assign(E.sub_store(E.name("V"), 0), self.local(who)))
         self.point(head, "turn", s.span)
