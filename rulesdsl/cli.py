@@ -32,6 +32,7 @@ from .runner import (
     seat_name,
     simulate,
 )
+from .variants import include
 
 
 class UsageError(Exception):
@@ -92,6 +93,9 @@ def _setting(text: str) -> tuple[str, Any]:
 def build_parser() -> Parser:
     p = Parser(prog="rulesdsl", description="Tabletop game rules as text: check them, run "
                "them, play them, measure them.")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder rule files may read from besides their own (for "
+                        "'extends' and data files); may be given several times")
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
 
     c = sub.add_parser("check", help="check rule files and run their examples")
@@ -191,6 +195,10 @@ def build_parser() -> Parser:
     f.add_argument("--seed", type=_natural, default=1)
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
+    for command in sub.choices.values():  # --include after the command works too
+        command.add_argument("--include", action="append", default=argparse.SUPPRESS,
+                             metavar="DIR", help="a folder rule files may read from besides "
+                             "their own; may be given several times")
     return p
 
 
@@ -479,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
+        include(args.include)
         return COMMANDS[args.command](args)
     except UsageError as err:
         print(f"rulesdsl: error: {err}", file=sys.stderr)

@@ -6,6 +6,7 @@ carrying diagnostics and the source texts to show them with.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +29,18 @@ def _build(resolved: Resolved, overrides: dict[str, Any] | None,
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
-         coverage: bool = False) -> Rules:
+         coverage: bool = False, include: Iterable[str | Path] = ()) -> Rules:
     """Load a rule file (a variant with its bases): parsed, checked and compiled, or a
     RulesError. With `coverage`, the program counts which rules, branches, options,
     triggers, turns and ends of the game run (`Program.points`, `Program.hits`)."""
-    return _build(resolve(path), overrides, coverage)
+    return _build(resolve(path, include=include), overrides, coverage)
 
 
-def load_text(text: str, path: str = "<input>",
-              overrides: dict[str, Any] | None = None) -> Rules:
-    """Load rules from a string (tests, docs); `extends` is relative to `path`."""
-    return _build(merge(parse(text, path), text, path), overrides)
+def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
+              include: Iterable[str | Path] = ()) -> Rules:
+    """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches
+    the folder of `path` and below, and the folders in `include`."""
+    return _build(merge(parse(text, path), text, path, include=include), overrides)
 
 
 def check_file(path: str | Path, run_examples: bool = True,

@@ -23,7 +23,6 @@ import copy
 import io
 import json
 import random
-import re
 import resource
 import signal
 import sys
@@ -233,26 +232,6 @@ def games_to_corrupt(rng: random.Random, rules: rulesdsl.Rules) -> rulesdsl.Game
             break
         game.apply_index(rng.randrange(game.num_options()))
     return game
-
-
-# the engine's own errors, not this fuzzing's business: the code generator and the checker's
-# constant evaluation, which another change rewrites with limits of their own (sizes of
-# numbers and collections, nesting depth, work inside one expression); see
-# docs/robustness.md. A traceback matching one of these is counted apart, as known.
-KNOWN = {
-    "a number literal of more than 4,300 digits": r"Exceeds the limit \(4300",
-    "a huge number in a constant (const_eval)": r"OverflowError.* const_eval",
-    "nesting deeper than the parser can build": r"RecursionError|Hang: .*(tree|visitors)\.py",
-    "a collection too large for memory": r"MemoryError",
-    "work without end inside one expression": r"Hang: .*<rules ",
-}
-
-
-def known(outcome: Outcome) -> str | None:
-    """Which known limit of the engine an outcome hit, if any."""
-    text = outcome.traceback or ""
-    return next((name for name, sign in KNOWN.items() if re.search(sign, text, re.DOTALL)),
-                None)
 
 
 def corrupt(rng: random.Random, data: Any) -> Any:

@@ -77,7 +77,8 @@ def _at_the_root(monkeypatch):
 def load_and_run(block: Block) -> tuple[list[Diagnostic], dict[str, str]]:
     """Every diagnostic of the block: from loading it, or else from its examples."""
     try:
-        rules = rulesdsl.load_text(block.text, path=block.path)
+        # the variants in the doc extend the games under games/, beside docs/
+        rules = rulesdsl.load_text(block.text, path=block.path, include=[ROOT / "games"])
     except RulesError as err:
         return err.diagnostics, err.sources
     return run_examples(rules), rules.sources

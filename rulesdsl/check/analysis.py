@@ -27,6 +27,16 @@ WAITING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.Turns, A.Re
            A.CallRule)
 
 
+class TooLarge(Exception):
+    """A value known before the game is beyond what the engine keeps (a number beyond
+    10^18, a list of more than 100,000 items)."""
+
+    def __init__(self, node: A.Node, what: str):
+        super().__init__(what)
+        self.node = node
+        self.what = what
+
+
 class NotConstant(Exception):
     """An expression that must be known before the game starts is not."""
 

@@ -12,6 +12,7 @@ from typing import Any
 from .. import ast as A
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
+from ..limits import MAX_COMPONENTS, MAX_SLOTS
 from .analysis import (
     CounterInfo,
     DiceInfo,
@@ -178,6 +179,10 @@ class DeclarationChecker(ExpressionChecker):
             if n < 1:
                 self.err("E050", "a row stands for at least one component", row.span)
                 continue
+            if sum(counts) + n > MAX_COMPONENTS:
+                self.err("E034", f"kind {d.name} would have more than {MAX_COMPONENTS:,} "
+                         "components", row.span)
+                return
             counts.append(n)
             for f, value in zip(d.fields, row.values):
                 t = self.expr(value, scope)
@@ -205,6 +210,8 @@ class DeclarationChecker(ExpressionChecker):
         if not self.declare(d.name, "die", d.span):
             return
         faces = self.constant(d.faces)
+        if faces is None:
+            return  # reported already (E031, E034)
         if not isinstance(faces, list) or not faces:
             self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
                      hint="for example: faces 1..6")
@@ -265,6 +272,11 @@ class DeclarationChecker(ExpressionChecker):
         size = 1
         for dim in dims:
             size *= dim[2]
+        self.slots_total += size
+        if self.slots_total > MAX_SLOTS:
+            self.err("E034", f"counter {d.name} would make the counters hold "
+                     f"{self.slots_total:,} values (at most {MAX_SLOTS:,})", d.span)
+            return
         ctype: Type = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
         if d.holding is not None:
             held = self.held_type(d.holding, d.span)

@@ -114,6 +114,12 @@ def suspends(s: Any) -> bool:
     return any(suspends(x) for body in _bodies(s) for x in body)
 
 
+def loop_depth(s: Any) -> int:
+    """How deep loops nest in a statement, itself included."""
+    inner = max((loop_depth(x) for body in _bodies(s) for x in body), default=0)
+    return inner + (1 if isinstance(s, (A.ForEach, A.Repeat, A.While)) else 0)
+
+
 def _bodies(s: Any) -> list[list]:
     if isinstance(s, A.If):
         out = [b for _, b in s.branches]
@@ -711,9 +717,10 @@ class Compiler(ExpressionCompiler):
         return end
 
     def native_loop(self, s: Any) -> bool:
-        """A loop without a pause inside runs as a Python loop, unless loops are nested
-        deeper than Python allows (then it runs as blocks, like a loop that pauses)."""
-        return not suspends(s) and self.native < NATIVE_LOOPS
+        """A loop without a pause inside runs as a Python loop, unless it and the loops in
+        it are nested deeper than Python allows: then the whole nest runs as blocks, like a
+        loop that pauses (a loop of blocks inside a Python loop would lose its place)."""
+        return not suspends(s) and self.native + loop_depth(s) <= NATIVE_LOOPS
 
     def native_body(self, body: list, pos: list) -> None:
         self.native += 1
