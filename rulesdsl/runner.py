@@ -1,17 +1,16 @@
-"""Playing whole games with agents: one narrated game, or many for statistics.
+"""Playing whole games with agents: one game (`play_game`), and what to report when a rule
+stops one.
 
-Used by `rulesdsl run`, `play`, `simulate`, `replay` and `validate`. Game k of a simulation
-uses the game seed `seed + k` and agents seeded from it, so the results do not depend on how
-many worker processes share the work. A game that a rule stops with an error is reported
+Used by `rulesdsl run`, `play`, `simulate` (through rulesdsl.analysis), `replay` and
+`validate`. Agents are seeded from the game's seed and their seat, so a game does not
+depend on which process plays it. A game that a rule stops with an error is reported
 with where it happened (the file, the game's number and seed, the turn and the seat) and a
 record that `rulesdsl replay` plays again (`failure`).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -23,7 +22,7 @@ from .interpreter.observation import Observation, play_out
 from .interpreter.records import Record, bad, make_record, write_record
 from .loader import load
 
-__all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", "simulate"]
+__all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name"]
 
 AGENT_SEED_STRIDE = 7919
 
@@ -32,38 +31,6 @@ def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
     """One agent per seat: the names given cycle over the seats."""
     return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
             for p in range(players)]
-
-
-@dataclass
-class Summary:
-    """What many games of one rule file came to."""
-
-    file: str
-    game: str
-    games: int
-    players: int
-    wins: list[int]
-    draws: int
-    decisions: int
-    scores: list[float] | None
-    seconds: float
-    limits: int = 0  # games that reached their limit of decisions
-
-    def to_json(self) -> dict[str, Any]:
-        n = max(self.games, 1)
-        return {
-            "file": self.file,
-            "game": self.game,
-            "games": self.games,
-            "players": self.players,
-            "wins": self.wins,
-            "win_rates": [w / n for w in self.wins],
-            "draws": self.draws,
-            "mean_decisions": self.decisions / n,
-            "mean_scores": [s / n for s in self.scores] if self.scores is not None else None,
-            "limit_endings": self.limits,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 @dataclass
@@ -77,84 +44,21 @@ class Failed:
 
 
 def play_game(rules: Rules, players: int, seed: int, agent_names: list[str],
-              limit: int | None = None, before: Callable[[Game, int], None] | None = None
-              ) -> tuple[Game | None, Failed | None]:
-    """Play one game with agents (stopping at `limit` decisions if it is below the rules'
-    own): the game when it ended, or what stopped it."""
+              limit: int | None = None, before: Callable[[Game, int], None] | None = None,
+              agents: list[Any] | None = None) -> tuple[Game | None, Failed | None]:
+    """Play one game with agents (the names given cycled over the seats, or `agents` made
+    already), stopping at `limit` decisions if it is below the rules' own: the game when
+    it ended, or what stopped it."""
     game = None
     try:
         game = rules.new_game(players=players, seed=seed)
         if limit is not None:
             game.limit = min(game.limit, limit)
-        play_out(game, agents_for(agent_names, players, seed), before=before)
+        play_out(game, agents or agents_for(agent_names, players, seed), before=before)
         return game, None
     except RulesError as err:
         steps = list(game.history) if game is not None else []
         return None, Failed(seed, steps, err.diagnostics[0])
-
-
-def _play_chunk(args: tuple) -> tuple:
-    path, overrides, players, seeds, agent_names = args
-    rules = load(path, overrides)
-    wins = [0] * players
-    draws = decisions = limits = 0
-    scores: list[float] | None = None
-    for seed in seeds:
-        game, failed = play_game(rules, players, seed, agent_names)
-        if failed is not None:  # the games after it are not played: it is reported
-            return wins, draws, decisions, scores, limits, failed
-        assert game is not None and game.result is not None
-        result = game.result
-        firsts = result.winners
-        if len(firsts) == 1:
-            wins[firsts[0]] += 1
-        else:
-            draws += 1
-        limits += result.ended_by == "limit"
-        decisions += game.decisions
-        if result.scores is not None:
-            if scores is None:
-                scores = [0.0] * players
-            for p, s in enumerate(result.scores):
-                scores[p] += s
-    return wins, draws, decisions, scores, limits, None
-
-
-def simulate(path: str, players: int, games: int, seed: int, agent_names: list[str],
-             workers: int = 1, overrides: dict[str, Any] | None = None,
-             rules: Rules | None = None, records: str | Path | None = ".") -> Summary:
-    """Play `games` games (seeds `seed`, `seed + 1`, ...). A game a rule stops ends the
-    simulation with a RulesError for the first such seed (see `failure`)."""
-    rules = rules or load(path, overrides)
-    start = time.perf_counter()
-    seeds = list(range(seed, seed + games))
-    workers = max(1, min(workers, games))
-    chunks = [seeds[i::workers] for i in range(workers)]
-    jobs = [(path, overrides, players, chunk, agent_names) for chunk in chunks if chunk]
-    if workers == 1:
-        parts = [_play_chunk(job) for job in jobs]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_play_chunk, jobs))
-    failures = [part[5] for part in parts if part[5] is not None]
-    if failures:
-        # each worker stops at its first failure: the smallest seed among them is the
-        # first failing game overall, whatever the number of workers
-        first = min(failures, key=lambda f: f.seed)
-        raise report_failure(rules, path, players, first, agent_names, first.seed - seed + 1,
-                             records, total=games)
-    wins = [0] * players
-    draws = decisions = limits = 0
-    scores: list[float] | None = None
-    for w, d, n, s, lim, _ in parts:
-        wins = [a + b for a, b in zip(wins, w)]
-        draws += d
-        decisions += n
-        limits += lim
-        if s is not None:
-            scores = s if scores is None else [a + b for a, b in zip(scores, s)]
-    return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
-                   scores, time.perf_counter() - start, limits)
 
 
 def seat_agents(names: list[str], players: int) -> list[str]:
