@@ -130,6 +130,9 @@ class Comparison:
 def compare(base: list[GameRecord], variant: list[GameRecord], metric: str) -> Comparison:
     xs, ys = pairs(base, variant, metric)
     diff, p = I.paired([y - x for x, y in zip(xs, ys)])
+    if metric.partition(":")[0] in ("first", "seat", "position", "draw"):
+        # a win share or a rate: its interval stays within [0, 1]
+        return Comparison(metric, I.share(xs), I.share(ys), diff, p)
     return Comparison(metric, I.mean(xs), I.mean(ys), diff, p)
 
 
