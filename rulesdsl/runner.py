@@ -22,7 +22,8 @@ from .interpreter.observation import Observation, play_out
 from .interpreter.records import Record, bad, make_record, write_record
 from .loader import load
 
-__all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name"]
+__all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name", "team_name",
+           "wilson"]
 
 AGENT_SEED_STRIDE = 7919
 
@@ -160,9 +161,23 @@ def seat_name(p: int) -> str:
     return f"player {p + 1}"
 
 
+def team_name(k: int, team: list[int]) -> str:
+    return f"team {k + 1} (players {', '.join(str(p + 1) for p in team)})"
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k / n (analysis.intervals.wilson)."""
+    from .analysis.intervals import wilson as interval
+
+    est = interval(k, n)
+    return est.low, est.high
+
+
 def describe_result(game: Game) -> list[str]:
     result = game.result
     assert result is not None
+    if result.teams is not None:
+        return _describe_teams(result.ranking, result.scores, result.teams)
     lines = []
     order = sorted(range(game.players), key=lambda p: result.ranking[p])
     for p in order:
@@ -178,4 +193,16 @@ def describe_result(game: Game) -> list[str]:
         head = "a draw"
     else:
         head = "a shared win: " + ", ".join(seat_name(p) for p in winners)
+    return [f"Result: {head}"] + lines
+
+
+def _describe_teams(ranking: list[int], scores: list[int] | None,
+                    teams: list[list[int]]) -> list[str]:
+    order = sorted(range(len(teams)), key=lambda k: ranking[teams[k][0]])
+    lines = [f"  {ranking[teams[k][0]]}. {team_name(k, teams[k])}"
+             + (f", score {scores[teams[k][0]]}" if scores is not None else "")
+             for k in order]
+    first = [k for k in order if ranking[teams[k][0]] == 1]
+    head = f"{team_name(first[0], teams[first[0]])} wins" if len(first) == 1 else \
+        "a shared win: " + ", ".join(team_name(k, teams[k]) for k in first)
     return [f"Result: {head}"] + lines

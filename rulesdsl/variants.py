@@ -27,9 +27,11 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as", A.LimitDecl: "limit", A.StatDecl: "stat",
+    A.TriggerDecl: "as soon as", A.TeamsDecl: "teams", A.LimitDecl: "limit",
+    A.StatDecl: "stat",
 }
-SINGLE = {"setup", "play", "rank", "game", "players", "limit"}  # declared once, without a name
+# declared once, without a name
+SINGLE = {"setup", "play", "rank", "game", "players", "teams", "limit"}
 
 
 def key_of(decl: Any) -> tuple[str, str] | None:

@@ -10,7 +10,7 @@ needs fewer games than two separate runs (docs/balance.md measures how many).
 A metric is a number per game:
 - `first`: the win share of the player who took the first turn (`seat:K`, `position:K`:
   of seat K, of the K-th player in turn order, from 1);
-- `draw`: 1 when no player ranks first alone; `length`: decisions; `margin`: the best
+- `draw`: 1 when no player (no team) ranks first alone; `length`: decisions; `margin`: the best
   score less the second;
 - `stat:NAME`: a statistic the rule file declares (`stat:NAME:K` for seat K of one kept
   per player).
@@ -44,7 +44,7 @@ def metric_value(metric: str, g: GameRecord) -> float | None:
             return None
         return g.shares()[(g.first + k) % n]
     if kind == "draw":
-        return float(len(g.winners) != 1)
+        return float(not g.decisive)
     if kind == "length":
         return float(g.decisions)
     if kind == "margin":

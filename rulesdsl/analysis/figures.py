@@ -43,6 +43,9 @@ class Figures:
     margin: Estimate | None
     endings: dict[str, Estimate]
     stats: dict[str, Any] = field(default_factory=dict)
+    teams: list[list[int]] | None = None
+    team_share: list[Estimate] | None = None  # a team's share of the wins
+    team_wins: list[int] | None = None         # the games a team won alone
 
     def to_json(self) -> dict[str, Any]:
         def js(e: Any) -> Any:
@@ -73,7 +76,9 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
     shares = [g.shares() for g in records]
     by_seat = [[s[p] for s in shares] for p in range(players)]
     seat_share = [I.share(v, exact) for v in by_seat]
-    seat_wins = [sum(1 for g in records if g.winners == [p]) for p in range(players)]
+    # a seat's wins: the games it (its team) won alone
+    seat_wins = [sum(1 for g in records if g.decisive and p in g.winners)
+                 for p in range(players)]
     position_share = position_balance = None
     if records and all(g.first is not None for g in records):
         by_place = [[0.0] * n for _ in range(players)]
@@ -82,7 +87,7 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
                 by_place[g.position(p)][i] = shares[i][p]  # type: ignore[index]
         position_share = [I.share(v, exact) for v in by_place]
         position_balance = balance_of(by_place, players, exact)
-    sole = sum(1 for g in records if len(g.winners) == 1)
+    sole = sum(1 for g in records if g.decisive)
     limit = sum(1 for g in records if g.ended_by == "limit")
     lengths = [g.decisions for g in records]
     scores = margin = None
@@ -98,7 +103,17 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
         position_balance, I.mean(lengths), I.quantiles(lengths), scores, margin,
         {label: I.rate(k, n, exact) for label, k in sorted(endings.items(),
                                                            key=lambda kv: (-kv[1], kv[0]))},
-        declared(records, players, stat_shapes, exact))
+        declared(records, players, stat_shapes, exact), *_teams(records, shares, exact))
+
+
+def _teams(records: list[GameRecord], shares: list[list[float]], exact: bool) -> tuple:
+    """Each team's share of the wins (its players' shares added up) and its sole wins."""
+    teams = records[0].teams if records else None
+    if teams is None:
+        return None, None, None
+    team_share = [I.share([sum(s[p] for p in team) for s in shares], exact) for team in teams]
+    wins = [sum(1 for g in records if g.decisive and g.winners == team) for team in teams]
+    return teams, team_share, wins
 
 
 def _margin(scores: list[int]) -> float:

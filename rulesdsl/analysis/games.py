@@ -37,13 +37,22 @@ class GameRecord:
     ending: str              # the rule that ended it, as people read it
     stats: dict[str, Any] = field(default_factory=dict)
     steps: list[int] = field(default_factory=list)
+    teams: list[list[int]] | None = None  # the run's teams (`teams of N`), not stored per game
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["teams"]
+        return out
 
     @property
     def winners(self) -> list[int]:
         return [p for p, r in enumerate(self.ranking) if r == 1]
+
+    @property
+    def decisive(self) -> bool:
+        """One player (in a game of teams: one team) alone in first place."""
+        firsts = self.winners
+        return firsts in self.teams if self.teams is not None else len(firsts) == 1
 
     def shares(self) -> list[float]:
         """Each seat's share of the win: 1 for a sole winner, 1/k to each of k players
@@ -156,7 +165,8 @@ def play_one(plan: Plan, rules: Rules, number: int, keep_steps: bool = True
     return GameRecord(number, seed, (number - 1) % plan.rotations, names, game.first_player,
                       list(result.ranking), list(result.scores) if result.scores is not None
                       else None, game.decisions, result.ended_by, ending_label(rules, game),
-                      game.statistics(), list(game.history) if keep_steps else [])
+                      game.statistics(), list(game.history) if keep_steps else [],
+                      rules.teams(plan.players))
 
 
 def play_batch(batch: Batch) -> BatchResult:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..runner import team_name
 from .figures import Figures
 from .intervals import Estimate
 from .study import Outcome, StudyResult, Verdict
@@ -21,7 +22,7 @@ def summary_json(o: Outcome) -> dict[str, Any]:
     f = o.figures
     n = max(f.games, 1)
     scores = [e.value for e in f.scores] if f.scores is not None else None
-    return {
+    out = {
         "file": o.path,
         "game": o.rules.name,
         "run": o.run.id,
@@ -31,13 +32,21 @@ def summary_json(o: Outcome) -> dict[str, Any]:
         "seed": o.run.seed,
         "wins": f.seat_wins,
         "win_rates": [w / n for w in f.seat_wins],
-        "draws": f.games - sum(f.seat_wins),
+        "draws": f.games - round(f.decisive.value * f.games) if f.games else 0,
         "mean_decisions": f.length.value if f.games else 0.0,
         "mean_scores": scores,
         "limit_endings": round(f.timeouts.value * f.games) if f.games else 0,
         "seconds": round(o.seconds, 3),
         "figures": f.to_json(),
     }
+    if f.teams is not None and f.team_wins is not None and f.team_share is not None:
+        out["teams"] = f.teams
+        out["team_wins"] = f.team_wins
+        out["team_win_rates"] = [w / n for w in f.team_wins]
+        out["team_win_intervals"] = [[e.low, e.high] for e in f.team_share]
+        if scores is not None:  # teammates share their team's score
+            out["team_mean_scores"] = [scores[team[0]] for team in f.teams]
+    return out
 
 
 def study_json(result: StudyResult) -> dict[str, Any]:
@@ -83,7 +92,14 @@ def run_tables(o: Outcome, agents: list[str]) -> list[Any]:
             row.append(f.scores[p].text())
         table.add_row(*row)
     out.append(table)
-    draws = f.games - sum(f.seat_wins)
+    if f.teams is not None and f.team_share is not None and f.team_wins is not None:
+        teams = Table(title="teams (a team's players share its place and its score)")
+        for title in ("team", "wins", "win rate (95%)"):
+            teams.add_column(title, justify="left" if title == "team" else "right")
+        for k, team in enumerate(f.teams):
+            teams.add_row(team_name(k, team), str(f.team_wins[k]), pct(f.team_share[k]))
+        out.append(teams)
+    draws = f.games - round(f.decisive.value * f.games)
     out.append(f"draws {draws} ({draws / max(f.games, 1):.1%}); {f.length.value:.1f} "
                f"decisions a game; {f.games / max(o.seconds, 1e-9):.0f} games/s "
                f"({o.seconds:.2f} s)")

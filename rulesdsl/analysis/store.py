@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS runs (
     rotations INTEGER NOT NULL,
     stats TEXT NOT NULL,
     limit_decisions INTEGER NOT NULL,
+    teams TEXT,
     UNIQUE (rules, players, agents, seed, rotations)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -85,6 +86,7 @@ class Run:
     rotations: int
     stats: dict[str, str]   # each declared statistic: "game" or "player"
     limit: int
+    teams: list[list[int]] | None = None  # the seats of each team (`teams of N`)
 
     def plan(self) -> Plan:
         return Plan(self.file, self.players, tuple(self.agents), self.seed, self.rotations,
@@ -134,7 +136,8 @@ class Store:
     # ---- runs ----------------------------------------------------------------------------
 
     def run_for(self, file: str, game: str, rules: str, settings: dict[str, Any],
-                plan: Plan, stats: dict[str, str], limit: int) -> Run:
+                plan: Plan, stats: dict[str, str], limit: int,
+                teams: list[list[int]] | None = None) -> Run:
         """The run of this plan, made if it is new."""
         agents = json.dumps(list(plan.agents))
         key = (rules, plan.players, agents, plan.seed, plan.rotations)
@@ -143,9 +146,11 @@ class Store:
         if row is None:
             cur = self.db.execute(
                 "INSERT INTO runs (file, game, rules, settings, players, agents, seed, "
-                "rotations, stats, limit_decisions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "rotations, stats, limit_decisions, teams) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?)",
                 (file, game, rules, json.dumps(settings, sort_keys=True), plan.players,
-                 agents, plan.seed, plan.rotations, json.dumps(stats), limit))
+                 agents, plan.seed, plan.rotations, json.dumps(stats), limit,
+                 json.dumps(teams) if teams is not None else None))
             self.db.commit()
             run_id = cur.lastrowid
         else:
@@ -166,7 +171,8 @@ class Store:
     @staticmethod
     def _run(row: tuple) -> Run:
         return Run(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5],
-                   json.loads(row[6]), row[7], row[8], json.loads(row[9]), row[10])
+                   json.loads(row[6]), row[7], row[8], json.loads(row[9]), row[10],
+                   json.loads(row[11]) if row[11] is not None else None)
 
     def compared(self, base: int, variant: int) -> None:
         self.db.execute("INSERT OR IGNORE INTO comparisons VALUES (?, ?)", (base, variant))
@@ -203,6 +209,8 @@ class Store:
         limit = "" if upto is None else " AND number <= ?"
         args: tuple = (run,) if upto is None else (run, upto)
         column = "steps" if steps else "'[]'"
+        row = self.db.execute("SELECT teams FROM runs WHERE id = ?", (run,)).fetchone()
+        teams = json.loads(row[0]) if row is not None and row[0] is not None else None
         query = ("SELECT number, seed, rotation, agents, first, ranking, scores, decisions, "
                  f"ended_by, ending, stats, {column} FROM games WHERE run = ?{limit} "
                  "ORDER BY number")
@@ -211,7 +219,8 @@ class Store:
                 yield GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4],
                                  json.loads(row[5]),
                                  json.loads(row[6]) if row[6] is not None else None, row[7],
-                                 row[8], row[9], json.loads(row[10]), json.loads(row[11]))
+                                 row[8], row[9], json.loads(row[10]), json.loads(row[11]),
+                                 teams)
         except (sqlite3.DatabaseError, ValueError) as err:
             raise bad_db(f"{self.path}: a game of run {run} cannot be read: {err}") from None
 
@@ -226,4 +235,4 @@ class Store:
 
 
 RUN_COLUMNS = ("id, file, game, rules, settings, players, agents, seed, rotations, stats, "
-               "limit_decisions")
+               "limit_decisions, teams")

@@ -92,7 +92,7 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
                         rotations, tuple(sorted(o.settings.items())),
                         tuple(str(Path(f).resolve()) for f in o.include))
             run = store.run_for(str(path), rules.name, rules.digest, o.settings, plan,
-                                stat_shapes(rules), rules.limit)
+                                stat_shapes(rules), rules.limit, rules.teams(o.players))
             runs.append((run, plan))
         for run, _ in runs[1:]:
             store.compared(runs[0][0].id, run.id)
