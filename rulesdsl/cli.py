@@ -398,19 +398,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .analysis.cli import simulate_command
+    from .balance.cli import simulate_command
 
     return simulate_command(args)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .analysis.cli import report_command
+    from .balance.cli import report_command
 
     return report_command(args)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .analysis.cli import export_command
+    from .balance.cli import export_command
 
     return export_command(args)
 

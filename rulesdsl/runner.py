@@ -1,7 +1,7 @@
 """Playing whole games with agents: one game (`play_game`), and what to report when a rule
 stops one.
 
-Used by `rulesdsl run`, `play`, `simulate` (through rulesdsl.analysis), `replay` and
+Used by `rulesdsl run`, `play`, `simulate` (through rulesdsl.balance), `replay` and
 `validate`. Agents are seeded from the game's seed and their seat, so a game does not
 depend on which process plays it. A game that a rule stops with an error is reported
 with where it happened (the file, the game's number and seed, the turn and the seat) and a
@@ -166,8 +166,8 @@ def team_name(k: int, team: list[int]) -> str:
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion k / n (analysis.intervals.wilson)."""
-    from .analysis.intervals import wilson as interval
+    """The 95% Wilson score interval of a proportion k / n (balance.intervals.wilson)."""
+    from .balance.intervals import wilson as interval
 
     est = interval(k, n)
     return est.low, est.high

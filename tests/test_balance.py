@@ -10,10 +10,10 @@ import sqlite3
 import pytest
 
 import rulesdsl
-from rulesdsl.analysis.games import Batch, Plan, play_batch
-from rulesdsl.analysis.running import Backend, play_runs
-from rulesdsl.analysis.store import Store
-from rulesdsl.analysis.study import Options, run_study
+from rulesdsl.balance.games import Batch, Plan, play_batch
+from rulesdsl.balance.running import Backend, play_runs
+from rulesdsl.balance.store import Store
+from rulesdsl.balance.study import Options, run_study
 from rulesdsl.cli import main
 
 from .conftest import ROOT
@@ -279,10 +279,17 @@ def test_report_writes_plots_and_a_page(capsys, tmp_path):
 
 def test_report_of_a_database_without_runs(capsys, tmp_path):
     pytest.importorskip("matplotlib")
-    from rulesdsl.analysis.store import Store
+    from rulesdsl.balance.store import Store
 
     Store("empty.db").close()
     assert main(["report", "empty.db"]) == 1
     assert "holds no runs" in capsys.readouterr().err
     assert main(["report", "nowhere.db"]) == 1
     assert "no such database" in capsys.readouterr().err
+
+
+def test_the_progress_bar_goes_to_stderr(capsys):
+    assert main(["simulate", PIG, "--games", "30", "--progress", "on", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 30
+    assert "30/30" in err and "games/s" in err

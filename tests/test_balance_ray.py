@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import rulesdsl
-from rulesdsl.analysis.running import Backend
-from rulesdsl.analysis.store import Store
-from rulesdsl.analysis.study import Options, run_study
+from rulesdsl.balance.running import Backend
+from rulesdsl.balance.store import Store
+from rulesdsl.balance.study import Options, run_study
 
 from .conftest import ROOT
 

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from rulesdsl.analysis import intervals as I
-from rulesdsl.analysis.sequential import Sprt
+from rulesdsl.balance import intervals as I
+from rulesdsl.balance.sequential import Sprt
 
 
 @pytest.mark.parametrize("p,want", [(0.975, 1.959963984540054), (0.5, 0.0),

@@ -3,7 +3,7 @@ summed up and compared; with `until_significant`, played in looks of `LOOK` game
 the sequential test decides for every variant or the budget of games is spent.
 
 Stage: analysis. This is what `rulesdsl simulate` runs; the command line only reads its
-arguments and shows what comes back (analysis/show.py).
+arguments and shows what comes back (balance/show.py).
 """
 
 from __future__ import annotations

@@ -48,12 +48,18 @@ def simulate_command(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise _usage(str(err)) from None
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    bar_console = None
+    if show:  # on stderr, so that --json and the tables on stdout stay clean
+        from rich.console import Console
+
+        bar_console = Console(stderr=True)
     options = Options(players=players, games=args.games, seed=args.seed,
                       agents=tuple(args.agents),
                       backend=Backend(args.backend, args.workers, args.address),
                       db=":memory:" if args.no_db else args.db, rotate=args.rotate,
                       settings=settings, include=tuple(args.include), records=args.records,
-                      exact=args.exact, metric=args.metric, sprt=sprt, progress=show)
+                      exact=args.exact, metric=args.metric, sprt=sprt, progress=show,
+                      console=bar_console)
     result = run_study(list(args.files), loaded, options)
     if args.json:
         from .show import study_json
