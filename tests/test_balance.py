@@ -293,3 +293,15 @@ def test_the_progress_bar_goes_to_stderr(capsys):
     out, err = capsys.readouterr()
     assert json.loads(out)["games"] == 30
     assert "30/30" in err and "games/s" in err
+
+
+def test_figures_by_agent_with_seats_rotated(tmp_path):
+    result = study([TICTACTOE], str(tmp_path / "a.db"), games=40, seed=1,
+                   agents=("greedy", "random"), rotate=True)
+    f = result.outcomes[0].figures
+    assert f.agent_share is not None and f.agent_even == {"greedy": 0.5, "random": 0.5}
+    assert f.agent_share["greedy"].value + f.agent_share["random"].value == pytest.approx(1)
+    assert f.agent_share["greedy"].low > 0.5  # greedy takes the win a random player leaves
+    assert result.outcomes[0].figures.seat_share[0].value < 1
+    assert study([TICTACTOE], str(tmp_path / "b.db"), games=4).outcomes[0].figures \
+        .agent_share is None

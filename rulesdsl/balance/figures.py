@@ -46,6 +46,10 @@ class Figures:
     teams: list[list[int]] | None = None
     team_share: list[Estimate] | None = None  # a team's share of the wins
     team_wins: list[int] | None = None         # the games a team won alone
+    # with two agents or more: the share of the wins the seats an agent plays take, and
+    # what an even game gives them (their seats' fraction of all seats)
+    agent_share: dict[str, Estimate] | None = None
+    agent_even: dict[str, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         def js(e: Any) -> Any:
@@ -103,7 +107,22 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
         position_balance, I.mean(lengths), I.quantiles(lengths), scores, margin,
         {label: I.rate(k, n, exact) for label, k in sorted(endings.items(),
                                                            key=lambda kv: (-kv[1], kv[0]))},
-        declared(records, players, stat_shapes, exact), *_teams(records, shares, exact))
+        declared(records, players, stat_shapes, exact), *_teams(records, shares, exact),
+        *_agents(records, shares, exact))
+
+
+def _agents(records: list[GameRecord], shares: list[list[float]], exact: bool) -> tuple:
+    """Each agent's share of the wins (of the seats it plays, added up), when the seats
+    have different agents; with rotations, every agent sits in every seat in turn."""
+    names = sorted({a for g in records for a in g.agents})
+    if len(names) < 2:
+        return None, None
+    share = {a: I.share([sum(s[p] for p, x in enumerate(g.agents) if x == a)
+                         for g, s in zip(records, shares)], exact) for a in names}
+    seats = len(records[0].agents)
+    even = {a: sum(g.agents.count(a) for g in records) / (seats * len(records))
+            for a in names}
+    return share, even
 
 
 def _teams(records: list[GameRecord], shares: list[list[float]], exact: bool) -> tuple:

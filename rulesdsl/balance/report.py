@@ -18,6 +18,7 @@ from typing import Any
 from .compare import compare, metrics_for
 from .figures import Figures, figures
 from .intervals import Estimate
+from .show import short
 from .store import Run, Store, bad_db
 
 STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}
@@ -74,7 +75,7 @@ def run_plots(plt: Any, run: Run, f: Figures, records: list, out: Path) -> list[
          "place counts 1/k to each); the dashed line is an even game; bars: 95% intervals.")
 
     fig, ax = plt.subplots(figsize=(7, 0.6 + 0.45 * max(1, len(f.endings))))
-    labels = [_short(k) for k in f.endings]
+    labels = [short(k) for k in f.endings]
     ests = list(f.endings.values())
     ax.barh(labels, [e.value for e in ests], xerr=[[e.value - e.low for e in ests],
                                                    [e.high - e.value for e in ests]],
@@ -119,10 +120,6 @@ def run_plots(plt: Any, run: Run, f: Figures, records: list, out: Path) -> list[
 def _margin(scores: list[int]) -> float:
     top = sorted(scores, reverse=True)
     return top[0] - top[1] if len(top) > 1 else 0
-
-
-def _short(label: str, width: int = 60) -> str:
-    return label if len(label) <= width else label[:width - 1] + "…"
 
 
 def comparison_plot(plt: Any, names: tuple[str, str], comparisons: list, out: Path,

@@ -15,6 +15,7 @@ from .figures import Figures
 from .intervals import Estimate
 from .study import Outcome, StudyResult, Verdict
 
+MAX_ENDINGS = 6  # the rules that ended most games, in the side-by-side table
 ORDINALS = ["1st", "2nd", "3rd"] + [f"{n}th" for n in range(4, 17)]
 
 
@@ -64,6 +65,11 @@ def verdict_json(v: Verdict, result: StudyResult) -> dict[str, Any]:
             "comparisons": [c.to_json() for c in v.comparisons]}
 
 
+def short(label: str, width: int = 60) -> str:
+    """A rule line cut to a width, for tables and plots."""
+    return label if len(label) <= width else label[:width - 1] + "…"
+
+
 def pct(e: Estimate) -> str:
     return e.text(percent=True)
 
@@ -99,6 +105,13 @@ def run_tables(o: Outcome, agents: list[str]) -> list[Any]:
         for k, team in enumerate(f.teams):
             teams.add_row(team_name(k, team), str(f.team_wins[k]), pct(f.team_share[k]))
         out.append(teams)
+    if f.agent_share is not None and f.agent_even is not None:
+        agents_table = Table(title="by agent (the wins of the seats each plays)")
+        for title in ("agent", "win share (95%)", "in an even game"):
+            agents_table.add_column(title, justify="left" if title == "agent" else "right")
+        for name, est in f.agent_share.items():
+            agents_table.add_row(name, pct(est), f"{f.agent_even[name]:.1%}")
+        out.append(agents_table)
     draws = f.games - round(f.decisive.value * f.games)
     out.append(f"draws {draws} ({draws / max(f.games, 1):.1%}); {f.length.value:.1f} "
                f"decisions a game; {f.games / max(o.seconds, 1e-9):.0f} games/s "
@@ -191,6 +204,14 @@ def side_by_side(result: StudyResult, names: list[str], agents: list[str]) -> li
     if any(f.timeouts.value for f in figs):
         table.add_row("games at the limit",
                       *[str(round(f.timeouts.value * f.games)) for f in figs])
+    labels: list[str] = []
+    for f in figs:  # how the games ended: a variant's inherited rules keep their lines
+        labels += [label for label in f.endings if label not in labels]
+    if len(labels) > 1:
+        for label in labels[:MAX_ENDINGS]:
+            table.add_row(f"ended by {short(label, 48)}",
+                          *[pct(f.endings[label]) if label in f.endings else "-"
+                            for f in figs])
     out: list[Any] = [table]
     for verdict, name in zip(result.verdicts, names[1:]):
         diff = Table(title=f"{name} - {names[0]}: paired differences on the same seeds "
