@@ -67,7 +67,7 @@ def verdict_json(v: Verdict, result: StudyResult) -> dict[str, Any]:
 
 def short(label: str, width: int = 60) -> str:
     """A rule line cut to a width, for tables and plots."""
-    return label if len(label) <= width else label[:width - 1] + "…"
+    return label if len(label) <= width else label[:width - 3] + "..."
 
 
 def pct(e: Estimate) -> str:
