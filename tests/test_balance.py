@@ -305,3 +305,9 @@ def test_figures_by_agent_with_seats_rotated(tmp_path):
     assert result.outcomes[0].figures.seat_share[0].value < 1
     assert study([TICTACTOE], str(tmp_path / "b.db"), games=4).outcomes[0].figures \
         .agent_share is None
+
+
+def test_the_study_variants_check(capsys):
+    """docs/balance.md's house rule passes `rulesdsl check` (its base's examples too)."""
+    assert main(["check", str(ROOT / "docs/studies/parks_triple.rules"), "--include",
+                 str(ROOT / "games")]) == 0
