@@ -524,6 +524,19 @@ class CounterDecl(Named):
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 
+class StatDecl(Named):
+    """A statistic for `rulesdsl simulate` and `report`, never part of the game. `stat
+    battles` (or `stat kills per player`) is a tally that starts at 0 and that the rules
+    change with `add`, `subtract` and `set`, but never read (examples may); `stat left =
+    count(...)` is measured when the game ends, and `stat held of p = ...` too, for each
+    player p."""
+
+    name: str
+    per: str | None = None    # `per player`: a tally for each player
+    var: str | None = None    # `of p`: measured for each player, p naming the player
+    value: Expr | None = None
+
+
 class BoardDecl(Named):
     """A board. `board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column
     letter, row). `board city: hexagon 3 of triangles`: a hexagon of triangles, 3 along each
@@ -725,7 +738,8 @@ class DisplayDecl(Node):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl | LimitDecl
+    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl | LimitDecl |
+    StatDecl
 )
 
 

@@ -1,5 +1,5 @@
-"""The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, diff,
-perft, serve, lsp.
+"""The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, report,
+export, diff, perft, serve, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -25,14 +25,11 @@ from .runner import (
     Failed,
     RecordEnded,
     Script,
-    Summary,
     agents_for,
     describe_result,
     play_out,
     report_failure,
     seat_name,
-    simulate,
-    team_name,
 )
 from .variants import include
 
@@ -90,6 +87,49 @@ def _setting(text: str) -> tuple[str, Any]:
         except ValueError:
             value = raw
     return name.strip(), value
+
+
+def simulate_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--games", type=_positive, default=100,
+                   help="games per rule file (with --until-significant: at most)")
+    s.add_argument("--workers", type=_positive, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--db", default="simulations.db", metavar="FILE",
+                   help="the SQLite database every game is stored in; the same command "
+                        "again resumes the run (default: simulations.db)")
+    s.add_argument("--no-db", action="store_true", help="keep the games in memory only")
+    s.add_argument("--rotate", action="store_true", help="play each seed once per rotation "
+                   "of the agents over the seats (--games counts every rotation)")
+    s.add_argument("--exact", action="store_true", help="exact (Clopper-Pearson) intervals "
+                   "for rates instead of Wilson's")
+    s.add_argument("--metric", help="what base and variants are tested on: first, seat:K, "
+                   "position:K, draw, length, margin, stat:NAME[:K] (default: first, the "
+                   "first player's win rate)")
+    s.add_argument("--until-significant", action="store_true",
+                   help="play in looks of 100 games until the sequential test (SPRT) "
+                        "decides for every variant, or --games is reached")
+    s.add_argument("--delta", type=_fraction, default=0.05, help="the smallest difference "
+                   "of the metric worth finding (default 0.05)")
+    s.add_argument("--alpha", type=_fraction, default=0.05, help="the rate of false alarms "
+                   "of the sequential test (default 0.05)")
+    s.add_argument("--beta", type=_fraction, default=0.10, help="the rate of missed "
+                   "differences of --delta (default 0.10)")
+    s.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster")
+    s.add_argument("--address", help="the Ray cluster's address (default: a local cluster "
+                   "started for the run)")
+    s.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
+                   help="a progress bar on stderr (auto: when it is a terminal)")
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not 0 < value < 1e9 or value != value:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text}")
+    return value
 
 
 def build_parser() -> Parser:
@@ -177,11 +217,23 @@ def build_parser() -> Parser:
     pl.add_argument("--seats", default="1", help="the seats you play, e.g. 1 or 1,3")
     pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
 
-    s = sub.add_parser("simulate", help="play many games with bots and summarise them")
+    s = sub.add_parser("simulate", help="play many games with bots and summarise them, "
+                       "with 95%% intervals; several files: base and variants on the same seeds")
     game_options(s, several=True)
-    s.add_argument("--games", type=_positive, default=100)
-    s.add_argument("--workers", type=_positive, default=1)
-    s.add_argument("--json", action="store_true")
+    simulate_options(s)
+
+    rep = sub.add_parser("report", help="plots and an HTML page of a database of simulations")
+    rep.add_argument("db", metavar="DB")
+    rep.add_argument("--out", metavar="DIR", help="where to write the page and its PNGs "
+                     "(default: DB's name with -report)")
+    rep.add_argument("--exact", action="store_true", help="exact (Clopper-Pearson) "
+                     "intervals for rates instead of Wilson's")
+
+    ex = sub.add_parser("export", help="the games of a database of simulations as CSV or "
+                        "Parquet")
+    ex.add_argument("db", metavar="DB")
+    ex.add_argument("out", metavar="OUT", help="a .csv or .parquet file")
+    ex.add_argument("--run", type=_positive, help="only this run (default: every run)")
 
     d = sub.add_parser("diff", help="what rule file B changes, adds and removes from A")
     d.add_argument("a", metavar="A")
@@ -360,113 +412,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    settings = dict(args.settings) or None
-    loaded = [load(path, settings) for path in args.files]
-    players = args.players or max(r.player_range[0] for r in loaded)
-    for rules in loaded:
-        rules.check_players(players)
-    summaries = [simulate(path, players, args.games, args.seed, args.agents, args.workers,
-                          settings, rules, args.records)
-                 for path, rules in zip(args.files, loaded)]
-    if len(summaries) > 1:
-        return side_by_side(summaries, players, args)
-    summary = summaries[0]
-    data = summary.to_json()
-    if args.json:
-        print(json.dumps(data, indent=1))
-        return 0
-    from rich.table import Table
+    from .balance.cli import simulate_command
 
-    table = Table(title=f"{summary.game}: {summary.games} games, {players} players, "
-                  f"agents {', '.join(args.agents)}")
-    if summary.teams is not None:
-        return team_table(table, summary, data, loaded[0].limit)
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    if data["mean_scores"] is not None:
-        table.add_column("mean score", justify="right")
-    for p in range(players):
-        row = [str(p + 1), str(summary.wins[p]), f"{data['win_rates'][p]:.1%}"]
-        if data["mean_scores"] is not None:
-            row.append(f"{data['mean_scores'][p]:.1f}")
-        table.add_row(*row)
-    return _print_summary(table, summary, data, "draws", loaded[0].limit)
+    return simulate_command(args)
 
 
-def _print_summary(table: Any, summary: Summary, data: dict[str, Any], draws: str,
-                   limit: int) -> int:
-    from rich.console import Console
+def cmd_report(args: argparse.Namespace) -> int:
+    from .balance.cli import report_command
 
-    console = Console(width=100)
-    console.print(table)
-    console.print(f"{draws} {summary.draws} ({summary.draws / summary.games:.1%}); "
-                  f"{data['mean_decisions']:.1f} decisions a game; "
-                  f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
-                  f"({summary.seconds:.2f} s)")
-    if summary.limits:
-        console.print(f"{summary.limits} of {summary.games} games reached the limit of "
-                      f"{limit:,} decisions without ending (counted as draws)")
-    return 0
+    return report_command(args)
 
 
-def team_table(table: Any, summary: Summary, data: dict[str, Any], limit: int) -> int:
-    """The summary of a game of teams: a row per team, its win rate with its 95% interval."""
-    for title in ("team", "wins", "win rate", "95% interval"):
-        table.add_column(title, justify="left" if title == "team" else "right")
-    scores = data.get("team_mean_scores")
-    if scores is not None:
-        table.add_column("mean score", justify="right")
-    for k, team in enumerate(data["teams"]):
-        low, high = data["team_win_intervals"][k]
-        row = [team_name(k, team), str(data["team_wins"][k]),
-               f"{data['team_win_rates'][k]:.1%}", f"{low:.1%} to {high:.1%}"]
-        if scores is not None:
-            row.append(f"{scores[k]:.1f}")
-        table.add_row(*row)
-    return _print_summary(table, summary, data, "no single winning team", limit)
+def cmd_export(args: argparse.Namespace) -> int:
+    from .balance.cli import export_command
 
-
-def column_names(summaries: list) -> list[str]:
-    """Each rule file's column: the game's name, and the file's name where two games
-    share a name (a variant that keeps its base's name)."""
-    names = [s.game for s in summaries]
-    return [f"{name} ({Path(s.file).stem})" if names.count(name) > 1 else name
-            for name, s in zip(names, summaries)]
-
-
-def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int:
-    """One table, a column per rule file: the same seeds, so the columns compare."""
-    data = [s.to_json() for s in summaries]
-    if args.json:
-        print(json.dumps({"files": data}, indent=1))
-        return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{summaries[0].games} games each, {players} players, same seeds, "
-                  f"agents {', '.join(args.agents)}")
-    table.add_column("")
-    for name in column_names(summaries):
-        table.add_column(name, justify="right", overflow="fold")
-    if all("teams" in d and d["teams"] == data[0]["teams"] for d in data):
-        for k, team in enumerate(data[0]["teams"]):
-            table.add_row(f"{team_name(k, team)} wins",
-                          *[f"{d['team_win_rates'][k]:.1%}" for d in data])
-    else:
-        for p in range(players):
-            table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
-    table.add_row("draws", *[f"{d['draws'] / max(d['games'], 1):.1%}" for d in data])
-    if any(d["mean_scores"] is not None for d in data):
-        for p in range(players):
-            table.add_row(f"seat {p + 1} mean score",
-                          *[f"{d['mean_scores'][p]:.1f}" if d["mean_scores"] else "-"
-                            for d in data])
-    table.add_row("decisions a game", *[f"{d['mean_decisions']:.1f}" for d in data])
-    if any(d["limit_endings"] for d in data):
-        table.add_row("games at the limit", *[str(d["limit_endings"]) for d in data])
-    Console(width=120).print(table)
-    return 0
+    return export_command(args)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -556,6 +516,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
+            "report": cmd_report, "export": cmd_export,
             "perft": cmd_perft, "diff": cmd_diff, "serve": cmd_serve,
             "lsp": cmd_lsp}
 

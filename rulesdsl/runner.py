@@ -1,18 +1,16 @@
-"""Playing whole games with agents: one narrated game, or many for statistics.
+"""Playing whole games with agents: one game (`play_game`), and what to report when a rule
+stops one.
 
-Used by `rulesdsl run`, `play`, `simulate`, `replay` and `validate`. Game k of a simulation
-uses the game seed `seed + k` and agents seeded from it, so the results do not depend on how
-many worker processes share the work. A game that a rule stops with an error is reported
+Used by `rulesdsl run`, `play`, `simulate` (through rulesdsl.balance), `replay` and
+`validate`. Agents are seeded from the game's seed and their seat, so a game does not
+depend on which process plays it. A game that a rule stops with an error is reported
 with where it happened (the file, the game's number and seed, the turn and the seat) and a
 record that `rulesdsl replay` plays again (`failure`).
 """
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -24,8 +22,8 @@ from .interpreter.observation import Observation, play_out
 from .interpreter.records import Record, bad, make_record, write_record
 from .loader import load
 
-__all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", "simulate",
-           "team_name", "wilson"]
+__all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name", "team_name",
+           "wilson"]
 
 AGENT_SEED_STRIDE = 7919
 
@@ -34,53 +32,6 @@ def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
     """One agent per seat: the names given cycle over the seats."""
     return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
             for p in range(players)]
-
-
-@dataclass
-class Summary:
-    """What many games of one rule file came to."""
-
-    file: str
-    game: str
-    games: int
-    players: int
-    wins: list[int]
-    draws: int
-    decisions: int
-    scores: list[float] | None
-    seconds: float
-    limits: int = 0  # games that reached their limit of decisions
-    # a game of teams: the seats of each team, and how often each team won (a seat's wins
-    # are its team's)
-    teams: list[list[int]] | None = None
-    team_wins: list[int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        n = max(self.games, 1)
-        out = self._json(n)
-        if self.teams is not None and self.team_wins is not None:
-            out["teams"] = self.teams
-            out["team_wins"] = self.team_wins
-            out["team_win_rates"] = [w / n for w in self.team_wins]
-            out["team_win_intervals"] = [list(wilson(w, self.games)) for w in self.team_wins]
-            if self.scores is not None:
-                out["team_mean_scores"] = [self.scores[t[0]] / n for t in self.teams]
-        return out
-
-    def _json(self, n: int) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "game": self.game,
-            "games": self.games,
-            "players": self.players,
-            "wins": self.wins,
-            "win_rates": [w / n for w in self.wins],
-            "draws": self.draws,
-            "mean_decisions": self.decisions / n,
-            "mean_scores": [s / n for s in self.scores] if self.scores is not None else None,
-            "limit_endings": self.limits,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 @dataclass
@@ -94,89 +45,21 @@ class Failed:
 
 
 def play_game(rules: Rules, players: int, seed: int, agent_names: list[str],
-              limit: int | None = None, before: Callable[[Game, int], None] | None = None
-              ) -> tuple[Game | None, Failed | None]:
-    """Play one game with agents (stopping at `limit` decisions if it is below the rules'
-    own): the game when it ended, or what stopped it."""
+              limit: int | None = None, before: Callable[[Game, int], None] | None = None,
+              agents: list[Any] | None = None) -> tuple[Game | None, Failed | None]:
+    """Play one game with agents (the names given cycled over the seats, or `agents` made
+    already), stopping at `limit` decisions if it is below the rules' own: the game when
+    it ended, or what stopped it."""
     game = None
     try:
         game = rules.new_game(players=players, seed=seed)
         if limit is not None:
             game.limit = min(game.limit, limit)
-        play_out(game, agents_for(agent_names, players, seed), before=before)
+        play_out(game, agents or agents_for(agent_names, players, seed), before=before)
         return game, None
     except RulesError as err:
         steps = list(game.history) if game is not None else []
         return None, Failed(seed, steps, err.diagnostics[0])
-
-
-def _play_chunk(args: tuple) -> tuple:
-    path, overrides, players, seeds, agent_names = args
-    rules = load(path, overrides)
-    wins = [0] * players
-    draws = decisions = limits = 0
-    scores: list[float] | None = None
-    for seed in seeds:
-        game, failed = play_game(rules, players, seed, agent_names)
-        if failed is not None:  # the games after it are not played: it is reported
-            return wins, draws, decisions, scores, limits, failed
-        assert game is not None and game.result is not None
-        result = game.result
-        firsts = result.winners
-        if result.teams is not None and firsts in result.teams:  # a team alone in first
-            for p in firsts:
-                wins[p] += 1
-        elif result.teams is None and len(firsts) == 1:
-            wins[firsts[0]] += 1
-        else:
-            draws += 1
-        limits += result.ended_by == "limit"
-        decisions += game.decisions
-        if result.scores is not None:
-            if scores is None:
-                scores = [0.0] * players
-            for p, s in enumerate(result.scores):
-                scores[p] += s
-    return wins, draws, decisions, scores, limits, None
-
-
-def simulate(path: str, players: int, games: int, seed: int, agent_names: list[str],
-             workers: int = 1, overrides: dict[str, Any] | None = None,
-             rules: Rules | None = None, records: str | Path | None = ".") -> Summary:
-    """Play `games` games (seeds `seed`, `seed + 1`, ...). A game a rule stops ends the
-    simulation with a RulesError for the first such seed (see `failure`)."""
-    rules = rules or load(path, overrides)
-    start = time.perf_counter()
-    seeds = list(range(seed, seed + games))
-    workers = max(1, min(workers, games))
-    chunks = [seeds[i::workers] for i in range(workers)]
-    jobs = [(path, overrides, players, chunk, agent_names) for chunk in chunks if chunk]
-    if workers == 1:
-        parts = [_play_chunk(job) for job in jobs]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_play_chunk, jobs))
-    failures = [part[5] for part in parts if part[5] is not None]
-    if failures:
-        # each worker stops at its first failure: the smallest seed among them is the
-        # first failing game overall, whatever the number of workers
-        first = min(failures, key=lambda f: f.seed)
-        raise report_failure(rules, path, players, first, agent_names, first.seed - seed + 1,
-                             records, total=games)
-    wins = [0] * players
-    draws = decisions = limits = 0
-    scores: list[float] | None = None
-    for w, d, n, s, lim, _ in parts:
-        wins = [a + b for a, b in zip(wins, w)]
-        draws += d
-        decisions += n
-        limits += lim
-        if s is not None:
-            scores = s if scores is None else [a + b for a, b in zip(scores, s)]
-    teams = rules.teams(players)
-    return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
-                   scores, time.perf_counter() - start, limits, teams=teams,
-                   team_wins=[wins[t[0]] for t in teams] if teams else None)
 
 
 def seat_agents(names: list[str], players: int) -> list[str]:
@@ -282,14 +165,12 @@ def team_name(k: int, team: list[int]) -> str:
     return f"team {k + 1} (players {', '.join(str(p + 1) for p in team)})"
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k / n (balance.intervals.wilson)."""
+    from .balance.intervals import wilson as interval
+
+    est = interval(k, n)
+    return est.low, est.high
 
 
 def describe_result(game: Game) -> list[str]:

@@ -35,7 +35,7 @@ KIND_WORDS: dict[type, str] = {
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
     A.TriggerDecl: "as soon as", A.DisplayDecl: "display", A.TeamsDecl: "teams",
-    A.LimitDecl: "limit",
+    A.LimitDecl: "limit", A.StatDecl: "stat",
 }
 # declared once, without a name
 SINGLE = {"setup", "play", "rank", "game", "players", "teams", "limit"}

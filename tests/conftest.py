@@ -26,3 +26,10 @@ def load_rules():
         return cache[path]
 
     return load
+
+
+@pytest.fixture(autouse=True)
+def _in_a_fresh_directory(tmp_path, monkeypatch):
+    """Each test runs in a directory of its own: what commands write by default (the
+    database of `simulate`, the records of failed games) never lands in the repository."""
+    monkeypatch.chdir(tmp_path)

@@ -68,6 +68,12 @@ GOOD = [b for b in BLOCKS if b.kind == "rules"]
 BAD = [b for b in BLOCKS if b.kind == "rules-error"]
 
 
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch):
+    """The blocks name files relative to the repository (`extends "../games/..."`)."""
+    monkeypatch.chdir(ROOT)
+
+
 def load_and_run(block: Block) -> tuple[list[Diagnostic], dict[str, str]]:
     """Every diagnostic of the block: from loading it, or else from its examples."""
     try:
@@ -126,6 +132,7 @@ FORMS: dict[str, str] = {
     "play_decl": r"^play:$",
     "rank_decl": r"^rank \w+ by ",
     "limit_decl": r"^limit (\d+|\w+) decisions?$",
+    "stat_decl": r"^stat \w+",
     "example_decl": r'^example "',
     "extends_decl": r'^extends "',
     "replace_decl": r"^replace \w+",

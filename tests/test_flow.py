@@ -12,8 +12,9 @@ import pytest
 
 import rulesdsl
 from rulesdsl import Observation
+from rulesdsl.cli import main
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.runner import describe_result, simulate
+from rulesdsl.runner import describe_result
 from rulesdsl.terminal import play_at_terminal
 
 from .boundary import check
@@ -203,7 +204,7 @@ def test_offers_and_rounds_at_once_keep_the_information_boundary():
         assert check(rules, high, seed=1) > 0
 
 
-def test_offers_in_the_terminal_and_with_bots(tmp_path):
+def test_offers_in_the_terminal_and_with_bots(tmp_path, capsys):
     import io
 
     path = tmp_path / "lending.rules"
@@ -216,7 +217,10 @@ def test_offers_in_the_terminal_and_with_bots(tmp_path):
     play_at_terminal(game, agents_for(["random"], 3, 2), {0}, stdin=io.StringIO("2\n" * 9),
                      stdout=out)
     assert "player 1, player 2 makes you an offer:" in out.getvalue()
-    assert simulate(str(path), 3, 20, 1, ["greedy"], rules=rules).games == 20
+    capsys.readouterr()
+    assert main(["simulate", str(path), "--players", "3", "--games", "20", "--agents",
+                 "greedy", "--no-db", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 20
 
 
 # ---- turn order ----------------------------------------------------------------------------
@@ -320,10 +324,12 @@ def test_win_makes_the_winners_team_win():
     assert game.result.ranking == [2, 1, 2, 1] and game.result.winners == [1, 3]
 
 
-def test_simulate_speaks_of_teams(tmp_path):
+def test_simulate_speaks_of_teams(tmp_path, capsys):
     path = tmp_path / "partners.rules"
     path.write_text(TEAMS)
-    summary = simulate(str(path), 4, 30, 1, ["random"]).to_json()
+    assert main(["simulate", str(path), "--players", "4", "--games", "30", "--no-db",
+                 "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
     assert summary["teams"] == [[0, 2], [1, 3]]
     assert sum(summary["team_wins"]) + summary["draws"] == 30
     low, high = summary["team_win_intervals"][0]

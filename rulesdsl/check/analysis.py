@@ -56,6 +56,18 @@ class CounterInfo:
     high: int | None
     secret: bool
     span: Span
+    stat: bool = False  # a statistic's tally (`stat n`): the rules change it, never read it
+
+
+@dataclass
+class StatInfo:
+    """A statistic (`stat ...`): a tally kept in a counter of its name (no `value`), or an
+    expression measured when the game ends, for each player with `var`."""
+
+    name: str
+    per_player: bool
+    decl: A.StatDecl
+    var: Var | None = None
 
 
 @dataclass
@@ -173,6 +185,7 @@ class Analysis:
     kinds: dict[str, KindInfo] = field(default_factory=dict)
     zones: dict[str, ZoneInfo] = field(default_factory=dict)
     triggers: list[Proc] = field(default_factory=list)
+    stats: dict[str, StatInfo] = field(default_factory=dict)  # in the order declared
     binding: dict[int, Ref] = field(default_factory=dict)  # id(node) -> what it names
     types: dict[int, Type] = field(default_factory=dict)
     # id(statement) -> the variable it binds: let, roll, for each, choose (kept in the frame)

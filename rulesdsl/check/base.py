@@ -30,6 +30,7 @@ class CheckerBase:
         self.rule_args: dict[str, list[Type]] = {}  # rule -> the types it is called with
         self.const_types: dict[str, Type] = {}
         self.checked_rules: set[str] = set()
+        self.writing = False  # checking what `set`/`add` change (a tally may be changed)
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.a.diagnostics.append(Diagnostic(code, message, span, hint=hint))

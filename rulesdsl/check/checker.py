@@ -140,6 +140,8 @@ class Checker(FlowChecker):
                 self.dice_decl(item)
             elif isinstance(item, A.CounterDecl):
                 self.counter_decl(item)
+            elif isinstance(item, A.StatDecl) and item.value is None:
+                self.stat_decl(item)  # a tally is a counter: the rules change it
             elif isinstance(item, A.DefineDecl):
                 if self.declare(item.name, "definition", item.span):
                     self.a.defines[item.name] = item
@@ -162,6 +164,8 @@ class Checker(FlowChecker):
                 self.procedure(Proc("play", "play", item.body, [], item.span))
             elif isinstance(item, A.RankDecl):
                 self.rank_decl(item)
+            elif isinstance(item, A.StatDecl) and item.value is not None:
+                self.stat_decl(item)
             elif isinstance(item, A.TriggerDecl):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):
@@ -169,6 +173,8 @@ class Checker(FlowChecker):
         self.check_rules()
         self.flow_points()
         self.uncalled_defines()
+        order = [i.name for i in items if isinstance(i, A.StatDecl)]
+        self.a.stats = {n: self.a.stats[n] for n in order if n in self.a.stats}
         return self.a
 
     # ---- constants ---------------------------------------------------------------------
@@ -417,7 +423,11 @@ class Checker(FlowChecker):
             self.a.binding[id(t)] = CounterRef(t.name)
             return info.type
         fake = A.Of(span=t.span, attr=t.name, obj=t.of)
-        result = self.of(fake, scope)
+        self.writing = True  # a statistic's tally may be changed, not read
+        try:
+            result = self.of(fake, scope)
+        finally:
+            self.writing = False
         ref = self.a.binding.pop(id(fake), None)
         if ref is not None:
             self.a.binding[id(t)] = ref

@@ -23,6 +23,7 @@ from .analysis import (
     KindInfo,
     Proc,
     Scope,
+    StatInfo,
     ZoneInfo,
     is_a,
     plural,
@@ -468,6 +469,35 @@ class DeclarationChecker(ExpressionChecker):
                 ctype = held
         self.a.counters[d.name] = CounterInfo(d.name, dims, size, ctype, init, low, high,
                                               d.secret, d.span)
+
+    def stat_decl(self, d: A.StatDecl) -> None:
+        """A tally is a counter from 0 that only reports read; a measured statistic is an
+        expression of the game as it ends (for each player p with `of p`)."""
+        if d.per is not None and d.per != "player":
+            self.err("E020", f"a statistic is kept for the game or per player, not per "
+                     f"'{d.per}'", d.span)
+            return
+        if d.value is None:
+            self.counter_decl(A.CounterDecl(span=d.span, name=d.name, name_span=d.name_span,
+                                            per=[d.per] if d.per else [],
+                                            init=A.IntLit(span=d.span, value=0)))
+            if d.name in self.a.counters:
+                self.a.counters[d.name].stat = True
+                self.a.stats[d.name] = StatInfo(d.name, d.per is not None, d)
+            return
+        if not self.declare(d.name, "statistic", d.span):
+            return
+        scope = Scope(Proc("stat", d.name, [], [d.var] if d.var else [], d.span))
+        var = None
+        if d.var is not None:
+            var = Var(d.var, PLAYER, frame=False)
+            self.a.candidate[id(d)] = var
+            scope.blocks[-1][d.var] = var
+        t = self.expr(d.value, scope)
+        if t not in (INT, BOOL, ANY):
+            self.err("E030", f"a statistic is a number or true/false, not {with_article(t)}",
+                     d.value.span)
+        self.a.stats[d.name] = StatInfo(d.name, var is not None, d, var)
 
     def rank_decl(self, d: A.RankDecl) -> None:
         self.a.rank = d

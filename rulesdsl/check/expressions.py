@@ -14,6 +14,7 @@ from ..diagnostics import Span
 from .analysis import (
     LATTICE_DOCS,
     SQUARE_ONLY,
+    CounterInfo,
     DefineInstance,
     Proc,
     Scope,
@@ -200,6 +201,7 @@ class ExpressionChecker(CheckerBase):
                          f"'{e.name} of ...'", e.span)
                 return ANY
             a.binding[id(e)] = CounterRef(e.name)
+            self.not_a_tally(info, e.span, scope)
             return info.type
         if e.name in a.enums:
             a.binding[id(e)] = ValueRef(list(range(len(a.enums[e.name].values))))
@@ -289,7 +291,16 @@ class ExpressionChecker(CheckerBase):
             want = kinds[dim[0]]
             self.want(key, want, scope, f"the key of {e.attr}")
         a.binding[id(e)] = CounterRef(e.attr)
+        self.not_a_tally(info, e.span, scope)
         return info.type
+
+    def not_a_tally(self, info: CounterInfo, span: Span, scope: Scope) -> None:
+        """A statistic's tally is read by reports, examples and other statistics, never by
+        the rules: so a statistic cannot change how a game goes (E048)."""
+        if info.stat and not self.writing and scope.proc.kind not in ("example", "stat"):
+            self.err("E048", f"{info.name} is a statistic: the rules may add to it and set it, "
+                     "but not read it", span,
+                     hint="keep a counter for what the rules need to know")
 
     def binary(self, e: A.Binary, scope: Scope) -> Type:
         op = e.op

@@ -171,6 +171,18 @@ class AstBuilder(Transformer):
                              holding=_text(holding), name_span=self.tok_span(name),
                              refs=self.refs(*per, holding))
 
+    @v_args(meta=True)
+    def stat_decl(self, meta: Any, c: list) -> A.StatDecl:
+        name, per, value = c
+        return A.StatDecl(span=self.span(meta), name=str(name), per=_text(per), value=value,
+                          name_span=self.tok_span(name))
+
+    @v_args(meta=True)
+    def stat_of_decl(self, meta: Any, c: list) -> A.StatDecl:
+        name, var, value = c
+        return A.StatDecl(span=self.span(meta), name=str(name), var=str(var), value=value,
+                          name_span=self.tok_span(name))
+
     def holding(self, c: list) -> Token:
         return c[0]
 

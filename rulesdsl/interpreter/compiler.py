@@ -31,6 +31,7 @@ from .expressions import ExpressionCompiler
 from .layout import Layout, layout_of
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
+from .statistics import reader, stats_function
 
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
@@ -104,6 +105,7 @@ class Program:
     starts: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
+    statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -251,7 +253,9 @@ class Compiler(ExpressionCompiler):
             const_node.value = self.nlocals[key] - nargs
         self.inline_jumps()
         rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
+        stats = stats_function(self)
         functions = [*self.functions, rank, *([score] if score else []),
+                     *([stats] if stats else []),
                      *([triggers] if triggers else []), *self.blocks]
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
         module.body.append(E.assign(E.store("BLOCKS"),
@@ -279,7 +283,8 @@ class Compiler(ExpressionCompiler):
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
                        self.frame_types, self.flow.together, flow.point_frames(self),
-                       self.points, hits)
+                       self.points, hits,
+                       statistics=reader(a, self.layout, namespace.get("STATS")))
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -494,16 +499,16 @@ class Compiler(ExpressionCompiler):
             teams = [E.const(a.team_size)] if a.team_size else []  # the winner's team wins
             self.emit(pos, E.assign(E.attr_store(st, "result"),
                                     E.call("_win", st, winner, *teams)),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.Draw):
             self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"),
                                     E.binop(E.list_([E.const(1)]), "*", E.attr(st, "np"))),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.EndGame):
             self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("RANK", st)),
-                      E.return_(E.const(OVER)))
+                      self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.EndTurn):
             self.goto(pos, self.turns_next[-1])
         elif isinstance(s, A.Break):
@@ -568,6 +573,10 @@ class Compiler(ExpressionCompiler):
         else:  # pragma: no cover
             raise AssertionError(type(s))
         return pos
+
+    def ending(self, span: Span) -> ast.stmt:
+        """`st.ending = sid`: which rule ended the game, for statistics (`Game.ended_at`)."""
+        return E.assign(E.attr_store(E.name("st"), "ending"), E.const(self.sid(span)))
 
     def checked(self, value: ast.expr, span: Span) -> ast.expr:
         """A whole number that arithmetic made, checked to stay within bounds when it is
@@ -836,6 +845,13 @@ class Compiler(ExpressionCompiler):
         self.emit(pos, E.assign(self.local_store(who), start),
                   E.assign(self.local_store(taken), E.const(0)))
         step = flow.turn_step(self, s, pos)  # 1 seat on, clockwise
+        if s.direction is None:
+            # the seat of the game's first turn, for figures by turn order
+            # (`Game.first_player`); turns that may go anticlockwise are left out
+            self.emit(pos, E.if_(E.compare(E.attr(E.name("st"), "first"), "is",
+                                           E.const(None)),
+                                 [E.assign(E.attr_store(E.name("st"), "first"),
+                                           self.local(who))]))
         self.goto(pos, head)
         self.emit(head, E.assign(E.sub_store(E.name("V"), 0), self.local(who)))
         self.point(head, "turn", s.span)

@@ -173,6 +173,12 @@ class Rules:
         return self.analysis.values[name]
 
     @property
+    def stats(self) -> dict[str, bool]:
+        """The statistics the rule file declares (`stat ...`), each with whether it is
+        kept per player."""
+        return {name: info.per_player for name, info in self.analysis.stats.items()}
+
+    @property
     def examples(self) -> list[str]:
         return [p.name for p in self.analysis.procs if p.kind == "example"]
 
@@ -394,6 +400,15 @@ class Game(Reading):
         rank = self.rules.analysis.rank
         return self._guard(lambda: self.program.score(self.st),
                            rank.span if rank is not None else None)
+
+    def statistics(self) -> dict[str, Any]:
+        """The statistics the rule file declares (`stat ...`), by name: a number or
+        true/false, or a list of them by seat for a statistic kept per player. Those
+        measured at the end (`stat n = ...`) are worked out from the game as it stands."""
+        read = self.program.statistics
+        if read is None:
+            return {}
+        return self._guard(lambda: read(self.st), None)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""

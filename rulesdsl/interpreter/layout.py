@@ -43,7 +43,8 @@ def layout_of(analysis: Analysis) -> Layout:
         if isinstance(item, A.DiceDecl) and item.name in analysis.dice:
             out.dice[item.name] = out.nslots
             out.nslots += analysis.dice[item.name].count
-        elif isinstance(item, A.CounterDecl) and item.name in analysis.counters:
+        elif isinstance(item, (A.CounterDecl, A.StatDecl)) and item.name in analysis.counters:
+            # a statistic's tally (`stat n`) is a counter too
             out.counter[item.name] = out.nslots
             out.nslots += analysis.counters[item.name].size
     for n, name in enumerate(analysis.boards):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..diagnostics import Span
 from .compiler import Program
 from .public import Line, told
 from .state import State
@@ -29,6 +30,22 @@ class Reading:
     def current(self) -> int | None:
         """The current player (a seat number from 0), or None outside turns."""
         return self.st.v[0]
+
+    @property
+    def first_player(self) -> int | None:
+        """The seat whose turn came first in this game (the first player of the first
+        `turns` loop to start), or None before any turn; turn order goes on in seat order
+        from there, so a seat's place in the turn order is `(seat - first) % players`."""
+        return self.st.first
+
+    @property
+    def ended_at(self) -> Span | None:
+        """The rule that ended the game (its `win`, `draw` or `end game` line), or None:
+        the game is on, or it ended at the end of `play` or at its limit of decisions."""
+        n = self.st.ending
+        if self.st.result is None or n < 0:
+            return None
+        return self.program.spans[n]
 
     @property
     def decider(self) -> int | None:

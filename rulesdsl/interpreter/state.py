@@ -30,9 +30,11 @@ class State:
     """One position of one game. Every field is plain data (ints, strings, lists)."""
 
     __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "rng", "result", "auto", "log",
-                 "steps", "replay")
+                 "steps", "replay", "first", "ending")
     steps: int
     replay: list[str] | None
+    first: int | None
+    ending: int
 
     def __init__(self, np: int, v: list, b: list, stack: list, rng: int,
                  z: list | None = None):
@@ -50,6 +52,11 @@ class State:
         self.log: list[tuple[Audience, str]] | None = None
         self.steps = 0                # work done since the last decision (see runtime)
         self.replay = None            # the choices an example's 'play "..."' continues with
+        # what statistics read, not part of the position (not saved, not in the key): the
+        # seat whose turn came first, and the rule that ended the game (its span id; -1: the
+        # end of `play`, or not over)
+        self.first = None
+        self.ending = -1
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -66,6 +73,8 @@ class State:
         new.log = None
         new.steps = 0
         new.replay = None
+        new.first = self.first
+        new.ending = self.ending
         return new
 
     def rand(self, n: int) -> int:

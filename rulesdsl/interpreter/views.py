@@ -102,7 +102,7 @@ def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int |
     per player is a list by seat; other keys make a flat list (in key order)."""
     out: dict[str, Any] = {}
     for name, info in a.counters.items():
-        if per_component(info) is not None:
+        if per_component(info) is not None or info.stat:  # a statistic is not the game's
             continue
         base = layout.counter[name]
         values = st.v[base:base + info.size]

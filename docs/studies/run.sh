@@ -1,0 +1,26 @@
+#!/bin/sh
+# The worked studies of docs/balance.md, from the repository's root:
+#     sh docs/studies/run.sh [AGENT] [GAMES] [WORKERS]
+# AGENT: the bot in every seat (default greedy; e.g. mcts once it lands), GAMES: the
+# budget of games per rule file (default 200). Each study goes to its own database
+# docs/studies/NAME-AGENT.db (run again: it resumes), its tables to NAME-AGENT.txt and
+# its plots to NAME-AGENT-report/.
+set -e
+AGENT=${1:-greedy}
+GAMES=${2:-200}
+WORKERS=${3:-2}
+OUT=docs/studies
+
+study() {
+    name=$1; shift
+    rulesdsl simulate "$@" --include games --agents "$AGENT" --games "$GAMES" \
+        --workers "$WORKERS" --db "$OUT/$name-$AGENT.db" --progress off > "$OUT/$name-$AGENT.txt"
+    rulesdsl report "$OUT/$name-$AGENT.db" --out "$OUT/$name-$AGENT-report" > /dev/null
+}
+
+# Cronberg, parks that triple instead of double, 2 players
+study cronberg games/cronberg/cronberg.rules docs/studies/parks_triple.rules --players 2
+# Cromlech, Magic Drought (3 dice of each element instead of 4), 3 players
+study cromlech games/cromlech/cromlech.rules games/cromlech/magic_drought.rules --players 3
+# Cleromancy, Rush (5 mana a round from the Keep instead of 2), 2 players
+study cleromancy games/cleromancy/cleromancy.rules games/cleromancy/rush.rules --players 2

@@ -1,0 +1,135 @@
+"""Playing the games of one or more runs: in this process, a pool of processes, or on Ray;
+with a progress bar; each batch stored as it arrives.
+
+Stage: analysis. `play_runs` plays the game numbers a run does not hold yet, up to a
+number of games, for several runs at once (a base and its variants on the same seeds). The
+batches go to a backend, which hands back their results in any order; the results do not
+depend on the order, the batch size or the number of workers (see games.py), so neither
+does the database.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from .games import Batch, BatchResult, Plan, play_batch
+from .store import Run, Store
+
+MAX_BATCH = 100
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where games are played: "local" (this process for one worker, else a process
+    pool) or "ray" (an address, or a local cluster started for the run)."""
+
+    kind: str = "local"
+    workers: int = 1
+    address: str | None = None
+
+    def play(self, batches: Sequence[Batch]) -> Iterator[BatchResult]:
+        if self.kind == "ray":
+            from .ray_backend import play_on_ray
+
+            yield from play_on_ray(batches, self.address, self.workers)
+        elif self.workers <= 1 or len(batches) <= 1:
+            for batch in batches:
+                yield play_batch(batch)
+        else:
+            yield from _pool(batches, self.workers)
+
+
+def _pool(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
+    """A process pool that keeps a few batches queued per worker (so an interruption
+    stops soon) and yields each result as it comes."""
+    todo = list(reversed(batches))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        running: set[Future] = set()
+        try:
+            while todo or running:
+                while todo and len(running) < 2 * workers:
+                    running.add(pool.submit(play_batch, todo.pop()))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield fut.result()
+        finally:
+            for fut in running:
+                fut.cancel()
+
+
+def batches_of(plan: Plan, numbers: list[int], workers: int, keep_steps: bool, run: int = 0
+               ) -> list[Batch]:
+    """The numbers cut into batches: a few per worker, at most MAX_BATCH games each."""
+    if not numbers:
+        return []
+    size = max(1, min(MAX_BATCH, -(-len(numbers) // (4 * max(1, workers)))))
+    return [Batch(plan, tuple(numbers[i:i + size]), keep_steps, run)
+            for i in range(0, len(numbers), size)]
+
+
+class Progress:
+    """A rich progress bar on stderr: games done of all, games a second, time left."""
+
+    def __init__(self, total: int, title: str, console: Any = None):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as Bar
+
+        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(),
+                       TextColumn("left"), TimeRemainingColumn(), console=console,
+                       transient=False)
+        self.task = self.bar.add_task(title, total=total, rate="-")
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def __enter__(self) -> Progress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        self.bar.update(self.task, advance=n, rate=f"{rate:,.0f}" if rate >= 10
+                        else f"{rate:.1f}")
+
+    def total(self, total: int) -> None:
+        self.bar.update(self.task, total=total)
+
+
+def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend: Backend,
+              progress: Progress | None = None, keep_steps: bool = True,
+              on_batch: Callable[[BatchResult], None] | None = None
+              ) -> list[tuple[Run, int, Any]]:
+    """Play every game number up to `upto` that each run does not hold yet, storing each
+    batch as it arrives (the caller shows `progress`); returns the failures (run, game
+    number, what stopped it), the games after a failure in its batch left unplayed."""
+    batches: list[Batch] = []
+    by_id = {run.id: run for run, _ in runs}
+    for run, plan in runs:
+        have = store.numbers(run.id)
+        missing = [n for n in range(1, upto + 1) if n not in have]
+        batches += batches_of(plan, missing, backend.workers, keep_steps, run.id)
+    failures: list[tuple[Run, int, Any]] = []
+    for result in backend.play(batches):
+        run = by_id[result.run]
+        store.add(run.id, result.records)
+        if result.failed is not None:
+            failures.append((run, *result.failed))
+        if progress is not None:
+            progress.advance(len(result.records) + (result.failed is not None))
+        if on_batch is not None:
+            on_batch(result)
+    return failures
