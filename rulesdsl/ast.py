@@ -549,6 +549,14 @@ class RankDecl(Named):
     keys: list[Expr]
 
 
+class HeuristicDecl(Named):
+    """`heuristic p by EXPR`: how well each player stands, for bots that cut their
+    look-ahead short (higher is better); it changes nothing in the game."""
+
+    var: str
+    value: Expr
+
+
 class ExampleDecl(Named):
     """`example "name" with 2 players, seed 3: ...`: an executable worked example."""
 
@@ -561,7 +569,7 @@ class ExampleDecl(Named):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl
+    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl
 )
 
 

@@ -26,10 +26,11 @@ KIND_WORDS: dict[type, str] = {
     A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
-    A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
+    A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game", A.PlayersDecl: "players",
     A.TriggerDecl: "as soon as",
 }
-SINGLE = {"setup", "play", "rank", "game", "players"}  # declared once, without a name
+# declared once, without a name
+SINGLE = {"setup", "play", "rank", "heuristic", "game", "players"}
 
 
 def key_of(decl: Any) -> tuple[str, str] | None:

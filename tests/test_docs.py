@@ -123,6 +123,7 @@ FORMS: dict[str, str] = {
     "setup_decl": r"^setup:$",
     "play_decl": r"^play:$",
     "rank_decl": r"^rank \w+ by ",
+    "heuristic_decl": r"^heuristic \w+ by ",
     "example_decl": r'^example "',
     "extends_decl": r'^extends "',
     "replace_decl": r"^replace \w+",
@@ -257,6 +258,7 @@ def test_form_has_an_example(form: str):
     "break", "place", "clear", "set", "add", "subtract", "let", "repeat", "while", "for each",
     "if", "elif", "else", "rule", "setup", "play", "const", "game", "players", "pass",
     "kind", "zone", "as soon as", "shuffle", "move", "holding", "hexagon", "corners of",
+    "heuristic",
 ])
 def test_keyword_has_an_example(keyword: str):
     assert re.search(rf"\b{keyword}\b", good_text()), f"no ```rules block uses {keyword!r}"

@@ -78,10 +78,10 @@ class Checker(DeclarationChecker):
             self.err("E044", "the rule file has no 'play:' block", file_span)
         for extra_play in plays[1:]:
             self.err("E044", "a second 'play:' block", extra_play.span)
-        for kind in (A.SetupDecl, A.RankDecl):
+        for kind, what in ((A.SetupDecl, "'setup:' block"), (A.RankDecl, "'rank' line"),
+                           (A.HeuristicDecl, "'heuristic' line")):
             found = [i for i in items if isinstance(i, kind)]
             for again in found[1:]:
-                what = "'setup:' block" if kind is A.SetupDecl else "'rank' line"
                 self.err("E021", f"a second {what}", again.span)
 
         # declarations are checked kind by kind; a duplicate is the later one in the file
@@ -148,6 +148,8 @@ class Checker(DeclarationChecker):
                 self.procedure(Proc("play", "play", item.body, [], item.span))
             elif isinstance(item, A.RankDecl):
                 self.rank_decl(item)
+            elif isinstance(item, A.HeuristicDecl):
+                self.heuristic_decl(item)
             elif isinstance(item, A.TriggerDecl):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):

@@ -81,6 +81,7 @@ class Program:
     block_proc: list[int] = field(default_factory=list)  # block -> its procedure's number
     # per procedure (in analysis.procs order): the type of what each frame slot holds
     frame_types: list[dict[int, Type]] = field(default_factory=list)
+    heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -211,7 +212,9 @@ class Compiler(ExpressionCompiler):
             const_node.value = self.nlocals[key] - nargs
         self.inline_jumps()
         rank, score = self.rank_functions()
+        heuristic = self.heuristic_function()
         functions = [*self.functions, rank, *([score] if score else []),
+                     *([heuristic] if heuristic else []),
                      *([triggers] if triggers else []), *self.blocks]
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
         module.body.append(E.assign(E.store("BLOCKS"),
@@ -235,7 +238,7 @@ class Compiler(ExpressionCompiler):
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
-                       self.frame_types)
+                       self.frame_types, namespace.get("HEURISTIC"))
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -345,6 +348,18 @@ class Compiler(ExpressionCompiler):
             score_fn = E.Function("SCORE", ["st"], [E.return_(E.listcomp(
                 first, var, copy.deepcopy(players)))])
         return E.Function("RANK", ["st"], body), score_fn
+
+    def heuristic_function(self) -> E.Function | None:
+        """HEURISTIC(st): each seat's number from the `heuristic` line, if there is one."""
+        h = self.a.heuristic
+        if h is None:
+            return None
+        self.proc = Proc("heuristic", "heuristic", [], [], h.span)
+        var = self.var_name(self.a.candidate[id(h)])
+        value = self.expr(h.value)
+        self.proc = None
+        return E.Function("HEURISTIC", ["st"], [E.return_(E.listcomp(
+            value, var, E.call("range", E.attr(E.name("st"), "np"))))])
 
     # ---- statements --------------------------------------------------------------------
 

@@ -283,6 +283,27 @@ class Game(Reading):
             scores = self.program.score(self.st)
         return Result(list(r), scores)
 
+    def heuristic(self) -> list[int] | None:
+        """Each seat's number from the rules' `heuristic` line (higher: better placed), or
+        None when the rules declare none. Bots read it to cut their look-ahead short; it
+        reads the whole state, so a bot calls it on games it made up, never the real one."""
+        fn = self.program.heuristic
+        if fn is None:
+            return None
+        st = self.st
+        steps, st.steps = st.steps, 0
+        try:
+            try:
+                return fn(st)
+            except RuleRuntimeError:
+                raise
+            except Exception as exc:
+                raise failure(self.program, [], exc) from None
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        finally:
+            st.steps = steps
+
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`)."""
         return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
