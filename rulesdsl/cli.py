@@ -1,4 +1,4 @@
-"""The `rulesdsl` command line: check, ast, run, play, simulate, perft, diff, lsp.
+"""The `rulesdsl` command line: check, ast, run, play, simulate, perft, diff, agents, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from . import ast as A
-from .agents import AGENTS
+from .agents import REGISTRY, AgentError, AgentSpec, parse_agents
 from .diagnostics import RulesError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
@@ -50,15 +50,11 @@ _positive = _at_least(1)
 _natural = _at_least(0)
 
 
-def _agents(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for name in names:
-        if name not in AGENTS:
-            raise argparse.ArgumentTypeError(
-                f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})")
-    if not names:
-        raise argparse.ArgumentTypeError("no agent named")
-    return names
+def _agents(text: str) -> list[AgentSpec]:
+    try:
+        return parse_agents(text)
+    except AgentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _setting(text: str) -> tuple[str, Any]:
@@ -98,9 +94,10 @@ def build_parser() -> Parser:
             q.add_argument("file", metavar="FILE")
         q.add_argument("--players", type=_positive, help="number of players")
         q.add_argument("--seed", type=_natural, default=1, help="random seed (default 1)")
-        q.add_argument("--agents", type=_agents, default=[agents_default],
-                       help="comma-separated agents for the seats, cycled "
-                            f"({', '.join(sorted(AGENTS))})")
+        q.add_argument("--agents", type=_agents, default=[AgentSpec(agents_default)],
+                       help="comma-separated agents for the seats, cycled, each with its "
+                            "parameters after a colon: mcts:sims=400,random ('rulesdsl "
+                            "agents' lists them)")
         q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                        metavar="NAME=VALUE", help="change a setting of the rules")
 
@@ -133,6 +130,8 @@ def build_parser() -> Parser:
     f.add_argument("--depth", type=_natural, required=True)
     f.add_argument("--players", type=_positive)
     f.add_argument("--seed", type=_natural, default=1)
+
+    sub.add_parser("agents", help="list the agents and their parameters")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     return p
@@ -239,7 +238,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"{summary.game}: {summary.games} games, {players} players, "
-                  f"agents {', '.join(args.agents)}")
+                  f"agents {', '.join(map(str, args.agents))}")
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
@@ -269,7 +268,7 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
     from rich.table import Table
 
     table = Table(title=f"{summaries[0].games} games each, {players} players, same seeds, "
-                  f"agents {', '.join(args.agents)}")
+                  f"agents {', '.join(map(str, args.agents))}")
     table.add_column("")
     for s in summaries:
         table.add_column(s.file, justify="right")
@@ -328,6 +327,26 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agents(args: argparse.Namespace) -> int:
+    """The agents there are, each with its parameters and their defaults."""
+    for name in REGISTRY.names():
+        try:
+            factory = REGISTRY.factory(name)
+            params = REGISTRY.parameters(name)
+        except AgentError as err:
+            print(f"{name}: {err}")
+            continue
+        doc = (factory.__doc__ or "").strip().splitlines()
+        print(f"{name}" + (f": {doc[0]}" if doc else ""))
+        if params is None:
+            print("  (it does not list its parameters)")
+        for p in params or ():
+            kind = "|".join(p.kind) if isinstance(p.kind, tuple) else p.kind
+            default = str(p.default).lower() if isinstance(p.default, bool) else p.default
+            print(f"  {p.name}={kind} (default {default}): {p.help}")
+    return 0
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -339,7 +358,8 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff, "lsp": cmd_lsp}
+            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents,
+            "lsp": cmd_lsp}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -351,6 +371,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return COMMANDS[args.command](args)
     except UsageError as err:
+        print(f"rulesdsl: error: {err}", file=sys.stderr)
+        return 2
+    except AgentError as err:  # an agent that cannot be made as named
         print(f"rulesdsl: error: {err}", file=sys.stderr)
         return 2
     except RulesError as err:

@@ -8,12 +8,13 @@ processes share the work.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import make_agent
+from .agents import AgentSpec, make_agent
 from .interpreter.game import Game, Rules
 from .interpreter.observation import play_out
 from .loader import load
@@ -23,9 +24,10 @@ __all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", 
 AGENT_SEED_STRIDE = 7919
 
 
-def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
-    """One agent per seat: the names given cycle over the seats."""
-    return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
+def agents_for(specs: Sequence[AgentSpec | str], players: int, seed: int) -> list[Any]:
+    """One agent per seat: the agents named (specs, or their text such as `mcts:sims=400`)
+    cycle over the seats; seat p's agent is seeded from the game's seed and p."""
+    return [make_agent(specs[p % len(specs)], seed * AGENT_SEED_STRIDE + p)
             for p in range(players)]
 
 
@@ -86,7 +88,8 @@ def _play_chunk(args: tuple) -> tuple:
     return wins, draws, decisions, scores
 
 
-def simulate(path: str, players: int, games: int, seed: int, agent_names: list[str],
+def simulate(path: str, players: int, games: int, seed: int,
+             agent_names: Sequence[AgentSpec | str],
              workers: int = 1, overrides: dict[str, Any] | None = None,
              rules: Rules | None = None) -> Summary:
     rules = rules or load(path, overrides)

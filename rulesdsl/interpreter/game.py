@@ -92,6 +92,14 @@ class Rules:
                 for name, info in self.analysis.counters.items()}
 
     @cached_property
+    def has_scores(self) -> bool:
+        """Whether a finished game's result has scores: a `score` counter per player, or a
+        `rank` line whose first key is a number."""
+        score = self.analysis.counters.get("score")
+        return (score is not None and [d[0] for d in score.dims] == ["player"]) or \
+            self.program.score is not None
+
+    @cached_property
     def zones(self) -> dict[str, ZoneShape]:
         return {name: ZoneShape(z.kind, z.per_player, z.visibility)
                 for name, z in self.analysis.zones.items()}
