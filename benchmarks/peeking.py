@@ -16,25 +16,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
 import rulesdsl
+from benchmarks.stats import wilson
 from rulesdsl.runner import agents_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PIG = ROOT / "games" / "pig" / "pig.rules"
 CLOSE = 6   # the opponent wins with the first roll of their next turn if it is enough
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def next_roll_is_one(game: rulesdsl.Game) -> bool:

@@ -45,6 +45,7 @@ class Summary:
     scores: list[float] | None
     seconds: float
     errors: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)  # as named: mcts:sims=400, random
 
     def to_json(self) -> dict[str, Any]:
         n = max(self.games, 1)
@@ -53,6 +54,7 @@ class Summary:
             "game": self.game,
             "games": self.games,
             "players": self.players,
+            "agents": self.agents,
             "wins": self.wins,
             "win_rates": [w / n for w in self.wins],
             "draws": self.draws,
@@ -113,7 +115,7 @@ def simulate(path: str, players: int, games: int, seed: int,
         if s is not None:
             scores = s if scores is None else [a + b for a, b in zip(scores, s)]
     return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
-                   scores, time.perf_counter() - start)
+                   scores, time.perf_counter() - start, agents=[str(a) for a in agent_names])
 
 
 def seat_name(p: int) -> str:

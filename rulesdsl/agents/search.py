@@ -193,13 +193,13 @@ def rollout(game: Game, rng: random.Random, settings: Settings, has_heuristic: b
         game.roll_chance()
     left = settings.depth if has_heuristic else -1
     greedy = settings.rollout == "greedy"
-    randrange = rng.randrange
+    uniform = rng.random  # int(random() * n): a third of randrange's time
     while not game.over and left != 0:
         n = game.num_options()
         if greedy and 1 < n <= GREEDY_WIDTH:
             game.apply_index(_greedy(game, n, rng, has_heuristic))
         else:
-            game.apply_index(randrange(n) if n > 1 else 0)
+            game.apply_index(int(uniform() * n) if n > 1 else 0)
         left -= 1
     return returns_of(game, use_margin)
 
