@@ -224,55 +224,7 @@ def test_a_heuristic_that_fails_names_its_line(tmp_path):
     assert diag.span is not None and diag.span.line == 6
 
 
-# ---- no peeking --------------------------------------------------------------------------------
-
-def pig_positions():
-    rules = rulesdsl.load(ROOT / "games/pig/pig.rules", {"GOAL": 30})
-    out = []
-    for seed in range(6):
-        game = rules.new_game(players=2, seed=seed)
-        rng = random.Random(seed)
-        for step in range(40):
-            if game.over:
-                break
-            if step % 3 == 0:
-                out.append(game.copy())
-            game.apply_index(rng.randrange(game.num_options()))
-    return out
-
-
-def choices(make, games):
-    return [make(7).choose(Observation(g, g.decider)) for g in games]
-
-
-@pytest.mark.parametrize("name", SEARCHERS)
-def test_the_choice_does_not_depend_on_future_rolls(name):
-    make = functools.partial(SEARCHERS[name].func, sims=40)
-    games = pig_positions()
-    assert len(games) > 20
-    mine = choices(make, games)
-    for future in range(2):
-        other = [g.copy() for g in games]
-        for g in other:
-            g.reseed(1000 + future)
-        assert choices(make, other) == mine
-
-
-@pytest.mark.parametrize("name", SEARCHERS)
-def test_the_choice_does_not_depend_on_hidden_cards(name):
-    make = functools.partial(SEARCHERS[name].func, sims=30)
-    rules = cronberg()
-    games = []
-    game = rules.new_game(players=3, seed=5)
-    rng = random.Random(5)
-    for step in range(24):
-        if step % 4 == 0:
-            games.append(game.copy())
-        game.apply_index(rng.randrange(game.num_options()))
-    others = [Observation(g, g.decider).sample_game(rng) for g in games]
-    assert sum(a.state_key() != b.state_key() for a, b in zip(games, others)) > 3
-    assert choices(make, others) == choices(make, games)
-
+# ---- no peeking (the future rolls and hidden cards: tests/test_bots.py) ------------------------
 
 SECRET = '''game "Guess"
 players 2
