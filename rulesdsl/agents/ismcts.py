@@ -29,7 +29,6 @@ from typing import Any
 
 from ..interpreter.game import Game
 from ..interpreter.observation import Observation
-from ..interpreter.public import Option
 from .registry import Parameter
 from .search import (
     SEARCH_PARAMETERS,
@@ -107,7 +106,7 @@ class Search:
                 odds = [w for _, w in chance.outcomes]
                 game.roll_chance(self.rng.choices(range(len(odds)), odds)[0])
             else:
-                edge, i, fresh = self._select(nodes[p], game.options())
+                edge, i, fresh = self._select(nodes[p], game.option_ids())
                 game.apply_index(i)
                 path.append((p, edge))
             told = game.lines(since)
@@ -126,17 +125,17 @@ class Search:
                           self.lam > 0)
         self._backup(path, ret)
 
-    def _select(self, node: Info, options: list[Option]) -> tuple[Edge, int, bool]:
+    def _select(self, node: Info, ids: list[str]) -> tuple[Edge, int, bool]:
         """The option to take at `node` (an edge, its index, whether it is new): one never
         tried, else the best by UCB1 among those available here."""
         edges = node.edges
-        untried = [i for i, o in enumerate(options) if o.id not in edges]
-        available = [(i, edges[o.id]) for i, o in enumerate(options) if o.id in edges]
+        untried = [i for i, oid in enumerate(ids) if oid not in edges]
+        available = [(i, edges[oid]) for i, oid in enumerate(ids) if oid in edges]
         for _, e in available:
             e.avail += 1
         if untried:
             i = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-            edge = edges[options[i].id] = Edge()
+            edge = edges[ids[i]] = Edge()
             edge.avail = 1
             return edge, i, True
         c, lam, unit = self.settings.c, self.lam, self.scale.unit

@@ -227,32 +227,45 @@ class Game(Reading):
 
     def options(self) -> list[Option]:
         """The options of the pending step, decision or chance: ids and labels."""
+        return [Option(oid, self._label(i)) for i, oid in enumerate(self.option_ids())]
+
+    def option_ids(self) -> list[str]:
+        """The ids of the pending step's options, in order: `options()` without the labels
+        (for search, which tells options apart by id many times a second)."""
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
         disp = self.program.display
-        out: list[Option] = []
-        locals_ = self.st.stack[-1][1]
+        out: list[str] = []
         for value in p[2]:
             if site.kind == "menu":
-                oid, label = site.menu[value]
-                if callable(label):
-                    label = label(self.st, locals_, value)
+                oid = site.menu[value][0]
             elif value is None and site.kind == "choose":
-                oid = "done"
-                label = site.done_label(self.st, locals_, None) if site.done_label else "done"
-                if any(o.id == "done" for o in out):  # a real option is called 'done'
-                    oid = "done-choosing"
+                # 'done' comes last; a real option may be called 'done'
+                oid = "done-choosing" if "done" in out else "done"
             else:
                 oid = disp.option_id(value, site.type)
-                if site.label is not None:
-                    label = site.label(self.st, locals_, value)
-                elif site.kind in ("roll", "die"):
-                    label = f"rolled {disp.show(value, site.type)}"
-                else:
-                    label = disp.show(value, site.type)
-            out.append(Option(oid, label))
+            out.append(oid)
         return out
+
+    def _label(self, i: int) -> str:
+        """The label of option i of the pending step."""
+        p = self.st.pending
+        assert p is not None
+        site = self.program.sites[p[0]]
+        value = p[2][i]
+        locals_ = self.st.stack[-1][1]
+        if site.kind == "menu":
+            label = site.menu[value][1]
+            return label(self.st, locals_, value) if callable(label) else label
+        if value is None and site.kind == "choose":
+            return site.done_label(self.st, locals_, None) if site.done_label else "done"
+        if site.label is not None:
+            return site.label(self.st, locals_, value)
+        disp = self.program.display
+        if site.kind in ("roll", "die"):
+            return f"rolled {disp.show(value, site.type)}"
+        return disp.show(value, site.type)
 
     @property
     def decision(self) -> Decision | None:
@@ -380,7 +393,7 @@ class Game(Reading):
         made)."""
         log = self.st.log
         assert log is not None
-        label = self.options()[i].label
+        label = self._label(i)
         who = p[1]
         if who < 0:
             log.append((None, f"chance: {label}"))
