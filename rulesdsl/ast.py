@@ -398,6 +398,13 @@ class PlayersDecl(Node):
     high: int
 
 
+class LimitDecl(Node):
+    """`limit 500 decisions`: a game that has not ended by itself after this many
+    decisions ends there, as a draw that says so (`Result.ended_by == "limit"`)."""
+
+    decisions: int | str  # a number, or the name of a constant or setting
+
+
 class ConstDecl(Named):
     """`const GOAL = 100`."""
 
@@ -569,7 +576,7 @@ class ExampleDecl(Named):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl
+    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | LimitDecl
 )
 
 

@@ -1,4 +1,5 @@
-"""The `rulesdsl` command line: check, ast, run, play, simulate, perft, diff, agents, lsp.
+"""The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, diff,
+perft, agents, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -11,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from . import ast as A
@@ -19,7 +21,18 @@ from .diagnostics import RulesError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
 from .loader import check_file, load
-from .runner import agents_for, describe_result, play_out, seat_name, simulate
+from .runner import (
+    Failed,
+    RecordEnded,
+    Script,
+    agents_for,
+    describe_result,
+    play_out,
+    report_failure,
+    seat_name,
+    simulate,
+)
+from .variants import include
 
 
 class UsageError(Exception):
@@ -76,12 +89,44 @@ def _setting(text: str) -> tuple[str, Any]:
 def build_parser() -> Parser:
     p = Parser(prog="rulesdsl", description="Tabletop game rules as text: check them, run "
                "them, play them, measure them.")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder rule files may read from besides their own (for "
+                        "'extends' and data files); may be given several times")
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
 
     c = sub.add_parser("check", help="check rule files and run their examples")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--no-examples", action="store_true", help="do not run the examples")
+    c.add_argument("--play", type=_natural, default=0, metavar="N",
+                   help="also play N games of random bots for each number of players: a "
+                        "rule that goes wrong in play is an error")
+
+    v = sub.add_parser("validate", help="play and explore the games of rule files: does "
+                       "every game end, does every rule run, can every seat win")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--games", type=_positive, default=4,
+                   help="games per bot and number of players (default 4)")
+    v.add_argument("--agents", type=_agents, default=["random", "greedy"],
+                   help="the bots that play the games, each in every seat (default "
+                        "random,greedy)")
+    v.add_argument("--budget", type=_positive, default=20_000, metavar="DECISIONS",
+                   help="decisions a game may take before it is reported as endless "
+                        "(default 20000)")
+    v.add_argument("--positions", type=_natural, default=20_000,
+                   help="positions to explore per number of players to prove that every "
+                        "game ends; 0 does not explore (default 20000)")
+    v.add_argument("--seek", type=_natural, default=50_000, metavar="DECISIONS",
+                   help="decisions of more games to play while a rule, branch, option or "
+                        "end of the game has not run, or a seat has not ranked first "
+                        "(default 50000)")
+    v.add_argument("--players", type=_positive, help="only this number of players")
+    v.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
+    v.add_argument("--chance", action="store_true",
+                   help="show the exact odds of each roll and shuffle")
+    v.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                   metavar="NAME=VALUE", help="change a setting of the rules")
+    v.add_argument("--format", choices=["text", "json"], default="text")
 
     a = sub.add_parser("ast", help="print the syntax tree of a rule file as JSON")
     a.add_argument("file", metavar="FILE")
@@ -100,6 +145,12 @@ def build_parser() -> Parser:
                             "agents' lists them)")
         q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                        metavar="NAME=VALUE", help="change a setting of the rules")
+        records_option(q)
+
+    def records_option(q: Parser) -> None:
+        q.add_argument("--records", default=".", metavar="DIR",
+                       help="where to write the record of a game a rule stops with an error "
+                            "(default: the current directory)")
 
     r = sub.add_parser("run", help="play one game with bots and narrate it")
     game_options(r)
@@ -109,6 +160,12 @@ def build_parser() -> Parser:
                       "(default: what everyone is told)")
     told.add_argument("--all", action="store_true", help="narrate every line, each private "
                       "one marked with who was told it")
+
+    rp = sub.add_parser("replay", help="play a game record again, narrated (a record of a "
+                        "game that went wrong shows the same error)")
+    rp.add_argument("record", metavar="RECORD")
+    rp.add_argument("--rules", metavar="FILE", help="the rule file (default: the one the "
+                    "record names)")
 
     pl = sub.add_parser("play", help="play at the terminal; bots take the other seats")
     game_options(pl)
@@ -125,6 +182,9 @@ def build_parser() -> Parser:
     d.add_argument("a", metavar="A")
     d.add_argument("b", metavar="B")
 
+    records_option(v)
+    records_option(c)
+
     f = sub.add_parser("perft", help="count the step sequences of exactly D steps")
     f.add_argument("file", metavar="FILE")
     f.add_argument("--depth", type=_natural, required=True)
@@ -134,6 +194,10 @@ def build_parser() -> Parser:
     sub.add_parser("agents", help="list the agents and their parameters")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
+    for command in sub.choices.values():  # --include after the command works too
+        command.add_argument("--include", action="append", default=argparse.SUPPRESS,
+                             metavar="DIR", help="a folder rule files may read from besides "
+                             "their own; may be given several times")
     return p
 
 
@@ -145,7 +209,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = False
     out: list[dict] = []
     for path in args.files:
-        diags, sources = check_file(path, run_examples=not args.no_examples)
+        diags, sources = check_file(path, run_examples=not args.no_examples, play=args.play,
+                                    records=args.records)
         errors = [d for d in diags if d.severity == "error"]
         failed = failed or bool(errors)
         if args.format == "json":
@@ -163,6 +228,26 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{'some' if n > 1 else 'the'} rule file{'s' if n > 1 else ''} "
                   "had errors", file=sys.stderr)
     return 1 if failed else 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .validate import Options, validate_file
+
+    options = Options(games=args.games, agents=tuple(map(str, args.agents)), budget=args.budget,
+                      positions=args.positions, seek=args.seek,
+                      seed=args.seed, players=args.players, chance=args.chance,
+                      records=args.records, settings=dict(args.settings) or None)
+    reports = []
+    for path in args.files:
+        report = validate_file(path, options)
+        reports.append(report)
+        if args.format == "text":
+            if report.diagnostics:
+                print(report.findings(), file=sys.stderr, flush=True)
+            print(report.summary(), flush=True)
+    if args.format == "json":
+        print(json.dumps({"files": [r.to_json() for r in reports]}, indent=1))
+    return 1 if any(r.errors for r in reports) else 0
 
 
 def cmd_ast(args: argparse.Namespace) -> int:
@@ -183,8 +268,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.seat is not None and args.seat > players:
         raise UsageError(f"--seat: there is no seat {args.seat} in a game of {players}")
     seat = args.seat - 1 if args.seat is not None else None
-    game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
-    agents = agents_for(args.agents, players, args.seed)
+    script: Script | None = getattr(args, "script", None)  # the steps of a replayed record
+    try:
+        game = rules.new_game(players=players, seed=args.seed, narrate=True, auto_chance=False)
+    except RulesError as err:
+        raise _stopped(err, rules, args, players, []) from None
+    agents = [script] * players if script else agents_for(args.agents, players, args.seed)
     said = 0
 
     def say(text: str) -> None:
@@ -208,15 +297,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         + (f"; what {seat_name(seat)} is told" if seat is not None else ""))
     try:
         flush()
-        play_out(game, agents, flush)
-    finally:
+        play_out(game, agents, flush, script.roll() if script else None)
+    except RecordEnded:
         flush()
+        say(f"the record ends here, after {len(game.history)} steps; the game goes on")
+        return 0
+    except RulesError as err:
+        flush()  # the narration up to the error, then the error
+        raise _stopped(err, rules, args, players, game.history) from None
+    flush()
     if args.json:
         print(json.dumps(game.to_json(), indent=1))
         return 0
     for line in describe_result(game):
         say(line)
     return 0
+
+
+def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: int,
+             steps: list[int]) -> RulesError:
+    """A run stopped by a rule: where it happened, and its record (not for a replay: the
+    record is the one being replayed)."""
+    if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
+        return err
+    return report_failure(rules, args.file, players,
+                          Failed(args.seed, list(steps), err.diagnostics[0]), args.agents, None,
+                          args.records)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .interpreter.records import check_rules, read_record
+
+    record = read_record(args.record)
+    path = args.rules or record.file
+    beside = Path(args.record).parent / record.file
+    if not args.rules and not Path(path).exists() and beside.exists():
+        path = str(beside)  # a record moved with its rule file
+    settings = dict(record.settings)
+    check_rules(record, load(path, settings or None))
+    print(f"replaying {args.record}: {len(record.steps)} steps")
+    return cmd_run(argparse.Namespace(
+        file=path, settings=list(settings.items()), players=record.players, seed=record.seed,
+        agents=record.agents or ["random"], json=False, records=None, script=Script(record),
+        seat=None, all=False))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -226,7 +349,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for rules in loaded:
         rules.check_players(players)
     summaries = [simulate(path, players, args.games, args.seed, args.agents, args.workers,
-                          settings, rules) for path, rules in zip(args.files, loaded)]
+                          settings, rules, args.records)
+                 for path, rules in zip(args.files, loaded)]
     if len(summaries) > 1:
         return side_by_side(summaries, players, args)
     summary = summaries[0]
@@ -255,7 +379,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                   f"{data['mean_decisions']:.1f} decisions a game; "
                   f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
                   f"({summary.seconds:.2f} s)")
+    if summary.limits:
+        console.print(f"{summary.limits} of {summary.games} games reached the limit of "
+                      f"{loaded[0].limit:,} decisions without ending (counted as draws)")
     return 0
+
+
+def column_names(summaries: list) -> list[str]:
+    """Each rule file's column: the game's name, and the file's name where two games
+    share a name (a variant that keeps its base's name)."""
+    names = [s.game for s in summaries]
+    return [f"{name} ({Path(s.file).stem})" if names.count(name) > 1 else name
+            for name, s in zip(names, summaries)]
 
 
 def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int:
@@ -270,8 +405,8 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
     table = Table(title=f"{summaries[0].games} games each, {players} players, same seeds, "
                   f"agents {', '.join(map(str, args.agents))}")
     table.add_column("")
-    for s in summaries:
-        table.add_column(s.file, justify="right")
+    for name in column_names(summaries):
+        table.add_column(name, justify="right", overflow="fold")
     for p in range(players):
         table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
     table.add_row("draws", *[f"{d['draws'] / max(d['games'], 1):.1%}" for d in data])
@@ -281,6 +416,8 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
                           *[f"{d['mean_scores'][p]:.1f}" if d["mean_scores"] else "-"
                             for d in data])
     table.add_row("decisions a game", *[f"{d['mean_decisions']:.1f}" for d in data])
+    if any(d["limit_endings"] for d in data):
+        table.add_row("games at the limit", *[str(d["limit_endings"]) for d in data])
     Console(width=120).print(table)
     return 0
 
@@ -357,9 +494,9 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return start()
 
 
-COMMANDS = {"check": cmd_check, "ast": cmd_ast, "run": cmd_run, "play": cmd_play,
-            "simulate": cmd_simulate, "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents,
-            "lsp": cmd_lsp}
+COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
+            "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
+            "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "lsp": cmd_lsp}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -369,6 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
+        include(args.include)
         return COMMANDS[args.command](args)
     except UsageError as err:
         print(f"rulesdsl: error: {err}", file=sys.stderr)

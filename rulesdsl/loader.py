@@ -6,6 +6,7 @@ carrying diagnostics and the source texts to show them with.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,46 +19,62 @@ from .interpreter.game import Rules
 from .variants import Resolved, merge, resolve
 
 
-def _build(resolved: Resolved, overrides: dict[str, Any] | None) -> Rules:
+def _build(resolved: Resolved, overrides: dict[str, Any] | None,
+           coverage: bool = False) -> Rules:
     analysis = analyze(resolved.file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, resolved.sources)
-    return Rules(compile_program(analysis, resolved.sources), resolved.sources, overrides)
+    return Rules(compile_program(analysis, resolved.sources, coverage), resolved.sources,
+                 overrides)
 
 
-def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Rules:
+def load(path: str | Path, overrides: dict[str, Any] | None = None,
+         coverage: bool = False, include: Iterable[str | Path] = ()) -> Rules:
     """Load a rule file (a variant with its bases): parsed, checked and compiled, or a
-    RulesError."""
-    return _build(resolve(path), overrides)
+    RulesError. With `coverage`, the program counts which rules, branches, options,
+    triggers, turns and ends of the game run (`Program.points`, `Program.hits`)."""
+    return _build(resolve(path, include=include), overrides, coverage)
 
 
-def load_text(text: str, path: str = "<input>",
-              overrides: dict[str, Any] | None = None) -> Rules:
-    """Load rules from a string (tests, docs); `extends` is relative to `path`."""
-    return _build(merge(parse(text, path), text, path), overrides)
+def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
+              include: Iterable[str | Path] = ()) -> Rules:
+    """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches
+    the folder of `path` and below, and the folders in `include`."""
+    return _build(merge(parse(text, path), text, path, include=include), overrides)
 
 
 def check_file(path: str | Path, run_examples: bool = True,
-               overrides: dict[str, Any] | None = None) -> tuple[list[Diagnostic], dict[str, str]]:
-    """All diagnostics of a file: syntax, checks, then (if those pass) its examples."""
+               overrides: dict[str, Any] | None = None, play: int = 0,
+               records: str | Path | None = ".") -> tuple[list[Diagnostic], dict[str, str]]:
+    """All diagnostics of a file: syntax, checks, then (if those pass) its examples, and
+    with `play`, the errors of that many games of random bots per number of players
+    (their records written into `records`)."""
     try:
         resolved = resolve(path)
     except RulesError as err:
         return err.diagnostics, err.sources
-    return check_resolved(resolved, run_examples, overrides), resolved.sources
+    return check_resolved(resolved, run_examples, overrides, str(path), play,
+                          records), resolved.sources
 
 
 def check_resolved(resolved: Resolved, run_examples: bool = True,
-                   overrides: dict[str, Any] | None = None) -> list[Diagnostic]:
+                   overrides: dict[str, Any] | None = None, path: str = "", play: int = 0,
+                   records: str | Path | None = ".") -> list[Diagnostic]:
     """The diagnostics of a parsed and merged file: its checks, then (if those pass) its
-    examples."""
+    examples and, with `play`, the errors of that many games of random bots per number of
+    players (their records written into `records`)."""
     from .interpreter.examples import run_examples as run
 
     try:
         rules = _build(resolved, overrides)
     except RulesError as err:
         return err.diagnostics
-    return run(rules) if run_examples else []
+    diags = run(rules) if run_examples else []
+    if play:
+        from .validate import play_check
+
+        diags += play_check(rules, path or rules.path, play, records=records)
+    return diags
 
 
 __all__ = ["Analysis", "check_file", "check_resolved", "load", "load_text"]

@@ -120,6 +120,9 @@ def read_save(rules: Rules, path: str) -> Game:
         raise RulesError([_diag(f"no such saved game: {path}")]) from None
     except (OSError, ValueError) as err:
         raise RulesError([_diag(f"cannot read the saved game {path}: {err}")]) from None
+    except RecursionError:
+        raise RulesError([_diag(f"cannot read the saved game {path}: its lists are nested "
+                                "too deep")]) from None
     return rules.load_game(data)
 
 

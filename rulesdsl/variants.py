@@ -11,7 +11,7 @@ span of the file it came from, so an error in a base file points into that file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +26,11 @@ KIND_WORDS: dict[type, str] = {
     A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
-    A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as",
+    A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game",
+    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.LimitDecl: "limit",
 }
 # declared once, without a name
-SINGLE = {"setup", "play", "rank", "heuristic", "game", "players"}
+SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "limit"}
 
 
 def key_of(decl: Any) -> tuple[str, str] | None:
@@ -89,16 +89,49 @@ def _replacement_problem(old: Any, new: Any) -> str | None:
 
 Reader = Callable[[str | Path], tuple[A.RulesFile, str]]  # a file's AST and text, or RulesError
 
+# folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
+# processes forked by `simulate` inherit them
+_included: tuple[Path, ...] = ()
 
-def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file) -> Resolved:
+
+def include(folders: Iterable[str | Path]) -> None:
+    """Let `extends` (and data files) reach into these folders too, for this process."""
+    global _included
+    _included = tuple(Path(f).resolve() for f in folders)
+
+
+def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
+           what: str = "base", extra: Iterable[str | Path] = ()) -> Path:
+    """The file a rule file names (`extends "..."`, a data file): relative to the naming
+    file, it must lie in that file's folder or below it, or in a folder the user included,
+    and end with one of `suffixes`. A rule file is untrusted: it must not make the tool
+    read, or quote, the host's other files."""
+    written = Path(name)
+    target = written if written.is_absolute() else Path(here).parent / written
+    real = target.resolve()  # links followed: the place the file really is
+    roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
+    if not any(real == root or root in real.parents for root in roots):
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} lies outside the folder of "
+            f"{_short(here)}: a rule file reads only files in its own folder and below",
+            span, hint="move the file there, or let it be read with --include DIR")])
+    if real.suffix not in suffixes:
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
+    return target
+
+
+def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file,
+            include: Iterable[str | Path] = ()) -> Resolved:
     """Parse a rule file and, if it is a variant, merge it into its base (recursively).
-    `read` parses a file (the language server reads open files from the editor)."""
+    `read` parses a file (the language server reads open files from the editor); `include`
+    names folders the files may reach beyond their own."""
     file, text = read(path)
-    return merge(file, text, str(path), _seen, read)
+    return merge(file, text, str(path), _seen, read, include)
 
 
 def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
-          read: Reader = parse_file) -> Resolved:
+          read: Reader = parse_file, include: Iterable[str | Path] = ()) -> Resolved:
     """A parsed file, merged into its base if it extends one."""
     sources = {here: text}
     extends = [i for i in file.items if isinstance(i, A.Extends)]
@@ -120,7 +153,11 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
     if file.items[0] is not ext:
         diags.append(Diagnostic("V005", "'extends' must be the first line of a variant",
                                 ext.span))
-    base_path = Path(here).parent / ext.path
+    try:
+        include = tuple(include)
+        base_path = locate(here, ext.path, (".rules",), ext.span, extra=include)
+    except RulesError as err:
+        raise RulesError(diags + err.diagnostics, sources) from None
     chain = _seen + (str(Path(here).resolve()),)
     if str(base_path.resolve()) in chain:
         names = " -> ".join([*(_short(p) for p in chain), _short(str(base_path))])
@@ -133,7 +170,7 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
                                 hint="the path is relative to this variant's own file"))
         raise RulesError(diags, sources)
     try:
-        base = resolve(base_path, chain, read)
+        base = resolve(base_path, chain, read, include)
     except RulesError as err:
         err.sources.update(sources)
         raise

@@ -1,4 +1,5 @@
-"""Rewrite the expected blocks of tests/programs/*.rules from the current output.
+"""Rewrite the expected blocks of tests/programs/*.rules (`rulesdsl check`) and of
+tests/validate/*.rules (`rulesdsl validate`) from the current output.
 
 Run from anywhere: `python tests/regen_programs.py [NAME ...]` (all programs by default).
 Review the result as a diff before committing: the expected blocks are the contract.
@@ -7,25 +8,32 @@ Review the result as a diff before committing: the expected blocks are the contr
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from test_programs import actual, programs, relative, with_expected  # noqa: E402
+from tests import test_programs, test_validate  # noqa: E402
 
 
 def main(names: list[str]) -> int:
-    chosen = [p for p in programs() if not names or p.stem in names or p.name in names]
-    unknown = set(names) - {p.stem for p in chosen} - {p.name for p in chosen}
-    if unknown:
-        print(f"no such program: {', '.join(sorted(unknown))}", file=sys.stderr)
-        return 2
-    for path in chosen:
-        old = path.read_text(encoding="utf-8")
-        new = with_expected(old, actual(path))
-        if new != old:
-            path.write_text(new, encoding="utf-8")
-            print(f"rewrote {relative(path)}")
+    with tempfile.TemporaryDirectory() as records:
+        outputs = [(path, test_programs.HEADER, lambda p: test_programs.actual(p))
+                   for path in test_programs.programs()]
+        outputs += [(path, test_validate.HEADER,
+                     lambda p: test_validate.actual(p, Path(records)))
+                    for path in test_validate.broken_games()]
+        chosen = [o for o in outputs if not names or o[0].stem in names or o[0].name in names]
+        unknown = set(names) - {o[0].stem for o in chosen} - {o[0].name for o in chosen}
+        if unknown:
+            print(f"no such program: {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        for path, header, actual in chosen:
+            old = path.read_text(encoding="utf-8")
+            new = test_programs.with_expected(old, actual(path), header)
+            if new != old:
+                path.write_text(new, encoding="utf-8")
+                print(f"rewrote {test_programs.relative(path)}")
     return 0
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import rulesdsl
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import RulesError
 from rulesdsl.loader import load
@@ -81,6 +82,12 @@ USAGE_ERRORS = {
     "set without name": (["run", PIG, "--set", "=3"], "NAME=VALUE"),
     "unknown option": (["run", TICTACTOE, "--bogus"], "--bogus"),
     "option of another command": (["check", TICTACTOE, "--seed", "3"], "--seed"),
+    "validate games 0": (["validate", TICTACTOE, "--games", "0"], "--games"),
+    "validate budget x": (["validate", TICTACTOE, "--budget", "x"], "--budget"),
+    "validate positions -1": (["validate", TICTACTOE, "--positions", "-1"], "--positions"),
+    "validate agents nosuch": (["validate", TICTACTOE, "--agents", "nosuch"], "nosuch"),
+    "check play -1": (["check", TICTACTOE, "--play", "-1"], "--play"),
+    "replay without a record": (["replay"], "RECORD"),
 }
 
 
@@ -112,7 +119,7 @@ def test_too_many_players_is_a_game_error(capsys):
     assert "rulesdsl: error:" not in err
 
 
-@pytest.mark.parametrize("command", ["run", "simulate", "play", "perft"])
+@pytest.mark.parametrize("command", ["run", "simulate", "play", "perft", "validate"])
 def test_too_many_players_every_command(capsys, command):
     extra = ["--depth", "1"] if command == "perft" else []
     code, _, err = run_cli(capsys, command, TICTACTOE, "--players", "3", *extra)
@@ -122,7 +129,8 @@ def test_too_many_players_every_command(capsys, command):
 
 # ---- missing and unreadable rule files: exit 1, E000 naming the file ---------------------
 
-@pytest.mark.parametrize("command", ["check", "ast", "run", "simulate", "play", "perft"])
+@pytest.mark.parametrize("command", ["check", "ast", "run", "simulate", "play", "perft",
+                                     "validate"])
 def test_missing_rule_file(capsys, tmp_path, command):
     missing = str(tmp_path / "nowhere.rules")
     extra = ["--depth", "1"] if command == "perft" else []
@@ -202,9 +210,15 @@ CORRUPTIONS = {
                                  "frame of the rule stack"),
     "frame points at a negative block": (_set(["state", "stack", 0, 0], -1), "G001",
                                          "frame of the rule stack"),
-    "frame not a pair": (_set(["state", "stack", 0], [6]), "G001", "frame"),
-    "frame locals too short": (_set(["state", "stack", 0, 1], []), "G001",
-                               "pending decision"),
+    "frame not a pair": (_set(["state", "stack", 0], [6]), "G001", "state.stack[0]"),
+    "frame locals too short": (_set(["state", "stack", 0, 1], []), "G001", "locals"),
+    "frame at another block": (_set(["state", "stack", 0, 0], 0), "G001",
+                               "does not wait at the pending decision"),
+    "current is a list": (_set(["state", "counters", 0], [1, 2]), "G001", "current player"),
+    "lists nested deep": (_set(["state", "counters", 0], json.loads("[" * 50 + "]" * 50)),
+                          "G001", "nested"),
+    "ended at the limit without a result": (_set(["ended_by"], "limit"), "G001", "limit"),
+    "decisions negative": (_set(["decisions"], -3), "G001", "decisions"),
     "pending with no options": (_set(["state", "pending", 2], []), "G001",
                                 "pending decision"),
     "pending at no site": (_set(["state", "pending", 0], 999), "G001", "pending decision"),
@@ -219,7 +233,7 @@ CORRUPTIONS = {
     "negative history": (_set(["history"], [-1]), "G001", "history"),
     "seed is text": (_set(["seed"], "1"), "G001", "seed"),
     "seed is a bool": (_set(["seed"], True), "G001", "seed"),
-    "rng out of range": (_set(["state", "rng"], 0), "G001", "random"),
+    "rng out of range": (_set(["state", "rng"], 0), "G001", "rng"),
     "state missing": (_drop("state"), "G001", "state"),
     "state not an object": (_set(["state"], [1, 2]), "G001", "state"),
     "players missing": (lambda d: d["state"].pop("players"), "G001", "players"),
@@ -248,6 +262,48 @@ def test_load_game_api_rejects_corrupt_save(ttt, good_save, change, code, needle
 @pytest.mark.parametrize("data", [None, [], "a string", 3, {"format": 1}],
                          ids=["none", "list", "string", "number", "format not text"])
 def test_load_game_api_rejects_non_saves(ttt, data):
+    with pytest.raises(RulesError) as info:
+        ttt.load_game(data)
+    assert codes(info.value) == ["G001"]
+
+
+def _midgame(path: str, decisions: int) -> tuple:
+    rules = load(path)
+    game = rules.new_game(players=rules.player_range[0], seed=2)
+    for _ in range(decisions):
+        game.apply_index(0)
+    return rules, json.loads(json.dumps(game.to_json()))
+
+
+def _first(values: list, kind: type) -> int:
+    """The first counter slot after the current player's (slot 0) holding a `kind`."""
+    return next(i for i, v in enumerate(values) if i and type(v) is kind)
+
+
+@pytest.mark.parametrize("game,change,needle", [
+    ("cleromancy", lambda d: d["state"]["boards"][0].__setitem__(0, 999), "board field"),
+    ("cleromancy", lambda d: d["state"]["boards"][0].__setitem__(0, [1]), "board field"),
+    ("cromlech", lambda d: d["state"]["counters"].__setitem__(
+        _first(d["state"]["counters"], bool), [1, 2]), "counter"),
+    ("cromlech", lambda d: d["state"]["counters"].__setitem__(
+        _first(d["state"]["counters"], int), "text"), "counter"),
+    ("cromlech", lambda d: d["state"]["zones"][0].append(10_000), "zone"),
+], ids=["cell 999", "cell holds a list", "counter holds a list", "counter holds text",
+        "zone holds no component"])
+def test_load_rejects_values_the_rules_cannot_hold(game, change, needle):
+    rules, data = _midgame(str(GAMES / game / f"{game}.rules"), 3)
+    change(data)
+    with pytest.raises(RulesError) as info:
+        rules.load_game(data)
+    assert codes(info.value) == ["G001"]
+    assert needle in str(info.value)
+
+
+def test_load_rejects_a_save_of_other_rules_with_a_forged_digest(ttt):
+    """A save of Pig with tic-tac-toe's digest written in: the contents do not fit."""
+    pig = load(PIG).new_game(players=2, seed=1)
+    data = json.loads(json.dumps(pig.to_json()))
+    data["rules"] = ttt.digest
     with pytest.raises(RulesError) as info:
         ttt.load_game(data)
     assert codes(info.value) == ["G001"]
@@ -428,3 +484,48 @@ def test_endless_loop_is_r001(tmp_path, capsys, text, line):
     assert diag.span.file == str(path)
     assert diag.span.line == line
     assert text.splitlines()[diag.span.line - 1].strip() in info.value.render()
+
+
+# ---- a rule that fails outside a block: in an option's label, in a rank key ----------------
+
+LABEL_FAILS = """\
+game "Label"
+players 2
+counter n = 0
+play:
+    turns:
+        choose k in 1..2 as "take {10 / n}"
+        win current
+"""
+
+RANK_FAILS = """\
+game "Rank"
+players 2
+counter n = 0
+rank p by 10 / n
+play:
+    turns:
+        choose k in 1..2
+        end game
+"""
+
+
+def test_a_label_that_fails_is_r003(tmp_path, capsys):
+    rules = rulesdsl.load_text(LABEL_FAILS, "label.rules")
+    game = rules.new_game(players=2)
+    with pytest.raises(RulesError) as info:
+        game.decision  # noqa: B018  (its labels are worked out)
+    assert codes(info.value) == ["R003"]
+    assert "division by zero" in str(info.value) or "ZeroDivisionError" in str(info.value)
+    path = tmp_path / "label.rules"
+    path.write_text(LABEL_FAILS)
+    code, _, err = run_cli(capsys, "run", str(path), "--records", str(tmp_path))
+    assert code == 1 and "error[R003]" in err
+
+
+def test_a_rank_key_that_fails_is_r003():
+    rules = rulesdsl.load_text(RANK_FAILS, "rank.rules")
+    game = rules.new_game(players=2)
+    with pytest.raises(RulesError) as info:
+        game.apply_index(0)  # the game ends: the players are ranked
+    assert codes(info.value) == ["R003"]

@@ -71,7 +71,8 @@ BAD = [b for b in BLOCKS if b.kind == "rules-error"]
 def load_and_run(block: Block) -> tuple[list[Diagnostic], dict[str, str]]:
     """Every diagnostic of the block: from loading it, or else from its examples."""
     try:
-        rules = rulesdsl.load_text(block.text, path=block.path)
+        # the variants in the doc extend the games under games/, beside docs/
+        rules = rulesdsl.load_text(block.text, path=block.path, include=[ROOT / "games"])
     except RulesError as err:
         return err.diagnostics, err.sources
     return run_examples(rules), rules.sources
@@ -124,6 +125,7 @@ FORMS: dict[str, str] = {
     "play_decl": r"^play:$",
     "rank_decl": r"^rank \w+ by ",
     "heuristic_decl": r"^heuristic \w+ by ",
+    "limit_decl": r"^limit (\d+|\w+) decisions?$",
     "example_decl": r'^example "',
     "extends_decl": r'^extends "',
     "replace_decl": r"^replace \w+",

@@ -22,8 +22,8 @@ PROGRAMS = REPO / "tests" / "programs"
 DOC = REPO / "docs" / "diagnostics.md"
 PREFIX = "# | "
 HEADER = "# Expected output of `rulesdsl check` (rewrite: python tests/regen_programs.py):"
-CODE = re.compile(r'"([ERGCV][0-9]{3})"')
-DOC_CODE = re.compile(r"^#+ *([ERGCV][0-9]{3})\b", re.MULTILINE)
+CODE = re.compile(r'"([ERGCVP][0-9]{3})"')
+DOC_CODE = re.compile(r"^#+ *([ERGCVP][0-9]{3})\b", re.MULTILINE)
 
 
 def programs() -> list[Path]:
@@ -60,13 +60,13 @@ def actual(path: Path) -> str:
     return "\n".join(d.render(sources) for d in diags)
 
 
-def with_expected(text: str, block: str) -> str:
-    """The program text with its expected block replaced by `block`."""
+def with_expected(text: str, block: str, header: str = HEADER) -> str:
+    """The program text with its expected block (under `header`) replaced by `block`."""
     lines = text.splitlines()
     while lines and (not lines[-1].strip() or lines[-1].startswith(PREFIX.rstrip())
-                     or lines[-1] == HEADER):
+                     or lines[-1] == header):
         lines.pop()
-    lines += ["", HEADER]
+    lines += ["", header]
     lines += [PREFIX + line if line else PREFIX.rstrip() for line in block.splitlines()]
     return "\n".join(lines) + "\n"
 
@@ -88,7 +88,7 @@ def test_there_are_programs() -> None:
 
 
 def source_codes() -> set[str]:
-    """The codes in rulesdsl/ (as `grep -rhoE '"[ERGCV][0-9]{3}"' rulesdsl` finds them)."""
+    """The codes in rulesdsl/ (as `grep -rhoE '"[ERGCVP][0-9]{3}"' rulesdsl` finds them)."""
     found: set[str] = set()
     for py in (REPO / "rulesdsl").rglob("*.py"):
         found.update(CODE.findall(py.read_text(encoding="utf-8")))
@@ -115,7 +115,8 @@ def test_doc_examples_match_the_programs() -> None:
     """An example in docs/diagnostics.md quoted from a test program is what it prints."""
     text = DOC.read_text(encoding="utf-8")
     blocks = re.findall(r"^```\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
-    quoted = [b.rstrip("\n") for b in blocks if b.startswith("tests/programs/")]
+    quoted = [b.rstrip("\n") for b in blocks
+              if b.startswith(("tests/programs/", "tests/validate/"))]
     assert quoted, "docs/diagnostics.md quotes no test program"
     for block in quoted:
         path = REPO / block.split(":", 1)[0]
@@ -126,6 +127,6 @@ def test_doc_examples_match_the_programs() -> None:
 
 def test_every_code_in_the_doc_text_exists() -> None:
     """Codes mentioned anywhere in the doc's text (not only headings) exist too."""
-    mentioned = set(re.findall(r"\b([ERGCV][0-9]{3})\b", DOC.read_text(encoding="utf-8")))
+    mentioned = set(re.findall(r"\b([ERGCVP][0-9]{3})\b", DOC.read_text(encoding="utf-8")))
     stale = mentioned - source_codes()
     assert not stale, f"docs/diagnostics.md mentions unknown codes: {sorted(stale)}"

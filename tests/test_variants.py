@@ -59,7 +59,9 @@ example "two at a time to 20":
     play
     expect score of player 1 == 20 and score of player 2 == 18
 """)
-    rules = rulesdsl.load(v)
+    # the base lies above the variant's folder: it is read only when included
+    assert codes(v) == ["V007"]
+    rules = rulesdsl.load(v, include=[tmp_path])
     assert run_examples(rules) == []
     assert set(rules.sources) == {str(v), str(v.parent / "../race.rules")}
     assert "steps" in rules.counters
@@ -144,7 +146,8 @@ def test_simulate_side_by_side(capsys):
     assert second["mean_decisions"] < first["mean_decisions"]
     assert main(["simulate", pig, short, "--games", "10"]) == 0
     out = capsys.readouterr().out
-    assert "seat 1 wins" in out and "pig-to-50.rules" in out
+    # each column is named by its game, whole, however long the path to the files
+    assert "seat 1 wins" in out and "Pig to 50" in out and "…" not in out
 
 
 VARIANTS = [p for p in GAME_FILES if re.match(r'\s*(#.*\n\s*)*extends ', p.read_text())]
@@ -169,7 +172,7 @@ def test_a_variants_examples_fail_against_its_base(path, tmp_path):
         probe = write(tmp_path, f"probe-{ex.span.line}.rules",
                       f'extends "{base}"\n' + re.sub(r'^example "', 'example "probe: ', block))
         try:
-            rules = rulesdsl.load(probe)
+            rules = rulesdsl.load(probe, include=[path.parent])
         except rulesdsl.RulesError:
             continue  # the base cannot even state the example: a difference
         assert run_examples(rules), f"example {ex.name!r} also holds in the base game"
@@ -189,3 +192,15 @@ example "with three" with 3 players:
     bad = write(tmp_path, "bad.rules", 'extends "base.rules"\nreplace players 4\n'
                 'example "two" with 2 players:\n    expect true\n')
     assert codes(bad) == ["E012"]
+
+
+def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
+    """Two files of one game name are told apart by their file names, never cut short."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "house"
+    deep.mkdir(parents=True)
+    copy = deep / "pig-with-a-house-rule.rules"
+    copy.write_text((ROOT / "games/pig/pig.rules").read_text())
+    assert main(["simulate", str(ROOT / "games/pig/pig.rules"), str(copy), "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Pig (pig)" in out and "Pig (pig-with-a-house-rule)" in out
+    assert "…" not in out

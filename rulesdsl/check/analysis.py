@@ -19,11 +19,22 @@ from .bindings import Ref, Var
 from .types import ANY, Type
 
 MAX_PLAYERS = 16
+DEFAULT_LIMIT = 100_000   # decisions, for a game whose rule file declares no `limit`
 NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.DieDecl,
          A.DiceDecl, A.DefineDecl, A.RuleDecl, A.KindDecl, A.ZoneDecl)
 # statements that wait for a player or a roll: not allowed where the rules cannot pause
 WAITING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.Turns, A.Replay,
            A.CallRule)
+
+
+class TooLarge(Exception):
+    """A value known before the game is beyond what the engine keeps (a number beyond
+    10^18, a list of more than 100,000 items)."""
+
+    def __init__(self, node: A.Node, what: str):
+        super().__init__(what)
+        self.node = node
+        self.what = what
 
 
 class NotConstant(Exception):
@@ -123,8 +134,11 @@ class Analysis:
     game_name: str = ""
     min_players: int = 1
     max_players: int = 1
+    limit: int = DEFAULT_LIMIT  # decisions before the game ends as a draw at its limit
+    limit_span: Span | None = None  # the `limit` line, when the rule file has one
     values: dict[str, Any] = field(default_factory=dict)  # constants and settings
     settings: dict[str, A.SettingDecl] = field(default_factory=dict)
+    setting_bounds: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # (low, high)
     counters: dict[str, CounterInfo] = field(default_factory=dict)
     boards: dict[str, SquareBoard] = field(default_factory=dict)
     cells: dict[str, list[str]] = field(default_factory=dict)

@@ -11,7 +11,8 @@ from typing import Any
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, Span
-from .analysis import Analysis, NotConstant
+from ..limits import MAX_ITEMS, MAX_NUMBER
+from .analysis import Analysis, NotConstant, TooLarge
 from .types import ANY, BOOL, BUILTIN_NAMES, BUILTINS, INT, NONE, TEXT, Type, list_of
 
 
@@ -21,6 +22,7 @@ class CheckerBase:
     def __init__(self, file: A.RulesFile, overrides: dict[str, Any] | None = None):
         self.a = Analysis(file=file)
         self.overrides = overrides or {}
+        self.slots_total = 0  # the values all counters declared so far hold
         self.names: dict[str, tuple[str, Span]] = {}
         self.first: dict[str, tuple[str, Span]] = {}  # the first declaration in file order
         self.corners: dict[str, str] = {}  # triangle board -> its corners board
@@ -49,6 +51,11 @@ class CheckerBase:
             self.err("E031", "this must be a value known before the game starts",
                      nc.node.span, hint="use numbers, text, lists and other constants")
             return None
+        except TooLarge as big:
+            self.err("E034", big.what, big.node.span,
+                     hint="numbers stay between -10^18 and 10^18, lists hold at most "
+                          f"{MAX_ITEMS:,} items")
+            return None
 
     def const_eval(self, e: A.Expr) -> Any:
         if isinstance(e, (A.IntLit, A.BoolLit)):
@@ -73,11 +80,18 @@ class CheckerBase:
             left, right = self.const_eval(e.left), self.const_eval(e.right)
             if isinstance(left, int) and isinstance(right, int):
                 if e.op == "..":
+                    if right - left >= MAX_ITEMS:
+                        raise TooLarge(e, f"the list {left}..{right} would hold "
+                                          f"{right - left + 1:,} items")
                     return list(range(left, right + 1))
                 ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
                        "*": lambda a, b: a * b}
                 if e.op in ops:
-                    return ops[e.op](left, right)
+                    value = ops[e.op](left, right)
+                    if abs(value) > MAX_NUMBER:
+                        digits = int(abs(value).bit_length() * 0.30103) + 1
+                        raise TooLarge(e, f"a number of about {digits} digits")
+                    return value
                 if e.op in ("/", "%") and right != 0:
                     return left // right if e.op == "/" else left % right
         raise NotConstant(e)

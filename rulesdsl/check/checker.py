@@ -78,8 +78,9 @@ class Checker(DeclarationChecker):
             self.err("E044", "the rule file has no 'play:' block", file_span)
         for extra_play in plays[1:]:
             self.err("E044", "a second 'play:' block", extra_play.span)
-        for kind, what in ((A.SetupDecl, "'setup:' block"), (A.RankDecl, "'rank' line"),
-                           (A.HeuristicDecl, "'heuristic' line")):
+        words = {A.SetupDecl: "'setup:' block", A.RankDecl: "'rank' line",
+                 A.HeuristicDecl: "'heuristic' line", A.LimitDecl: "'limit' line"}
+        for kind, what in words.items():
             found = [i for i in items if isinstance(i, kind)]
             for again in found[1:]:
                 self.err("E021", f"a second {what}", again.span)
@@ -112,6 +113,9 @@ class Checker(DeclarationChecker):
                         del self.a.diagnostics[before:]
             elif isinstance(item, A.SettingDecl):
                 self.setting_decl(item)
+        limits = [i for i in items if isinstance(i, A.LimitDecl)]
+        if limits:
+            self.limit_decl(limits[0])
         for item in items:
             if isinstance(item, A.BoardDecl):
                 self.board_decl(item)

@@ -12,6 +12,7 @@ from typing import Any
 from .. import ast as A
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
+from ..limits import MAX_COMPONENTS, MAX_SLOTS
 from .analysis import (
     CounterInfo,
     DiceInfo,
@@ -58,6 +59,7 @@ class DeclarationChecker(ExpressionChecker):
         value = self.constant(d.value)
         low = self.constant(d.low) if d.low is not None else None
         high = self.constant(d.high) if d.high is not None else None
+        self.a.setting_bounds[d.name] = (low, high)
         if d.name in self.overrides:
             new = self.overrides[d.name]
             # a rejected value leaves the default in force, so uses of the setting still
@@ -108,6 +110,15 @@ class DeclarationChecker(ExpressionChecker):
                      f"{width} x {height}", d.span)
             return
         self.add_board(SquareBoard(d.name, width, height, d.adjacency))
+
+    def limit_decl(self, d: A.LimitDecl) -> None:
+        n = self.size(d.decisions, d.span)
+        if n is None:
+            return
+        if n < 1:
+            self.err("E050", f"a game's limit is at least 1 decision, not {n}", d.span)
+            return
+        self.a.limit, self.a.limit_span = n, d.span
 
     def size(self, value: int | str, span: Span) -> int | None:
         """A board's size: a number, or a constant or setting that holds one."""
@@ -167,6 +178,10 @@ class DeclarationChecker(ExpressionChecker):
             if n < 1:
                 self.err("E050", "a row stands for at least one component", row.span)
                 continue
+            if sum(counts) + n > MAX_COMPONENTS:
+                self.err("E034", f"kind {d.name} would have more than {MAX_COMPONENTS:,} "
+                         "components", row.span)
+                return
             counts.append(n)
             for f, value in zip(d.fields, row.values):
                 t = self.expr(value, scope)
@@ -194,6 +209,8 @@ class DeclarationChecker(ExpressionChecker):
         if not self.declare(d.name, "die", d.span):
             return
         faces = self.constant(d.faces)
+        if faces is None:
+            return  # reported already (E031, E034)
         if not isinstance(faces, list) or not faces:
             self.err("E050", f"die {d.name} needs a non-empty list of faces", d.faces.span,
                      hint="for example: faces 1..6")
@@ -254,6 +271,11 @@ class DeclarationChecker(ExpressionChecker):
         size = 1
         for dim in dims:
             size *= dim[2]
+        self.slots_total += size
+        if self.slots_total > MAX_SLOTS:
+            self.err("E034", f"counter {d.name} would make the counters hold "
+                     f"{self.slots_total:,} values (at most {MAX_SLOTS:,})", d.span)
+            return
         ctype: Type = BOOL if isinstance(init, bool) else (INT if isinstance(init, int) else ANY)
         if d.holding is not None:
             held = self.held_type(d.holding, d.span)

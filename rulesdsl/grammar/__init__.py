@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import (
     Lark,
@@ -24,6 +25,7 @@ from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
@@ -208,6 +210,9 @@ def _blank_item(text: str, line: int) -> str | None:
 def parse(text: str, path: str = "<input>") -> A.RulesFile:
     """Parse rule-file text into a `RulesFile`, or raise `RulesError` with every syntax
     error found (one per top-level declaration)."""
+    deep = brackets_too_deep(text, path)
+    if deep is not None:
+        raise RulesError([deep], {path: text})
     tree, diags = recover(text if text.endswith("\n") else text + "\n", text, path)
     if diags:
         raise RulesError(diags, {path: text})
@@ -253,16 +258,73 @@ def build(tree: Tree, text: str, path: str) -> A.RulesFile:
             "line": line, "end_line": line,
             "column": s.column + col - 1, "end_column": s.end_column + col - 1}))
 
+    def refused(err: StringError) -> RulesError:
+        span = err.span if err.span.file else err.span.model_copy(update={"file": path})
+        return RulesError([Diagnostic(err.code, err.message, span)], {path: text})
+
+    too_deep = _too_deep(tree, path)
+    if too_deep is not None:
+        raise RulesError([too_deep], {path: text})
     try:
         return AstBuilder(path, parse_expr).transform(tree)
     except StringError as err:
-        raise RulesError([Diagnostic("E002", err.message, err.span)], {path: text}) from None
+        raise refused(err) from None
     except Exception as err:  # lark wraps builder errors in VisitError
         inner = getattr(err, "orig_exc", None)
         if isinstance(inner, StringError):
-            raise RulesError([Diagnostic("E002", inner.message, inner.span)],
-                             {path: text}) from None
+            raise refused(inner) from None
         raise
+
+
+def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
+    """E004 for brackets nested deeper than the grammar may nest, found by counting before
+    the parser sees them (a hundred thousand `[` would keep the parser busy for seconds).
+    Brackets in strings and comments do not count."""
+    depth = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        i, n = 0, len(line)
+        while i < n:
+            ch = line[i]
+            if ch == '"':  # a string: to its closing quote, escapes skipped
+                i += 1
+                while i < n and line[i] != '"':
+                    i += 2 if line[i] == "\\" else 1
+            elif ch == "#":
+                break  # a comment: the rest of the line
+            elif ch in "([{":
+                depth += 1
+                if depth > MAX_TREE_DEPTH:
+                    return Diagnostic("E004", "this is nested too deeply: brackets nest at "
+                                      f"most {MAX_TREE_DEPTH} deep",
+                                      Span(file=path, line=number, column=i + 1,
+                                           end_line=number, end_column=i + 2),
+                                      hint="split a deep list into named parts (const, "
+                                           "define)")
+            elif ch in ")]}":
+                depth = max(depth - 1, 0)
+            i += 1
+    return None
+
+
+def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
+    """E004 when the parse tree is deeper than the checks after it can walk (a sum of
+    hundreds of terms, brackets nested hundreds deep): measured without recursion."""
+    todo: list[tuple[Any, int]] = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_TREE_DEPTH:
+            meta = node.meta if isinstance(node, Tree) else None
+            line = getattr(meta, "line", None) or getattr(node, "line", None) or 1
+            column = getattr(meta, "column", None) or getattr(node, "column", None) or 1
+            return Diagnostic("E004", "this is nested too deeply: expressions and blocks "
+                              f"nest at most {MAX_TREE_DEPTH} levels of the grammar",
+                              Span(file=path, line=line, column=column, end_line=line,
+                                   end_column=column + 1),
+                              hint="split a long sum or a deep list into named parts "
+                                   "(define, const)")
+        if isinstance(node, Tree):
+            todo.extend((child, depth + 1) for child in node.children)
+    return None
 
 
 def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:

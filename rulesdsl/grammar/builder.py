@@ -12,17 +12,20 @@ from lark import Token, Transformer, v_args
 
 from .. import ast as A
 from ..diagnostics import Span
+from ..limits import MAX_DIGITS
 
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
 
 
 class StringError(Exception):
-    """A malformed string literal (bad escape, unclosed `{`), with its place."""
+    """What the builder refuses, with its place: a malformed string literal (bad escape,
+    unclosed `{`: E002) or a number too long to be one (E005)."""
 
-    def __init__(self, message: str, span: Span):
+    def __init__(self, message: str, span: Span, code: str = "E002"):
         super().__init__(message)
         self.message = message
         self.span = span
+        self.code = code
 
 
 class AstBuilder(Transformer):
@@ -124,9 +127,13 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def players_decl(self, meta: Any, c: list) -> A.PlayersDecl:
-        low = int(c[0])
-        high = int(c[1]) if c[1] is not None else low
+        low = _int(c[0])
+        high = _int(c[1]) if c[1] is not None else low
         return A.PlayersDecl(span=self.span(meta), low=low, high=high)
+
+    @v_args(meta=True)
+    def limit_decl(self, meta: Any, c: list) -> A.LimitDecl:
+        return A.LimitDecl(span=self.span(meta), decisions=_size(c[0]))
 
     @v_args(meta=True)
     def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
@@ -234,7 +241,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def dice_decl(self, meta: Any, c: list) -> A.DiceDecl:
-        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=int(c[1]), die=str(c[2]),
+        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=_int(c[1]), die=str(c[2]),
                           name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
 
     def params(self, c: list) -> list[Token]:
@@ -273,10 +280,10 @@ class AstBuilder(Transformer):
                                name_span=self.tok_span(c[0]))
 
     def ex_players(self, c: list) -> tuple:
-        return ("players", int(c[0]))
+        return ("players", _int(c[0]))
 
     def ex_seed(self, c: list) -> tuple:
-        return ("seed", int(c[0]))
+        return ("seed", _int(c[0]))
 
     def example_opts(self, c: list) -> dict:
         return dict(c)
@@ -502,7 +509,7 @@ class AstBuilder(Transformer):
         return A.Index(span=self.span(meta), obj=c[0], index=c[1])
 
     def int_lit(self, c: list) -> A.IntLit:
-        return A.IntLit(span=self.tok_span(c[0]), value=int(c[0]))
+        return A.IntLit(span=self.tok_span(c[0]), value=_int(c[0]))
 
     def str_lit(self, c: list) -> A.StrLit:
         return self.string(c[0])
@@ -521,7 +528,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def player_lit(self, meta: Any, c: list) -> A.PlayerLit:
-        return A.PlayerLit(span=self.span(meta), number=int(c[0]))
+        return A.PlayerLit(span=self.span(meta), number=_int(c[0]))
 
     def name(self, c: list) -> A.Name:
         return A.Name(span=self.tok_span(c[0]), name=str(c[0]))
@@ -567,4 +574,16 @@ def _text(tok: Token | None) -> str | None:
 
 def _size(tok: Token) -> int | str:
     """A size or count: a number, or the name of a constant or setting."""
-    return int(tok) if tok.type == "INT" else str(tok)
+    return _int(tok) if tok.type == "INT" else str(tok)
+
+
+def _int(tok: Token) -> int:
+    """A whole number as written: at most MAX_DIGITS digits (rules never need more, and a
+    number of thousands of digits is only a way to make the engine slow)."""
+    if len(str(tok)) > MAX_DIGITS:
+        span = Span(file="", line=tok.line or 1, column=tok.column or 1,
+                    end_line=tok.line or 1, end_column=(tok.column or 1) + min(len(tok), 40))
+        raise StringError(f"a number of {len(str(tok)):,} digits: numbers in rules have at "
+                          f"most {MAX_DIGITS} digits (they stay between -10^18 and 10^18)",
+                          span, "E005")
+    return int(tok)

@@ -24,7 +24,7 @@ from lark.indenter import DedentError
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, RulesError, Span
-from . import _parser, build, parse, recover
+from . import _parser, brackets_too_deep, build, parse, recover
 
 
 @dataclass
@@ -119,7 +119,8 @@ class IncrementalParser:
             if e.string_error is not None:
                 d = e.string_error
                 assert d.span is not None
-                raise RulesError([Diagnostic(d.code, d.message, _down(d.span, start))],
+                raise RulesError([Diagnostic(d.code, d.message, _down(d.span, start),
+                                             hint=d.hint)],
                                  {self.path: text})
         items: list = []
         for (start, _), e in zip(bounds, entries):
@@ -150,6 +151,9 @@ class IncrementalParser:
         if found is not None:
             return found
         self.parsed += 1
+        deep = brackets_too_deep(chunk, self.path)
+        if deep is not None:
+            return _Entry([], string_error=deep)
         try:
             tree = _parser().parse(chunk, start="start")
         except (UnexpectedInput, DedentError):

@@ -55,6 +55,20 @@ class Site:
     secret: bool = False    # `choose ... secretly`: only the chooser learns the choice
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
     prompt: str = ""     # the rule line of the decision, as players read it
+    resume: int = -1     # the block the deciding frame waits at (a saved game must agree)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A place coverage counts (compiled with `coverage=True`): the start of a rule
+    ("rule", also "setup" and "play"), of a branch of an `if` ("branch"), of a menu
+    option ("option"), of an 'as soon as' block ("trigger"), of each turn of a `turns`
+    loop ("turn"), and a statement that ends the game ("end")."""
+
+    kind: str
+    span: Span
+    proc: str
+    name: str = ""   # a rule's or an option's name
 
 
 @dataclass
@@ -81,6 +95,8 @@ class Program:
     block_proc: list[int] = field(default_factory=list)  # block -> its procedure's number
     # per procedure (in analysis.procs order): the type of what each frame slot holds
     frame_types: list[dict[int, Type]] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
+    hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
 
     def span_of_line(self, line: int) -> Span | None:
@@ -97,6 +113,12 @@ def suspends(s: Any) -> bool:
     return any(suspends(x) for body in _bodies(s) for x in body)
 
 
+def loop_depth(s: Any) -> int:
+    """How deep loops nest in a statement, itself included."""
+    inner = max((loop_depth(x) for body in _bodies(s) for x in body), default=0)
+    return inner + (1 if isinstance(s, (A.ForEach, A.Repeat, A.While)) else 0)
+
+
 def _bodies(s: Any) -> list[list]:
     if isinstance(s, A.If):
         out = [b for _, b in s.branches]
@@ -110,8 +132,10 @@ class Compiler(ExpressionCompiler):
     """Generates the syntax tree of one program, checks it, and runs it once to get the
     block functions."""
 
-    def __init__(self, analysis: Analysis, sources: dict[str, str]):
+    def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False):
         super().__init__(analysis, layout_of(analysis))
+        self.coverage = coverage
+        self.points: list[Point] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
         self.display = Display(analysis)
         self.blocks: list[E.Function] = []
@@ -150,6 +174,13 @@ class Compiler(ExpressionCompiler):
             if not hasattr(s, "sid"):
                 s.sid = self.cur_sid  # type: ignore[attr-defined]
             pos.append(s)
+
+    def point(self, pos: list, kind: str, span: Span, name: str = "") -> None:
+        """With coverage on, count each run of this place (examples are not counted)."""
+        if self.coverage and (self.proc is None or self.proc.kind != "example"):
+            self.emit(pos, E.aug(E.sub_store(E.name("HITS"), len(self.points)), "+",
+                                 E.const(1)))
+            self.points.append(Point(kind, span, self.proc_name, name))
 
     def goto(self, pos: list, block: list) -> None:
         self.emit(pos, E.jump(self.block_number(block)))
@@ -225,6 +256,9 @@ class Compiler(ExpressionCompiler):
         namespace: dict[str, Any] = dict(make_helpers(env))
         namespace["_show"] = self.display.show
         namespace.update(self.consts)
+        hits = [0] * len(self.points)
+        if self.coverage:
+            namespace["HITS"] = hits
         namespace = run_module(module, filename, namespace)
         for site in self.sites:
             if isinstance(site.label, str):
@@ -238,7 +272,7 @@ class Compiler(ExpressionCompiler):
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
-                       self.frame_types, namespace.get("HEURISTIC"))
+                       self.frame_types, self.points, hits, namespace.get("HEURISTIC"))
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -248,7 +282,9 @@ class Compiler(ExpressionCompiler):
         self.frame_types.append(self.slot_types)
         self.cur_sid = self.sid(proc.span)
         key = (proc.kind, proc.name)
-        pos = self.stmts(proc.body, self.blocks[self.entries[key]].body)
+        pos = self.blocks[self.entries[key]].body
+        self.point(pos, proc.kind, proc.span, proc.name)
+        pos = self.stmts(proc.body, pos)
         self.cur_sid = self.sid(proc.span)
         if proc.kind == "play":
             self.emit(pos, E.assign(E.attr_store(E.name("st"), "result"),
@@ -451,15 +487,18 @@ class Compiler(ExpressionCompiler):
                 E.const(self.sid(s.span)), among)))
             self.after_change(pos)
         elif isinstance(s, A.Win):
+            self.point(pos, "end", s.span)
             winner = E.call("_need", self.expr(s.player), E.const(self.sid(s.span)),
                             E.const("the winner"))
             self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("_win", st, winner)),
                       E.return_(E.const(OVER)))
         elif isinstance(s, A.Draw):
+            self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"),
                                     E.binop(E.list_([E.const(1)]), "*", E.attr(st, "np"))),
                       E.return_(E.const(OVER)))
         elif isinstance(s, A.EndGame):
+            self.point(pos, "end", s.span)
             self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("RANK", st)),
                       E.return_(E.const(OVER)))
         elif isinstance(s, A.EndTurn):
@@ -497,7 +536,10 @@ class Compiler(ExpressionCompiler):
             first = self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
             branches += [(self.expr(c), body) for c, body in s.branches[1:]]
-            return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span)
+            marks = [("branch", _through(c.span, body), "") for c, body in s.branches]
+            if s.otherwise:
+                marks.append(("branch", _through(s.otherwise[0].span, s.otherwise), "else"))
+            return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span, marks)
         elif isinstance(s, A.ForEach):
             return self.for_each(s, pos)
         elif isinstance(s, A.Repeat):
@@ -643,8 +685,9 @@ class Compiler(ExpressionCompiler):
         self.pause(pos, cont, CALL)
         return cont
 
-    def if_chain(self, branches: list, otherwise: list | None,
-                 pos: list, split: bool, span: Span) -> list:
+    def if_chain(self, branches: list, otherwise: list | None, pos: list, split: bool,
+                 span: Span, marks: list[tuple[str, Span, str]]) -> list:
+        """`marks`: the coverage point of each branch, then of `otherwise`."""
         chain: list[ast.If] = []
         for cond, _ in branches:
             node = E.if_(cond)
@@ -654,16 +697,20 @@ class Compiler(ExpressionCompiler):
                 self.emit(pos, node)
             chain.append(node)
         if not split:
-            for node, (_, body) in zip(chain, branches):
+            for k, (node, (_, body)) in enumerate(zip(chain, branches)):
+                self.point(node.body, *marks[k])
                 self.stmts(body, node.body)
             if otherwise:
+                self.point(chain[-1].orelse, *marks[-1])
                 self.stmts(otherwise, chain[-1].orelse)
             return pos
         join = self.new_block(span)
-        for node, (_, body) in zip(chain, branches):
+        for k, (node, (_, body)) in enumerate(zip(chain, branches)):
+            self.point(node.body, *marks[k])
             end = self.stmts(body, node.body)
             self.goto(end, join)
         if otherwise:
+            self.point(chain[-1].orelse, *marks[-1])
             end = self.stmts(otherwise, chain[-1].orelse)
             self.goto(end, join)
         self.goto(pos, join)
@@ -676,9 +723,10 @@ class Compiler(ExpressionCompiler):
         return end
 
     def native_loop(self, s: Any) -> bool:
-        """A loop without a pause inside runs as a Python loop, unless loops are nested
-        deeper than Python allows (then it runs as blocks, like a loop that pauses)."""
-        return not suspends(s) and self.native < NATIVE_LOOPS
+        """A loop without a pause inside runs as a Python loop, unless it and the loops in
+        it are nested deeper than Python allows: then the whole nest runs as blocks, like a
+        loop that pauses (a loop of blocks inside a Python loop would lose its place)."""
+        return not suspends(s) and self.native + loop_depth(s) <= NATIVE_LOOPS
 
     def native_body(self, body: list, pos: list) -> None:
         self.native += 1
@@ -781,6 +829,7 @@ class Compiler(ExpressionCompiler):
                   E.assign(self.local_store(taken), E.const(0)))
         self.goto(pos, head)
         self.emit(head, E.assign(E.sub_store(E.name("V"), 0), self.local(who)))
+        self.point(head, "turn", s.span)
         self.turns_next.append(nxt)
         self.loops.append(("flat", exit_))
         native, self.native = self.native, 0
@@ -839,6 +888,7 @@ class Compiler(ExpressionCompiler):
         self.emit(pos, E.assign(E.attr_store(E.name("st"), "pending"),
                                 E.tuple_([E.const(n), player, options])))
         self.pause(pos, resume)
+        site.resume = self.block_number(resume)
         return resume
 
     def choose(self, s: A.Choose, pos: list) -> list:
@@ -904,7 +954,8 @@ class Compiler(ExpressionCompiler):
         branches = [(E.compare(self.local(slot), "==", E.const(k)), o.body)
                     for k, o in enumerate(s.options)]
         split = any(suspends(x) for o in s.options for x in o.body)
-        return self.if_chain(branches, None, resume, split, s.span)
+        marks = [("option", o.span, o.id) for o in s.options]
+        return self.if_chain(branches, None, resume, split, s.span, marks)
 
     def let_roll(self, s: A.LetRoll, pos: list) -> list:
         ref = self.a.binding[id(s.die)]
@@ -917,6 +968,7 @@ class Compiler(ExpressionCompiler):
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(s.span)
+        site.resume = self.block_number(resume)
         st = E.name("st")
         roll = E.sub(faces, E.method(st, "rand", E.const(len(die.faces))))
         self.emit(pos, E.if_(E.attr(st, "auto"), [E.assign(self.local_store(slot), roll),
@@ -951,7 +1003,7 @@ class Compiler(ExpressionCompiler):
                           E.sub(faces, E.method(st, "rand", E.const(nf))))]),
                       E.jump(self.block_number(exit_))]))
         site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
-                    hidden=[lst, idx], base=base)
+                    hidden=[lst, idx], base=base, resume=self.block_number(res))
         site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
         self.emit(head, E.assign(E.attr_store(st, "pending"), E.tuple_(
@@ -1009,6 +1061,12 @@ class Compiler(ExpressionCompiler):
         return E.name(flag)
 
 
+def _through(start: Span, body: list) -> Span:
+    """From `start` to the end of a block: the place of a branch, its body included."""
+    end = body[-1].span
+    return start.model_copy(update={"end_line": end.end_line, "end_column": end.end_column})
+
+
 def _alias(n: str) -> bool:
     """V, Z, B0, B1, ...: the state's lists, which a function looks up from st itself."""
     return n in ("V", "Z") or (n[:1] == "B" and n[1:].isdigit())
@@ -1018,7 +1076,10 @@ class _Generated(str):
     """The name of a function in the generated module (resolved after it runs)."""
 
 
-def compile_program(analysis: Analysis, sources: dict[str, str]) -> Program:
+def compile_program(analysis: Analysis, sources: dict[str, str],
+                    coverage: bool = False) -> Program:
     """Compile a checked rule file (no errors) into a `Program`; `sources` holds the text
-    of each file its declarations come from."""
-    return Compiler(analysis, sources).compile()
+    of each file its declarations come from. With `coverage`, the program counts in
+    `Program.hits` how often each of its `Program.points` ran (for `rulesdsl validate`);
+    without it, the generated code has no trace of the counting."""
+    return Compiler(analysis, sources, coverage).compile()

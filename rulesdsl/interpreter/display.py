@@ -7,6 +7,7 @@ a number, an enum value its index); its type, known from the checker, says how t
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..check.analysis import Analysis
@@ -80,7 +81,7 @@ def _unique_ids(labels: list[str]) -> list[str]:
     ("house-1", "house-2")."""
     slugs = ["-".join(label.lower().split()) or "item" for label in labels]
     seen: dict[str, int] = {}
-    total = {s: slugs.count(s) for s in slugs}
+    total = Counter(slugs)
     out = []
     for s in slugs:
         if total[s] == 1:

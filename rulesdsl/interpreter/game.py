@@ -12,11 +12,12 @@ keeps a log in which each line names who was told it: the engine narrates every 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
 from ..check.analysis import Analysis
-from ..diagnostics import Diagnostic, RulesError
+from ..diagnostics import Diagnostic, RulesError, Span
 from .compiler import Program
 from .public import (
     Audience,
@@ -30,9 +31,9 @@ from .public import (
 )
 from .reading import Reading
 from .runtime import SUSPEND, RuleRuntimeError
-from .saves import SAVE_FORMAT, read_save
+from .saves import SAVE_FORMAT, corrupt, fits, read_save
 from .state import State, seed_to_rng
-from .stepping import advance, failure
+from .stepping import advance, describe, failure
 from .views import shown, view
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
@@ -60,6 +61,7 @@ class Rules:
                       self.program.nlocals[("play", "play")])
         # the decisions made `secretly`: the sampler re-draws them for the other seats
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
+        self.limit = self.analysis.limit  # decisions before a game ends at its limit
 
     @property
     def name(self) -> str:
@@ -168,28 +170,46 @@ class Rules:
         saved = read_save(data, self.program, self.digest, self.check_players)
         game = Game(self, saved.state, saved.seed)
         game.history = saved.history
+        game.decisions = saved.decisions
+        game.ended_by = saved.ended_by
         game._secrets = None  # worked out from the record when the sampler needs them
-        if saved.state.pending is not None and not _pending_fits(game):
-            raise RulesError([Diagnostic("G001", "corrupt saved game: the pending decision "
-                                         "does not fit the rule stack")])
+        if saved.state.pending is not None:
+            _check_pending(game)
         return game
 
 
-def _pending_fits(game: Game) -> bool:
-    """Whether a loaded game's pending options have labels and a place in the top frame to
-    go: a save whose frame or options do not fit the rules would otherwise fail later."""
+def _check_pending(game: Game) -> None:
+    """The pending options fit the place they are offered at: a player of the game (or
+    chance at a roll), values of the option's type, labels that can be shown."""
     st = game.st
     assert st.pending is not None
-    site = game.program.sites[st.pending[0]]
-    locals_ = st.stack[-1][1]
+    prog = game.program
+    site_no, who, options = st.pending
+    site = prog.sites[site_no]
+    chance = site.kind in ("roll", "die")
+    if not options or (who == -1) != chance or not -1 <= who < st.np:
+        raise corrupt("the pending decision is malformed: who decides, or its options")
+    if site.kind == "menu":
+        ok = all(type(o) is int and 0 <= o < len(site.menu) for o in options)
+    elif site.kind == "any":  # each option is a list: its type is the site's
+        ok = all(isinstance(o, list) and fits(o, site.type, prog, st.np) for o in options)
+    else:
+        optional = site.kind == "choose"  # `choose optional` offers none: 'done'
+        ok = all(fits(o, site.type, prog, st.np) and (o is not None or optional)
+                 for o in options)
+    if site.kind == "die":
+        lst, idx = site.hidden
+        locals_ = st.stack[-1][1]
+        dice, at = locals_[lst], locals_[idx]
+        name = next(n for n, base in prog.layout.dice.items() if base == site.base)
+        ok = ok and isinstance(dice, list) and type(at) is int and 0 <= at < len(dice) \
+            and fits(dice[at], ("die", name), prog, st.np)
+    if not ok:
+        raise corrupt("the pending decision's options do not fit its place in the rules")
     try:
         game.options()
-        if site.slot >= 0:
-            return site.slot < len(locals_)
-        lst, idx = site.hidden
-        return 0 <= site.base + locals_[lst][locals_[idx]] < len(st.v)
-    except Exception:
-        return False
+    except RulesError:
+        raise corrupt("the pending decision's options cannot be shown") from None
 
 
 # a secret decision as the sampler needs it: its place in the history, who made it, the
@@ -215,6 +235,9 @@ class Game(Reading):
         self._disclosed: dict[int, frozenset[int]] = {}  # the sampler's: see sampling.py
         # chance steps rolled since the last decision: (length of the history, how many)
         self._rolled = (0, 0)
+        self.decisions = 0              # decisions taken (chance outcomes not counted)
+        self.limit = rules.limit        # the game ends at this many decisions
+        self.ended_by = "rules"         # or "limit", once it has ended there
 
     def _run(self) -> None:
         try:
@@ -226,8 +249,14 @@ class Game(Reading):
     # ---- reading -----------------------------------------------------------------------
 
     def options(self) -> list[Option]:
-        """The options of the pending step, decision or chance: ids and labels."""
-        return [Option(oid, self._label(i)) for i, oid in enumerate(self.option_ids())]
+        """The options of the pending step, decision or chance: ids and labels. A label
+        that fails (a division by zero, say) is an R003 diagnostic at the choice."""
+        p = self.st.pending
+        assert p is not None
+        site = self.program.sites[p[0]]
+        ids = self.option_ids()
+        return self._guard(lambda: [Option(oid, self._label(i)) for i, oid in enumerate(ids)],
+                           site.span)
 
     def option_ids(self) -> list[str]:
         """The ids of the pending step's options, in order: `options()` without the labels
@@ -247,6 +276,17 @@ class Game(Reading):
                 oid = disp.option_id(value, site.type)
             out.append(oid)
         return out
+
+    def _guard(self, call: Callable[[], Any], span: Span | None) -> Any:
+        """Generated code run outside a run of the rules (a label, a rank key): an error
+        in it is a diagnostic (R003 at `span` for a Python error), never a traceback."""
+        try:
+            return call()
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        except Exception as exc:  # a Python error inside generated code: a rule bug
+            raise RulesError([Diagnostic("R003", f"the rules failed here: {describe(exc)}",
+                                         span)], self.rules.sources) from None
 
     def _label(self, i: int) -> str:
         """The label of option i of the pending step."""
@@ -301,8 +341,14 @@ class Game(Reading):
             base = self.rules.layout.counter["score"]
             scores = self.st.v[base:base + self.st.np]
         elif self.program.score is not None:
-            scores = self.program.score(self.st)
-        return Result(list(r), scores)
+            scores = self._score()
+        return Result(list(r), scores, self.ended_by)
+
+    def _score(self) -> list[int]:
+        """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
+        rank = self.rules.analysis.rank
+        return self._guard(lambda: self.program.score(self.st),
+                           rank.span if rank is not None else None)
 
     def heuristic(self) -> list[int] | None:
         """Each seat's number from the rules' `heuristic` line (higher: better placed), or
@@ -364,9 +410,11 @@ class Game(Reading):
             st.v[site.base + fr[1][lst][fr[1][idx]]] = p[2][i]
         st.pending = None
         self.history.append(i)
+        if p[1] >= 0:  # a decision; the step budget counts on over chance outcomes
+            st.steps = 0
+            self.decisions += 1
         # most often the block that takes the choice runs to the next decision: call it
         # here, and enter the run loop only when it returns anything else
-        st.steps = 0
         try:
             try:
                 r = prog.blocks[fr[0]](st, fr)
@@ -374,11 +422,26 @@ class Game(Reading):
                 raise
             except Exception as exc:
                 raise failure(prog, fr, exc) from None
-            if r != SUSPEND:
-                advance(prog, st, r)
+            if r != SUSPEND and advance(prog, st, r) is None and st.result is None:
+                raise RuleRuntimeError("R003", "the rules stopped without ending the game "
+                                       "or asking for a decision", None)
         except RuleRuntimeError as err:
             raise RulesError([err.diagnostic], self.rules.sources) from None
         self.over = st.result is not None
+        if self.decisions >= self.limit and not self.over:
+            self._stop_at_limit()
+
+    def _stop_at_limit(self) -> None:
+        """The game reached its limit of decisions without ending: every player shares
+        first place, and the result says the limit ended it."""
+        st = self.st
+        st.pending = None
+        st.result = [1] * st.np
+        self.ended_by = "limit"
+        self.over = True
+        if st.log is not None:
+            st.log.append((None, f"the game reached its limit of {self.limit:,} decisions "
+                                 "without ending: nobody wins"))
 
     def reseed(self, seed: int) -> None:
         """Draw every roll and shuffle from here on from a fresh generator seeded with
@@ -393,7 +456,7 @@ class Game(Reading):
         made)."""
         log = self.st.log
         assert log is not None
-        label = self._label(i)
+        label = self._guard(lambda: self._label(i), self.program.sites[p[0]].span)
         who = p[1]
         if who < 0:
             log.append((None, f"chance: {label}"))
@@ -457,6 +520,9 @@ class Game(Reading):
         new._replayable = self._replayable
         new._disclosed = self._disclosed
         new._rolled = self._rolled
+        new.decisions = self.decisions
+        new.limit = self.limit
+        new.ended_by = self.ended_by
         return new
 
     # ---- saving ------------------------------------------------------------------------
@@ -470,8 +536,11 @@ class Game(Reading):
             "rules": self.rules.digest,
             "seed": self.seed,
             "history": self.history,
+            "decisions": self.decisions,
             "state": self.st.to_json(),
         }
+        if self.ended_by != "rules":
+            out["ended_by"] = self.ended_by
         if self.st.log is not None:
             out["log"] = [[list(to) if to is not None else None, text]
                           for to, text in self.st.log]

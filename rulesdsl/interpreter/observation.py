@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from ..diagnostics import RulesError
 from .game import Game
 from .public import Option
 from .sampling import sample_game
@@ -99,20 +100,54 @@ class Chooser(Protocol):
 
 
 def play_out(game: Game, agents: Sequence[Chooser],
-             on_step: Callable[[Game], None] | None = None) -> Game:
+             on_step: Callable[[Game], None] | None = None,
+             chance: Callable[[int], int] | None = None,
+             before: Callable[[Game, int], None] | None = None) -> Game:
     """Play a game to its end, each agent deciding for its seat from the seat's
-    observation; `on_step` is called after each step. Chance steps, if the game pauses at
-    them, are rolled with the game's own generator, exactly as they would be rolled
-    without pausing."""
+    observation. Chance steps, if the game pauses at them, are rolled with the game's own
+    generator, exactly as they would be rolled without pausing, or, with `chance`, take the
+    outcome it gives for a number of outcomes (a record's, for a replay). `before` is called
+    with each step's choice before it is taken, `on_step` after."""
     st = game.st
     while not game.over:
         p = st.pending
         assert p is not None  # a step is pending until the end
         seat = p[1]
         if seat < 0:
-            game.roll_chance()
+            if chance is not None:
+                i = chance(len(p[2]))
+                if before:
+                    before(game, i)
+                game.apply_index(i)
+            elif before:
+                i = st.rand(len(p[2]))
+                before(game, i)
+                game.roll_chance(i)
+            else:
+                game.roll_chance()
         else:
-            game.apply_index(agents[seat].choose(Observation(game, seat, len(p[2]))))
+            i = _choice(agents[seat], game, seat, len(p[2]))
+            if before:
+                before(game, i)
+            game.apply_index(i)
         if on_step:
             on_step(game)
     return game
+
+
+def _choice(agent: Chooser, game: Game, seat: int, n: int) -> int:
+    """The agent's choice. An agent that looks ahead may meet a rule's error in a game it
+    made up: then the option that leads there in the game itself is taken, so that the
+    error happens in the game and its record reproduces it."""
+    try:
+        return agent.choose(Observation(game, seat, n))
+    except RulesError as err:
+        if not err.diagnostics[0].code.startswith("R"):
+            raise
+        for i in range(n):
+            trial = game.copy()
+            try:
+                trial.apply_index(i)
+            except RulesError:
+                return i
+        raise

@@ -41,10 +41,13 @@ class Chance:
 
 @dataclass(frozen=True)
 class Result:
-    """The end of a game: rank per seat (1 is best, ties share a rank) and scores."""
+    """The end of a game: rank per seat (1 is best, ties share a rank), scores, and how the
+    game ended: "rules" (a rule ended it) or "limit" (it reached its limit of decisions
+    without ending by itself, and every player shares first place)."""
 
     ranking: list[int]
     scores: list[int] | None
+    ended_by: str = "rules"
 
     @property
     def winners(self) -> list[int]:

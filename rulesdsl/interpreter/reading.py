@@ -39,6 +39,13 @@ class Reading:
         return p[1]
 
     @property
+    def step_site(self) -> int | None:
+        """The number of the place in the rules (a decision or a roll) the pending step is
+        at, as `Rules.site_span` knows it; None once the game is over."""
+        p = self.st.pending
+        return p[0] if p is not None and self.st.result is None else None
+
+    @property
     def is_chance(self) -> bool:
         p = self.st.pending
         return p is not None and p[1] == -1 and self.st.result is None

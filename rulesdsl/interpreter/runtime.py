@@ -13,6 +13,7 @@ from enum import IntEnum
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span
+from ..limits import MAX_ITEMS, MAX_NUMBER, WORK_BUDGET
 
 
 class Code(IntEnum):
@@ -27,12 +28,8 @@ class Code(IntEnum):
 
 SUSPEND, RET, CALL, OVER, REPLAY = (int(c) for c in Code)
 
-STEP_BUDGET = 2_000_000   # blocks run between two decisions before the rules are declared stuck
-# items gone through by loops, comprehensions and definitions between two decisions
-WORK_BUDGET = 5_000_000
+BLOCK_WORK = 4            # the steps a jump from one block of rules to the next counts as
 MAX_SUBSET_ITEMS = 12
-MAX_NUMBER = 10 ** 18     # whole numbers stay between -MAX_NUMBER and MAX_NUMBER
-MAX_ITEMS = 100_000       # the most items a list made by the rules may hold
 
 
 class RuleRuntimeError(Exception):

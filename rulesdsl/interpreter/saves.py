@@ -1,9 +1,13 @@
-"""Reading a saved game: every field is checked, a corrupt save is a diagnostic.
+"""Reading a saved game: its shape against the schema, then its contents against the rules.
 
 Stage: run. A save (`Game.to_json`) holds the rules' digest, the seed, the chosen option
-indices, the whole state and, for a narrated game, its log with who was told each line,
-so a game resumes exactly where it stopped. This module turns a save into those parts;
-`Rules.load_game` makes the game of them.
+indices, the whole state and, for a narrated game, its log with who was told each line, so
+a game resumes exactly where it stopped. A save is read from a file a person may have
+edited: after the schema (schema.py) has checked its shape, every value is checked against
+what these rules allow (a counter's type and bounds, what a board's cells hold, each zone's
+components, each frame's block and locals, the pending options), so that a corrupt save is
+a G001 diagnostic, never a failure later in the game. This module turns a save into those
+parts; `Rules.load_game` makes the game of them and looks at its pending options.
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
+from ..check.types import BOOL, INT, PLAYER, TEXT, Type
 from ..diagnostics import Diagnostic, RulesError
 from .compiler import Program
-from .state import MASK, State
+from .schema import SAVE_FORMAT, SavedGame, SavedState, problem
+from .state import State
 
-SAVE_FORMAT = "rulesdsl-game/1"
+__all__ = ["SAVE_FORMAT", "Saved", "corrupt", "fits", "read_save"]
 
 
 @dataclass
@@ -25,117 +33,159 @@ class Saved:
 
     seed: int
     history: list[int]
+    decisions: int
+    ended_by: str
     state: State
 
 
-def _bad(message: str) -> RulesError:
+def corrupt(message: str) -> RulesError:
     return RulesError([Diagnostic("G001", f"corrupt saved game: {message}")])
 
 
-def _field(data: dict, name: str, kind: type | tuple) -> Any:
-    if name not in data:
-        raise _bad(f"the field '{name}' is missing")
-    value = data[name]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise _bad(f"the field '{name}' has the wrong kind of value")
-    return value
-
-
-def _plain(value: Any, where: str) -> None:
-    if isinstance(value, list):
-        for item in value:
-            _plain(item, where)
-    elif not isinstance(value, (int, str, type(None))):
-        raise _bad(f"{where} holds a value that is not plain data")
+def fits(value: Any, t: Type, prog: Program, players: int) -> bool:
+    """Whether a plain value can be a value of type t in a game of these rules."""
+    if value is None:
+        return True
+    if t == INT:
+        return type(value) is int
+    if t == BOOL:
+        return type(value) is bool
+    if t == TEXT:
+        return type(value) is str
+    if t == PLAYER:
+        return type(value) is int and 0 <= value < players
+    if not isinstance(t, tuple):
+        return True  # "any": plain data is all the schema allows
+    a = prog.analysis
+    kind = t[0]
+    sizes = {
+        "cell": lambda: a.boards[t[1]].size,
+        "enum": lambda: len(a.enums[t[1]].values),
+        "comp": lambda: a.kinds[t[1]].count,
+        "die": lambda: a.dice[t[1]].count,
+    }
+    if kind in sizes:
+        return type(value) is int and 0 <= value < sizes[kind]()
+    if kind == "list":
+        return isinstance(value, list) and all(fits(x, t[1], prog, players) for x in value)
+    if kind == "zone":
+        return fits(value, ("list", ("comp", t[2])), prog, players)
+    return True
 
 
 def read_save(data: Any, prog: Program, digest: str,
               check_players: Callable[[int], int]) -> Saved:
     """The parts of a save made by `Game.to_json` with rules of this digest."""
-    if not isinstance(data, dict):
-        raise _bad("it is not a JSON object")
-    if data.get("format") != SAVE_FORMAT:
-        raise _bad(f"the format is not '{SAVE_FORMAT}'")
-    saved_with = _field(data, "rules", str)
-    if saved_with != digest:
+    try:
+        save = SavedGame.model_validate(data)
+    except ValidationError as err:
+        raise corrupt(problem(err)) from None
+    if save.rules != digest:
         raise RulesError([Diagnostic("G003", f"this game was saved with other rules "
-                                     f"(digest {saved_with}, these rules are {digest})")])
-    seed = _field(data, "seed", int)
-    history = _field(data, "history", list)
-    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in history):
-        raise _bad("the history must be a list of option numbers")
-    s = _field(data, "state", dict)
-    np = _field(s, "players", int)
-    check_players(np)
-    v = _field(s, "counters", list)
-    if len(v) != len(prog.init_counters):
-        raise _bad(f"it has {len(v)} counters, these rules have {len(prog.init_counters)}")
-    _plain(v, "a counter")
-    boards = _field(s, "boards", list)
-    a = prog.analysis
-    sizes = [b.size for b in a.boards.values()]
-    if len(boards) != len(sizes) or any(not isinstance(b, list) or len(b) != n
-                                        for b, n in zip(boards, sizes)):
-        raise _bad("the boards do not have the size these rules give them")
-    _plain(boards, "a board")
-    stack = _field(s, "stack", list)
-    for fr in stack:
-        if not (isinstance(fr, list) and len(fr) == 2 and isinstance(fr[0], int)
-                and 0 <= fr[0] < len(prog.blocks) and isinstance(fr[1], list)):
-            raise _bad("a frame of the rule stack is malformed")
-        _plain(fr[1], "a frame")
-    rng = _field(s, "rng", int)
-    if not 0 < rng <= MASK:
-        raise _bad("the random generator's state is out of range")
-    pending = s.get("pending")
-    if pending is not None:
-        if not (isinstance(pending, list) and len(pending) == 3 and isinstance(pending[0], int)
-                and 0 <= pending[0] < len(prog.sites) and isinstance(pending[1], int)
-                and -1 <= pending[1] < np and isinstance(pending[2], list) and pending[2]):
-            raise _bad("the pending decision is malformed")
-        _plain(pending[2], "the pending decision")
-        if not stack:
-            raise _bad("a decision is pending but the rule stack is empty")
-    result = s.get("result")
-    if result is not None and not (isinstance(result, list) and len(result) == np and
-                                   all(isinstance(r, int) and 1 <= r <= np for r in result)):
-        raise _bad("the result is malformed")
-    if pending is not None and result is not None:
-        raise _bad("the game is over yet a decision is pending")
-    if pending is None and result is None:
-        raise _bad("the game is neither over nor waiting for a decision")
-    zones = s.get("zones", [])
-    layout = prog.layout
-    if not isinstance(zones, list) or len(zones) != layout.nzones:
-        raise _bad(f"it has {len(zones) if isinstance(zones, list) else 'no'} zones, these "
-                   f"rules have {layout.nzones}")
-    counts = {n: a.kinds[kind].count for n, kind in enumerate(layout.zone_kind)}
-    for i, zone in enumerate(zones):
-        if not (isinstance(zone, list) and all(
-                type(c) is int and 0 <= c < counts[i] for c in zone)):
-            raise _bad("a zone holds something that is not one of its components")
-    st = State(np, v, boards, stack, rng, zones)
-    st.pending = tuple(pending) if pending is not None else None
-    st.result = result
-    st.log = _log(data.get("log"), np)
-    return Saved(seed, list(history), st)
+                                     f"(digest {save.rules}, these rules are {digest})")])
+    s = save.state
+    np = check_players(s.players)
+    _check_values(prog, s, np)
+    _check_stack(prog, s)
+    _check_end(save, np)
+    # the schema's tuples become the lists the state is made of
+    stack = [[block, list(locals_)] for block, locals_ in s.stack]
+    st = State(np, list(s.counters), [list(cells) for cells in s.boards], stack, s.rng,
+               [list(zone) for zone in s.zones])
+    st.pending = (s.pending[0], s.pending[1], list(s.pending[2])) if s.pending else None
+    st.result = list(s.result) if s.result is not None else None
+    st.log = _log(save.log, np)
+    decisions = save.decisions if save.decisions is not None else len(save.history)
+    return Saved(save.seed, list(save.history), decisions, save.ended_by, st)
 
 
-def _log(log: Any, np: int) -> list | None:
+def _check_values(prog: Program, s: SavedState, np: int) -> None:
+    """Counters, dice faces, board cells and zones hold what these rules put there."""
+    a, layout = prog.analysis, prog.layout
+    if len(s.counters) != layout.nslots:
+        raise corrupt(f"it has {len(s.counters)} counters, these rules have {layout.nslots}")
+    if not fits(s.counters[0], PLAYER, prog, np):
+        raise corrupt("the current player is not a player of this game")
+    for name, info in a.counters.items():
+        base = layout.counter[name]
+        for k in range(info.size):
+            value = s.counters[base + k]
+            ok = fits(value, info.type, prog, np) and (value is not None or info.init is None
+                                                        or info.type == PLAYER)
+            if ok and info.low is not None and type(value) is int:
+                ok = info.low <= value <= info.high  # type: ignore[operator]
+            if not ok:
+                raise corrupt(f"counter {name} holds {value!r}, which it cannot hold")
+    for name, dice in a.dice.items():
+        faces = a.dies[dice.die].faces
+        base = layout.dice[name]
+        for k in range(dice.count):
+            if s.counters[base + k] not in faces:
+                raise corrupt(f"a die of {name} shows {s.counters[base + k]!r}, which is none "
+                           "of its faces")
+    if len(s.boards) != len(a.boards) or any(
+            len(cells) != board.size for cells, board in zip(s.boards, a.boards.values())):
+        raise corrupt("the boards do not have the size these rules give them")
+    for (name, board), cells in zip(a.boards.items(), s.boards):
+        holds = a.holding.get(name, "any")
+        for c, piece in enumerate(cells):
+            if not fits(piece, holds, prog, np):
+                raise corrupt(f"cell {board.names[c]} of board {name} holds {piece!r}, which "
+                           "the board cannot hold")
+    if len(s.zones) != layout.nzones:
+        raise corrupt(f"it has {len(s.zones)} zones, these rules have {layout.nzones}")
+    for name, zone in a.zones.items():
+        count = a.kinds[zone.kind].count
+        for k in range(a.max_players if zone.per_player else 1):
+            if any(c >= count for c in s.zones[layout.zone[name] + k]):
+                raise corrupt(f"zone {name} holds something that is not one of its components")
+
+
+def _check_stack(prog: Program, s: SavedState) -> None:
+    """Each frame is at a block of the rules with that block's locals; the bottom frame
+    plays the game, the others run a rule or the setup; a waiting game's top frame waits
+    at the block its pending step resumes."""
+    procs = prog.analysis.procs
+    for n, (block, locals_) in enumerate(s.stack):
+        if not 0 <= block < len(prog.blocks):
+            raise corrupt("a frame of the rule stack points at no block of these rules")
+        proc = procs[prog.block_proc[block]]
+        if len(locals_) != prog.nlocals.get((proc.kind, proc.name), -1):
+            raise corrupt("a frame of the rule stack does not have the locals of its block")
+        allowed = ("play",) if n == 0 else ("rule", "setup")
+        if proc.kind not in allowed:
+            raise corrupt(f"a frame of the rule stack runs the {proc.kind} '{proc.name}' where "
+                       f"the {' or '.join(allowed)} should run")
+    if s.pending is not None:
+        if not 0 <= s.pending[0] < len(prog.sites):
+            raise corrupt("the pending decision is at no place of these rules")
+        if not s.stack:
+            raise corrupt("a decision is pending but the rule stack is empty")
+        if s.stack[-1][0] != prog.sites[s.pending[0]].resume:
+            raise corrupt("the rule stack's top frame does not wait at the pending decision")
+
+
+def _check_end(save: SavedGame, np: int) -> None:
+    s = save.state
+    if s.result is not None and not (len(s.result) == np and
+                                     all(1 <= r <= np for r in s.result)):
+        raise corrupt("the result is malformed: one rank from 1 to the number of players per "
+                   "player")
+    if s.pending is not None and s.result is not None:
+        raise corrupt("the game is over yet a decision is pending")
+    if s.pending is None and s.result is None:
+        raise corrupt("the game is neither over nor waiting for a decision")
+    if save.ended_by == "limit" and s.result is None:
+        raise corrupt("the game ended at its limit, yet it has no result")
+
+
+def _log(log: list | None, np: int) -> list | None:
     """A narrated game's log: [to, text] per line, `to` null (everyone) or seat numbers."""
     if log is None:
         return None
-    if not isinstance(log, list):
-        raise _bad("the log is not a list of lines")
     out = []
-    for entry in log:
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
-            raise _bad("a line of the log is not [to, text]")
-        to = entry[0]
-        if to is not None and not (isinstance(to, list) and all(
-                type(p) is int and 0 <= p < np for p in to)):
-            raise _bad("a line of the log is told to something that is not a list of seats")
-        out.append((tuple(to) if to is not None else None, entry[1]))
+    for to, text in log:
+        if to is not None and not all(0 <= p < np for p in to):
+            raise corrupt("a line of the log is told to something that is not a list of seats")
+        out.append((tuple(to) if to is not None else None, text))
     return out
-
-

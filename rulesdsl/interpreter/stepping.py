@@ -9,7 +9,7 @@ diagnostic at the rule that raised it.
 from __future__ import annotations
 
 from .compiler import Program
-from .runtime import CALL, RET, STEP_BUDGET, RuleRuntimeError
+from .runtime import BLOCK_WORK, CALL, RET, WORK_BUDGET, RuleRuntimeError
 from .state import State
 
 
@@ -21,7 +21,6 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
     stack = st.stack
     if not stack:
         return None
-    steps = 0
     fr = stack[-1]
     try:
         if r is None:
@@ -29,9 +28,12 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
             r = blocks[fr[0]](st, fr)
         while True:
             if r >= 0:
+                # a jump to the next block is work (weighed as BLOCK_WORK steps: it costs
+                # more than a turn of a loop); the count goes on over chance steps: only a
+                # decision starts it again (Game.apply_index)
                 fr[0] = r
-                steps += 1
-                if steps > STEP_BUDGET:
+                st.steps += BLOCK_WORK
+                if st.steps > WORK_BUDGET:
                     raise _stuck(prog, r)
             elif r == RET:
                 stack.pop()
@@ -64,16 +66,16 @@ def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
         tb = tb.tb_next
     if span is None and fr:
         span = prog.spans[prog.block_sid[fr[0]]]
-    return RuleRuntimeError("R003", f"the rules failed here: {_describe(exc)}", span)
+    return RuleRuntimeError("R003", f"the rules failed here: {describe(exc)}", span)
 
 
 def _stuck(prog: Program, block: int) -> RuleRuntimeError:
     sid = prog.block_sid[block]
-    return RuleRuntimeError("R001", f"the rules ran {STEP_BUDGET:,} steps without a decision: "
+    return RuleRuntimeError("R001", f"the rules ran {WORK_BUDGET:,} steps without a decision: "
                             f"an endless loop in '{prog.span_procs[sid]}'?", prog.spans[sid])
 
 
-def _describe(exc: Exception) -> str:
+def describe(exc: Exception) -> str:
     if isinstance(exc, TypeError) and "NoneType" in str(exc):
         return "a value is none where a number, player or cell is needed"
     return f"{type(exc).__name__}: {exc}"

@@ -45,6 +45,17 @@ class RulesServer(LanguageServer):
         self.pending: set[str] = set()
         self._idle: asyncio.TimerHandle | None = None
 
+    def folders(self) -> tuple[str, ...]:
+        """The editor's workspace folders, as paths."""
+        try:
+            ws = self.workspace
+        except RuntimeError:  # not initialized yet
+            return ()
+        uris = [f.uri for f in ws.folders.values()]
+        if ws.root_uri:
+            uris.append(ws.root_uri)
+        return tuple(dict.fromkeys(path_of(u) for u in uris if u.startswith("file:")))
+
     def places(self, checked: Checked) -> Places:
         """Places in a check's files, moved to the editor's text of the document now."""
         now = self.files.texts.get(norm(checked.path), checked.text)
@@ -53,6 +64,7 @@ class RulesServer(LanguageServer):
 
     def publish(self, path: str) -> None:
         """Check a document and every open variant of it; publish their diagnostics."""
+        self.files.include = self.folders()
         for doc in dict.fromkeys([path, *self.files.dependents(path)]):
             if norm(doc) not in self.files.texts:
                 continue

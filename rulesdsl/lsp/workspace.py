@@ -75,6 +75,9 @@ class Workspace:
         self.good: dict[str, Checked] = {}  # the latest check that parsed
         self.examples: dict[str, Examples] = {}
         self._parsers: dict[str, IncrementalParser] = {}
+        # the editor's workspace folders: a variant there may extend a game anywhere in
+        # them (on the command line, `--include DIR` says the same)
+        self.include: tuple[str, ...] = ()
 
     # ---- documents -----------------------------------------------------------------
 
@@ -116,7 +119,7 @@ class Workspace:
         own: A.RulesFile | None = None
         try:
             own, _ = self.read(path)
-            resolved = resolve(path, read=self.read)
+            resolved = resolve(path, read=self.read, include=self.include)
         except RulesError as err:
             result = Checked(path, text, own, None, None, err.diagnostics,
                              {path: text, **err.sources})
@@ -135,7 +138,7 @@ class Workspace:
         if not changed - {None} or len(resolved.chain) < 2:
             return ()
         try:
-            base = resolve(resolved.chain[1], read=self.read)
+            base = resolve(resolved.chain[1], read=self.read, include=self.include)
         except RulesError:
             return ()
         return tuple(d for d in base.file.items if key_of(d) in changed)
