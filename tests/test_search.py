@@ -98,6 +98,18 @@ def test_a_proved_win_ends_the_search_early():
     assert agent.last.value == 1.0
 
 
+def test_a_lost_position_is_not_resigned():
+    """Player 1 has two threats (b1 and c1): every reply loses to a perfect player, so the
+    root is proved lost at once; the bot still blocks one threat, since a random player
+    then wins one time in four instead of two in four."""
+    rules = rulesdsl.load(TICTACTOE)
+    game = after(rules, "b3", "a1", "a3", "c3", "b2")
+    for seed in range(4):
+        agent = MCTSAgent(seed, sims=300)
+        assert choice(agent, game) in ("b1", "c1"), seed
+        assert agent.last is not None and agent.last.simulations == 300
+
+
 # ---- chance ----------------------------------------------------------------------------------
 
 GAMBLE = '''game "Gamble"

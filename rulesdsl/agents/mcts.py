@@ -18,7 +18,11 @@ Shuffles and draws happen inside the rules: within the tree they follow the made
 Finished games are proved (MCTS-Solver): a position where the seat to move has an option
 proved to win alone, or whose options are all proved, is proved with the best of them,
 and a chance step whose outcomes are all proved alike is proved too. A proved win is
-played at once; a proved loss is avoided while anything else is open.
+played at once; a proved loss is avoided while anything else is open. When every option
+is proved no better than a loss (or a draw), the rest of the budget goes to a search
+without proofs, among whose options the best proved are taken by visits: the bot does
+not resign to a perfect opponent it may not face, but keeps the lines where the
+opponent most often goes wrong.
 
 With hidden information, this is MCTS on a sampled state: it plays as if the made-up game
 were the real one (it never sees the real one). `worlds=K` shares the simulations between
@@ -234,6 +238,14 @@ class Search:
             return True
         return False
 
+    def beaten(self) -> bool:
+        """Whether the first position is proved, short of a win alone for its seat."""
+        proved = self.root.proved
+        if proved is None:
+            return False
+        places = proved[0]
+        return len(places) > 1 and places[self.root.seat] < 1.0
+
     def visits(self) -> list[tuple[float, int, float]]:
         """Per root option: (proved worth less 1/2, or 0; visits; mean worth)."""
         out = []
@@ -281,12 +293,22 @@ class MCTSAgent:
             return 0
         totals: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
         for k in range(self.worlds):
-            search = Search(observation.sample_game(self.rng), self.settings, self.rng,
-                            self.solve)
+            world = observation.sample_game(self.rng)
+            search = Search(world, self.settings, self.rng, self.solve)
             share = (self.settings.sims * (k + 1)) // self.worlds - \
                 (self.settings.sims * k) // self.worlds
+            begun = budget.done
             search.run(budget, share)
-            for i, (proved, visits, mean) in enumerate(search.visits()):
+            stats = search.visits()
+            if search.beaten():
+                # every option is proved no better than a loss (or a draw) against perfect
+                # play: the rest of the budget goes to a search without proofs, whose
+                # visits favour the options where an imperfect opponent most often errs
+                hopeful = Search(world, self.settings, self.rng, False)
+                hopeful.run(budget, share - (budget.done - begun))
+                stats = [(proved, visits, mean) for (proved, _, _), (_, visits, mean)
+                         in zip(stats, hopeful.visits())]
+            for i, (proved, visits, mean) in enumerate(stats):
                 totals[i][0] += proved
                 totals[i][1] += visits
                 totals[i][2] += mean * visits
