@@ -210,8 +210,8 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
 
 def _bot_move(agent: Any, seen: Observation, say: Callable[[str], None]) -> int:
     """A bot's choice; a bot that searches (it keeps a `last` report) says that it is
-    thinking, then how long it thought and what it found."""
-    if not hasattr(agent, "last"):
+    thinking, then how long it thought and what it found (not when it has one option)."""
+    if not hasattr(agent, "last") or seen.num_options < 2:
         return int(agent.choose(seen))
     who = f"player {seen.seat + 1} ({agent.name})"
     say(f"  {who} is thinking...")

@@ -11,17 +11,14 @@ from pathlib import Path
 
 import pytest
 
-import rulesdsl
 from rulesdsl.agents import REGISTRY, AgentError, AgentSpec, make_agent, parse_agents
 from rulesdsl.cli import main
-from rulesdsl.runner import agents_for
-from rulesdsl.terminal import play_at_terminal
 
 from .conftest import ROOT
 
 TICTACTOE = str(ROOT / "games/tictactoe/tictactoe.rules")
 CRONBERG = str(ROOT / "games/cronberg/cronberg.rules")
-THOUGHT = re.compile(r"^  player 2 \(mcts\) thought: [\d,]+ simulations in \d+\.\d s; "
+THOUGHT = re.compile(r"^  player 2 \(mcts\) thought: [\d,]+ simulations? in \d+\.\d s; "
                      r"it rates its choice [01]\.\d\d \(1: a sure win\)$", re.M)
 
 
@@ -138,20 +135,20 @@ def test_an_agent_that_cannot_be_loaded_is_an_error_not_a_traceback(installed, c
 
 # ---- at the terminal -------------------------------------------------------------------------
 
-def test_a_person_plays_cronberg_against_mcts_at_the_terminal_and_loses():
-    """A scripted person who always takes the first option, against MCTS with a small
-    budget: the bot says it is thinking, then how long it thought, and it wins."""
-    rules = rulesdsl.load(CRONBERG)
-    game = rules.new_game(players=2, seed=4, auto_chance=False, narrate=True)
-    out = io.StringIO()
-    code = play_at_terminal(game, agents_for(["random", "mcts:sims=80"], 2, 4), {0},
-                            stdin=io.StringIO("1\n" * 200), stdout=out)
-    text = out.getvalue()
-    assert code == 0
+def test_a_person_plays_cronberg_against_mcts_at_the_terminal_and_loses(monkeypatch, capsys):
+    """`rulesdsl play cronberg.rules --agents mcts`, with a scripted person who always
+    takes the first option against MCTS on a small budget: the person is shown the game
+    and asked, the bot says it is thinking, then how long it thought, and it wins."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200))
+    code = main(["play", CRONBERG, "--agents", "mcts:sims=80", "--seed", "4"])
+    text, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert "Cronberg" in text and "> " in text  # the person was asked
     moves = len(re.findall(r"^  player 2: ", text, re.M))
-    assert moves > 10
-    assert text.count("  player 2 (mcts) is thinking...\n") == len(THOUGHT.findall(text))
-    assert len(THOUGHT.findall(text)) >= moves - 2  # a move with one option is not searched
+    thoughts = len(THOUGHT.findall(text))
+    assert text.count("  player 2 (mcts) is thinking...\n") == thoughts
+    assert 10 < thoughts < moves  # a move with one option is not searched, nor shown
+    assert "thought: 0 simulations" not in text
     assert "Result: player 2 wins" in text
 
 

@@ -76,7 +76,8 @@ class Report:
     value: float
 
     def describe(self) -> str:
-        return (f"{self.simulations:,} simulations in {self.seconds:.1f} s; "
+        plural = "" if self.simulations == 1 else "s"
+        return (f"{self.simulations:,} simulation{plural} in {self.seconds:.1f} s; "
                 f"it rates its choice {self.value:.2f} (1: a sure win)")
 
 
