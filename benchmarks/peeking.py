@@ -19,8 +19,7 @@ import json
 from pathlib import Path
 
 import rulesdsl
-from benchmarks.stats import wilson
-from rulesdsl.runner import agents_for
+from rulesdsl.runner import agents_for, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 PIG = ROOT / "games" / "pig" / "pig.rules"

@@ -324,13 +324,18 @@ class While(Node):
 
 
 class Turns(Node):
-    """`turns from p for n rounds: ...`: players take turns in seat order, `current` naming
-    the player whose turn it is, for n rounds (each player once a round) or until the game
-    ends."""
+    """`turns from p going d for n rounds: ...`: players take turns, `current` naming the
+    player whose turn it is, for n rounds (each player once a round) or until the game
+    ends. From p (player 1 by default), clockwise (seat order) or going d (a Direction,
+    `clockwise` or `anticlockwise`, worked out once at the start). `all at once`: every
+    seat plays each round at the same time (decisions say which seats have still to play
+    the round)."""
 
     start: Expr | None
     rounds: Expr | None = None
     body: list[Stmt]
+    direction: Expr | None = None
+    at_once: bool = False
 
 
 class Choose(Named):
@@ -375,10 +380,66 @@ class ChooseMenu(Node):
     options: list[MenuOption]
 
 
+class SecretStep(Named):
+    """`each p in players chooses in secret: ... then reveal: ...`: a simultaneous secret
+    step. Each seat of the list runs the first block in turn, p naming it; every decision in
+    it is that seat's own and secret, and the block changes nothing another seat sees (local
+    names, and p's own secret counters), so what a seat chooses is held until every seat has
+    chosen. Then the `reveal` block runs for each seat in the same order, p naming it and
+    the names the first block bound holding that seat's choices."""
+
+    var: str
+    seats: Expr
+    body: list[Stmt]
+    reveal: list[Stmt] | None = None
+
+
+class Answer(Node):
+    """`accept "label": ...` or `refuse "label": ...`: one answer to an offer, with its
+    block."""
+
+    accept: bool
+    label: StrLit | None
+    body: list[Stmt]
+
+
+class Offer(Named):
+    """`offer x in xs where c by p to q as "label": accept: ... refuse: ...`: a decision of
+    two seats. p picks what to offer (one option per value, as `choose`; `offer optional`
+    adds `done`, offering nothing), then q accepts or refuses it (options `accept` and
+    `refuse`), and the block of that answer runs with x naming the offer."""
+
+    var: str
+    optional: bool = False
+    domain: Expr
+    where: Expr | None
+    by: Expr | None
+    to: Expr
+    label: StrLit | None
+    done_label: StrLit | None = None
+    answers: list[Answer]
+
+
+class Point(Named):
+    """`point battle`: a named point of the flow, where an example may start the game
+    (`example "..." from battle:`)."""
+
+    name: str
+
+
+class ExpectOptions(Node):
+    """`expect options "a", "b"` in an example: the pending decision offers exactly these
+    option ids (`include`: at least these; `exclude`: none of these)."""
+
+    mode: str  # "exactly", "include" or "exclude"
+    ids: list[str]
+    id_spans: list[Span] = []
+
+
 Stmt = (
     Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | Break |
     Say | Expect | Pass | CallRule | Replay | Shuffle | Move | If | ForEach | Repeat | While |
-    Turns | Choose | ChooseAny | ChooseMenu
+    Turns | Choose | ChooseAny | ChooseMenu | SecretStep | Offer | Point | ExpectOptions
 )
 
 
@@ -550,10 +611,21 @@ class PlayDecl(Node):
 
 
 class RankDecl(Named):
-    """`rank p by score of p, ...`: how `end game` orders players (higher is better)."""
+    """`rank p by score of p, ...`: how `end game` orders players (higher is better); in a
+    game of teams, `rank team t by ...` orders the teams, t naming the list of a team's
+    players."""
 
     var: str
     keys: list[Expr]
+    team: bool = False
+
+
+class TeamsDecl(Node):
+    """`teams of 2`: the seats play in teams of that size, teammates spread evenly round
+    the table (with 4 players: seats 1 and 3 against seats 2 and 4); they share their
+    team's rank."""
+
+    size: int
 
 
 class HeuristicDecl(Named):
@@ -565,18 +637,21 @@ class HeuristicDecl(Named):
 
 
 class ExampleDecl(Named):
-    """`example "name" with 2 players, seed 3: ...`: an executable worked example."""
+    """`example "name" with 2 players, seed 3 from battle: ...`: an executable worked
+    example; with `from`, its game starts at that point of the flow."""
 
     name: str
     players: int | None = None
     seed: int | None = None
     body: list[Stmt]
+    start: str | None = None  # `from battle`: the point of the flow the game starts at
+    start_span: Span | None = None
 
 
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | LimitDecl
+    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | TeamsDecl | LimitDecl
 )
 
 

@@ -25,12 +25,14 @@ from .runner import (
     Failed,
     RecordEnded,
     Script,
+    Summary,
     agents_for,
     describe_result,
     play_out,
     report_failure,
     seat_name,
     simulate,
+    team_name,
 )
 from .variants import include
 
@@ -358,11 +360,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=1))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{summary.game}: {summary.games} games, {players} players, "
                   f"agents {', '.join(map(str, args.agents))}")
+    if summary.teams is not None:
+        return team_table(table, summary, data, loaded[0].limit)
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
@@ -373,16 +376,40 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if data["mean_scores"] is not None:
             row.append(f"{data['mean_scores'][p]:.1f}")
         table.add_row(*row)
+    return _print_summary(table, summary, data, "draws", loaded[0].limit)
+
+
+def _print_summary(table: Any, summary: Summary, data: dict[str, Any], draws: str,
+                   limit: int) -> int:
+    from rich.console import Console
+
     console = Console(width=100)
     console.print(table)
-    console.print(f"draws {summary.draws} ({summary.draws / summary.games:.1%}); "
+    console.print(f"{draws} {summary.draws} ({summary.draws / summary.games:.1%}); "
                   f"{data['mean_decisions']:.1f} decisions a game; "
                   f"{summary.games / max(summary.seconds, 1e-9):.0f} games/s "
                   f"({summary.seconds:.2f} s)")
     if summary.limits:
         console.print(f"{summary.limits} of {summary.games} games reached the limit of "
-                      f"{loaded[0].limit:,} decisions without ending (counted as draws)")
+                      f"{limit:,} decisions without ending (counted as draws)")
     return 0
+
+
+def team_table(table: Any, summary: Summary, data: dict[str, Any], limit: int) -> int:
+    """The summary of a game of teams: a row per team, its win rate with its 95% interval."""
+    for title in ("team", "wins", "win rate", "95% interval"):
+        table.add_column(title, justify="left" if title == "team" else "right")
+    scores = data.get("team_mean_scores")
+    if scores is not None:
+        table.add_column("mean score", justify="right")
+    for k, team in enumerate(data["teams"]):
+        low, high = data["team_win_intervals"][k]
+        row = [team_name(k, team), str(data["team_wins"][k]),
+               f"{data['team_win_rates'][k]:.1%}", f"{low:.1%} to {high:.1%}"]
+        if scores is not None:
+            row.append(f"{scores[k]:.1f}")
+        table.add_row(*row)
+    return _print_summary(table, summary, data, "no single winning team", limit)
 
 
 def column_names(summaries: list) -> list[str]:
@@ -407,8 +434,13 @@ def side_by_side(summaries: list, players: int, args: argparse.Namespace) -> int
     table.add_column("")
     for name in column_names(summaries):
         table.add_column(name, justify="right", overflow="fold")
-    for p in range(players):
-        table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
+    if all("teams" in d and d["teams"] == data[0]["teams"] for d in data):
+        for k, team in enumerate(data[0]["teams"]):
+            table.add_row(f"{team_name(k, team)} wins",
+                          *[f"{d['team_win_rates'][k]:.1%}" for d in data])
+    else:
+        for p in range(players):
+            table.add_row(f"seat {p + 1} wins", *[f"{d['win_rates'][p]:.1%}" for d in data])
     table.add_row("draws", *[f"{d['draws'] / max(d['games'], 1):.1%}" for d in data])
     if any(d["mean_scores"] is not None for d in data):
         for p in range(players):

@@ -9,6 +9,7 @@ record that `rulesdsl replay` plays again (`failure`).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -23,7 +24,8 @@ from .interpreter.observation import Observation, play_out
 from .interpreter.records import Record, bad, make_record, write_record
 from .loader import load
 
-__all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", "simulate"]
+__all__ = ["Summary", "agents_for", "describe_result", "play_out", "seat_name", "simulate",
+           "team_name", "wilson"]
 
 AGENT_SEED_STRIDE = 7919
 
@@ -50,9 +52,24 @@ class Summary:
     seconds: float
     limits: int = 0  # games that reached their limit of decisions
     agents: list[str] = field(default_factory=list)  # as named: mcts:sims=400, random
+    # a game of teams: the seats of each team, and how often each team won (a seat's wins
+    # are its team's)
+    teams: list[list[int]] | None = None
+    team_wins: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         n = max(self.games, 1)
+        out = self._json(n)
+        if self.teams is not None and self.team_wins is not None:
+            out["teams"] = self.teams
+            out["team_wins"] = self.team_wins
+            out["team_win_rates"] = [w / n for w in self.team_wins]
+            out["team_win_intervals"] = [list(wilson(w, self.games)) for w in self.team_wins]
+            if self.scores is not None:
+                out["team_mean_scores"] = [self.scores[t[0]] / n for t in self.teams]
+        return out
+
+    def _json(self, n: int) -> dict[str, Any]:
         return {
             "file": self.file,
             "game": self.game,
@@ -109,7 +126,10 @@ def _play_chunk(args: tuple) -> tuple:
         assert game is not None and game.result is not None
         result = game.result
         firsts = result.winners
-        if len(firsts) == 1:
+        if result.teams is not None and firsts in result.teams:  # a team alone in first
+            for p in firsts:
+                wins[p] += 1
+        elif result.teams is None and len(firsts) == 1:
             wins[firsts[0]] += 1
         else:
             draws += 1
@@ -157,9 +177,11 @@ def simulate(path: str, players: int, games: int, seed: int,
         limits += lim
         if s is not None:
             scores = s if scores is None else [a + b for a, b in zip(scores, s)]
+    teams = rules.teams(players)
     return Summary(str(Path(path)), rules.name, games, players, wins, draws, decisions,
                    scores, time.perf_counter() - start, limits,
-                   [str(a) for a in agent_names])
+                   [str(a) for a in agent_names], teams=teams,
+                   team_wins=[wins[t[0]] for t in teams] if teams else None)
 
 
 def seat_agents(names: Sequence[AgentSpec | str], players: int) -> list[str]:
@@ -262,9 +284,25 @@ def seat_name(p: int) -> str:
     return f"player {p + 1}"
 
 
+def team_name(k: int, team: list[int]) -> str:
+    return f"team {k + 1} (players {', '.join(str(p + 1) for p in team)})"
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k / n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def describe_result(game: Game) -> list[str]:
     result = game.result
     assert result is not None
+    if result.teams is not None:
+        return _describe_teams(result.ranking, result.scores, result.teams)
     lines = []
     order = sorted(range(game.players), key=lambda p: result.ranking[p])
     for p in order:
@@ -280,4 +318,16 @@ def describe_result(game: Game) -> list[str]:
         head = "a draw"
     else:
         head = "a shared win: " + ", ".join(seat_name(p) for p in winners)
+    return [f"Result: {head}"] + lines
+
+
+def _describe_teams(ranking: list[int], scores: list[int] | None,
+                    teams: list[list[int]]) -> list[str]:
+    order = sorted(range(len(teams)), key=lambda k: ranking[teams[k][0]])
+    lines = [f"  {ranking[teams[k][0]]}. {team_name(k, teams[k])}"
+             + (f", score {scores[teams[k][0]]}" if scores is not None else "")
+             for k in order]
+    first = [k for k in order if ranking[teams[k][0]] == 1]
+    head = f"{team_name(first[0], teams[first[0]])} wins" if len(first) == 1 else \
+        "a shared win: " + ", ".join(team_name(k, teams[k]) for k in first)
     return [f"Result: {head}"] + lines

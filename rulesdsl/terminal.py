@@ -19,6 +19,7 @@ from .boards import LETTERS, SquareBoard
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
+from .interpreter.public import Decision
 from .runner import describe_result
 
 
@@ -112,6 +113,25 @@ def _zones(view: dict[str, Any], rules: Rules) -> list[str]:
     return lines
 
 
+def asking(who: int, decision: Decision | None) -> str:
+    """The line that asks a seat to decide: a secret choice, a turn of a round played at
+    once, an answer to an offer say so."""
+    line = f"player {who + 1}, your choice"
+    if decision is None:
+        return line + ":"
+    together = [p for p in decision.simultaneous if p != who]
+    names = ", ".join(f"player {p + 1}" for p in together)
+    if decision.secret:
+        line = f"player {who + 1}, your secret choice"
+        if together:
+            line += f" ({names} will choose too; nothing is revealed before all have chosen)"
+    elif together:
+        line += f" ({names} play this round at the same time)"
+    if decision.offered_by is not None:
+        line = f"player {who + 1}, player {decision.offered_by + 1} makes you an offer"
+    return line + ":"
+
+
 def read_save(rules: Rules, path: str) -> Game:
     """A game saved at the prompt with `save FILE`."""
     try:
@@ -166,7 +186,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         say()
         for line in show_state(seen.view, rules):
             say(line)
-        say(f"player {who + 1}, your choice:")
+        say(asking(who, seen.decision))
         options = seen.options
         for n, opt in enumerate(options, start=1):
             say(f"  {n:>3}. {opt.label}   [{opt.id}]")

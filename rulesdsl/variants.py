@@ -27,10 +27,11 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game",
-    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.LimitDecl: "limit",
+    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.TeamsDecl: "teams",
+    A.LimitDecl: "limit",
 }
 # declared once, without a name
-SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "limit"}
+SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "teams", "limit"}
 
 
 def key_of(decl: Any) -> tuple[str, str] | None:

@@ -273,7 +273,12 @@ def test_simulate_json(capsys, path):
     assert SIM_KEYS <= set(data)
     assert data["games"] == 20
     assert isinstance(data["wins"], list) and len(data["wins"]) == data["players"]
-    assert sum(data["wins"]) + data["draws"] == data["games"]
+    if "teams" in data:  # a seat's wins are its team's
+        assert sum(data["team_wins"]) + data["draws"] == data["games"]
+        assert all(data["wins"][p] == w for t, w in zip(data["teams"], data["team_wins"])
+                   for p in t)
+    else:
+        assert sum(data["wins"]) + data["draws"] == data["games"]
     assert data["mean_decisions"] > 0
     assert data["seconds"] >= 0
     if data["mean_scores"] is not None:

@@ -71,17 +71,21 @@ def test_random_games_last_twelve_battles_and_keep_every_card(rules, players):
 
 
 def test_views_hide_hands_decks_and_the_first_druid_choice(rules):
-    game = rules.new_game(players=3, seed=2)
+    game = rules.new_game(players=3, seed=2, narrate=True)
     rng = random.Random(2)
     play_until(game, rng, lambda g: len(zone(g, "hand", 1)) > 0)
     view = game.view(0)
     assert view["zones"]["trilithons"] == {"size": len(zone(game, "trilithons"))}
     assert view["zones"]["hand"][1] == {"size": len(zone(game, "hand", 1))}
     assert isinstance(game.view(1)["zones"]["hand"][1], list)
-    # Year 1: the druids are chosen in secret, then shown together
-    play_until(game, rng, lambda g: g.counter("pick", 0) is not None)
-    assert game.view(1)["counters"]["pick"][0] == "?"
+    # Year 1: the druids are chosen in secret, held by the engine, then shown together
+    play_until(game, rng, lambda g: g.decision is not None and g.decision.secret
+               and g.decision.player == 1)
+    assert game.decision.simultaneous == (1, 2)  # player 1 has chosen, 2 and 3 are asked
+    assert game.view(2)["decision"] == {"player": 1, "simultaneous": [1, 2]}
     assert game.view(0)["counters"]["druid"] == [None, None, None]
+    assert "unused" in game.view(1)["zones"] and len(zone(game, "unused", 0)) == 4
+    assert game.log_for(1)[-1] == "player 1 chooses in secret"
     play_until(game, rng, lambda g: counter(g, "battle") == 1)
     assert all(d is not None for d in game.view(1)["counters"]["druid"])
 

@@ -112,6 +112,7 @@ def test_error_block_reports_its_code(block: Block):
 FORMS: dict[str, str] = {
     "game_decl": r'^game "',
     "players_decl": r"^players \d+( to \d+)?$",
+    "teams_decl": r"^teams of \d+$",
     "const_decl": r"^const \w+ = ",
     "setting_decl": r"^setting \w+ = .* between .* and ",
     "counter_decl": r"^counter \w+ ",
@@ -161,6 +162,10 @@ FORMS: dict[str, str] = {
     "choose_stmt": r"^\s+choose \w+ in ",
     "choose_any_stmt": r"^\s+choose any \w+ in ",
     "choose_menu_stmt": r"^\s+choose( by .+)?:$",
+    "secret_stmt": r"^\s+each \w+ in .+ chooses in secret:$",
+    "offer_stmt": r"^\s+offer .+ to .+:$",
+    "point_stmt": r"^\s+point \w+$",
+    "expect_options_stmt": r'^\s+expect options "',
 }
 
 # The optional parts and the expression forms, each in some example too.
@@ -188,6 +193,14 @@ PARTS: list[str] = [
     r"^define \w+\(.*\) = \($",                  # a definition over several lines
     r"^\s+turns from .+:$",
     r"^\s+turns .*for .+ rounds?:$",
+    r"^\s+turns .* going \w+",                 # a direction of play
+    r"^\s+turns .*all at once",                # a round played at once
+    r"^\s+then reveal:$",                      # a secret step's reveal
+    r"^\s+offer optional ",                    # an offer that may be declined
+    r'^\s+accept "[^"]*":$', r"^\s+refuse:$",  # answers with and without a label
+    r"^rank team \w+ by ",                      # ranking teams
+    r"^example .* from \w+:$",                  # an example from a point of the flow
+    r'^\s+expect options include "', r'^\s+expect options exclude "',
     r"^\s+repeat:$",
     r"^\s+repeat .+ times:$",
     r"^\s+elif .+:$",
@@ -261,6 +274,8 @@ def test_form_has_an_example(form: str):
     "if", "elif", "else", "rule", "setup", "play", "const", "game", "players", "pass",
     "kind", "zone", "as soon as", "shuffle", "move", "holding", "hexagon", "corners of",
     "heuristic",
+    "chooses in secret", "then reveal", "offer", "accept", "refuse", "going", "all at once",
+    "teams of", "rank team", "point", "expect options", "clockwise", "anticlockwise",
 ])
 def test_keyword_has_an_example(keyword: str):
     assert re.search(rf"\b{keyword}\b", good_text()), f"no ```rules block uses {keyword!r}"

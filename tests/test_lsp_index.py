@@ -128,3 +128,17 @@ def test_every_name_of_every_game_has_a_hover(load_rules):
                 shown.add(id(occ.symbol))
                 assert hover(index, rules.sources, occ).strip(), (path, occ.symbol.name)
         assert all(o.span.end_column > o.span.column for o in index.occurrences)
+
+
+def test_the_index_knows_the_names_of_the_new_statements():
+    import rulesdsl
+
+    from .test_flow import BIDS
+
+    rules = rulesdsl.load_text(BIDS, "bids.rules")
+    index = Index(rules.analysis.file, rules.analysis)
+    used = {(o.span.line, o.symbol.name, o.symbol.how) for o in index.occurrences
+            if o.symbol.kind == "local"}
+    line = BIDS.splitlines().index("    then reveal:") + 1
+    assert (line + 1, "n", "choose") in used and (line + 2, "c", "choose") in used
+    assert (line + 3, "p", "each ... chooses in secret") in used

@@ -140,7 +140,8 @@ def test_run_narrates_for_an_onlooker_a_seat_or_everyone(capsys, tmp_path):
     assert code == 2 and "there is no seat 4 in a game of 3" in err
 
 
-def test_run_keeps_what_it_said_when_an_error_stops_the_game(capsys, tmp_path):
+def test_run_keeps_what_it_said_when_an_error_stops_the_game(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the failed game's record is written here
     path = tmp_path / "fails.rules"
     path.write_text("""game "Fails"
 players 2

@@ -24,7 +24,7 @@ NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.D
          A.DiceDecl, A.DefineDecl, A.RuleDecl, A.KindDecl, A.ZoneDecl)
 # statements that wait for a player or a roll: not allowed where the rules cannot pause
 WAITING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.Turns, A.Replay,
-           A.CallRule)
+           A.CallRule, A.SecretStep, A.Offer, A.Point)
 
 
 class TooLarge(Exception):
@@ -164,6 +164,12 @@ class Analysis:
     # choice's filter and label), or each item (an 'as soon as', the rank line)
     candidate: dict[int, Var] = field(default_factory=dict)
     constants: dict[int, Any] = field(default_factory=dict)  # arguments known in advance
+    team_size: int = 0  # `teams of N`; 0: no teams
+    # id(secret step) -> the names its first block binds, held for each seat until revealed
+    held: dict[int, list[Var]] = field(default_factory=dict)
+    # point of the flow -> where the game stands there: (procedure, the call it is in, or
+    # last the point), from the play block down
+    points: dict[str, list[tuple[tuple[str, str], Any]]] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -229,4 +235,9 @@ def walk(stmts: list) -> list:
         elif isinstance(s, A.ChooseMenu):
             for o in s.options:
                 out += walk(o.body)
+        elif isinstance(s, A.SecretStep):
+            out += walk(s.body) + walk(s.reveal or [])
+        elif isinstance(s, A.Offer):
+            for a in s.answers:
+                out += walk(a.body)
     return out

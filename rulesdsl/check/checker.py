@@ -26,7 +26,7 @@ from .analysis import (  # noqa: F401  (Analysis is part of this module's interf
     walk,
 )
 from .bindings import CounterRef, DieKindRef, PieceRef, Var, VarRef
-from .declarations import DeclarationChecker
+from .flow import FlowChecker
 from .types import (
     ANY,
     BOOL,
@@ -41,8 +41,10 @@ from .types import (
     with_article,
 )
 
+FLOW = (A.SecretStep, A.Offer, A.Point, A.ExpectOptions)
 
-class Checker(DeclarationChecker):
+
+class Checker(FlowChecker):
     """Walks a rule file, filling an `Analysis`."""
 
     # ---- reporting ---------------------------------------------------------------------
@@ -78,6 +80,7 @@ class Checker(DeclarationChecker):
             self.err("E044", "the rule file has no 'play:' block", file_span)
         for extra_play in plays[1:]:
             self.err("E044", "a second 'play:' block", extra_play.span)
+        self.teams_decl(items)
         words = {A.SetupDecl: "'setup:' block", A.RankDecl: "'rank' line",
                  A.HeuristicDecl: "'heuristic' line", A.LimitDecl: "'limit' line"}
         for kind, what in words.items():
@@ -96,6 +99,7 @@ class Checker(DeclarationChecker):
             if isinstance(item, A.EnumDecl):
                 for v in item.values:
                     self.first.setdefault(v.name, (f"value of {item.name}", v.span))
+        self.builtin_enums()
 
         # values first (constants may refer to enums), in file order
         for item in items:
@@ -159,6 +163,7 @@ class Checker(DeclarationChecker):
             elif isinstance(item, A.ExampleDecl):
                 self.example_decl(item)
         self.check_rules()
+        self.flow_points()
         self.uncalled_defines()
         return self.a
 
@@ -291,22 +296,13 @@ class Checker(DeclarationChecker):
             self.loop(s.body, scope)
         elif isinstance(s, A.Turns):
             self.want(s.start, PLAYER, scope, "the first player")
+            self.want(s.direction, ("enum", "Direction"), scope, "the direction of play")
             self.want(s.rounds, INT, scope, "the number of rounds")
             scope.turns += 1
             self.block(s.body, scope)
             scope.turns -= 1
         elif isinstance(s, A.Choose):
-            el = self.domain(s.domain, scope)
-            b = self.bind(s, s.var, el)
-            self.want(s.by, PLAYER, scope, "who chooses")
-            self.option_scope(s, el, scope, s.where, s.label)
-            if s.done_label is not None:
-                if not s.optional:
-                    self.err("E042", "only 'choose optional' has a 'done' option to label",
-                             s.done_label.span, hint="write 'choose optional', or drop the "
-                             "'or \"...\"'")
-                self.expr(s.done_label, scope)
-            self.chosen(s, b, scope)
+            self.chosen(s, self.choice(s, scope, "choose"), scope)
         elif isinstance(s, A.ChooseAny):
             el = self.domain(s.domain, scope)
             b = self.bind(s, s.var, list_of(el))
@@ -325,13 +321,15 @@ class Checker(DeclarationChecker):
                 if opt.label is not None:
                     self.expr(opt.label, scope)
                 self.block(opt.body, scope)
+        elif isinstance(s, FLOW):
+            self.flow_stmt(s, scope)
         elif isinstance(s, (A.Draw, A.EndGame, A.Pass)):
             pass
         else:  # pragma: no cover - the grammar has no other statements
             raise AssertionError(type(s))
 
-    def option_scope(self, s: A.Choose | A.ChooseAny, t: Type, scope: Scope, where: A.Expr | None,
-                     label: A.StrLit | None) -> None:
+    def option_scope(self, s: A.Choose | A.ChooseAny | A.Offer, t: Type, scope: Scope,
+                     where: A.Expr | None, label: A.StrLit | None) -> None:
         """The filter and the label of a choice see each candidate under the choice's name."""
         b = Var(s.var, t, frame=False)
         self.a.candidate[id(s)] = b

@@ -196,6 +196,12 @@ def _player_step(ts: list[Type]) -> Type | str:
     return PLAYER
 
 
+def _team(ts: list[Type]) -> Type | str:
+    if ts[0] not in (PLAYER, ANY):
+        return Problem(f"team takes a player, not {with_article(ts[0])}")
+    return list_of(PLAYER)
+
+
 def _ints(ts: list[Type]) -> Type | str:
     if all(t in (INT, ANY) for t in ts):
         return INT
@@ -238,6 +244,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "orthogonal(c, n): like reach, but only up, down, left and right"),
     Builtin("next", 1, 1, _player_step, "next(p): the player after p in seat order"),
     Builtin("previous", 1, 1, _player_step, "previous(p): the player before p"),
+    Builtin("team", 1, 1, _team,
+            "team(p): the players of p's team, p among them, in seat order (teams of N)"),
     Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),
     Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
     Builtin("sum", 1, 1, _total, "sum(xs): the numbers of a list added up"),
@@ -252,5 +260,6 @@ BUILTIN_NAMES: dict[str, Type] = {
     "players": list_of(PLAYER),
     "player_count": INT,
     "winner": PLAYER,
+    "winners": list_of(PLAYER),
     "game_over": BOOL,
 }

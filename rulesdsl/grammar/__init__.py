@@ -8,6 +8,7 @@ reports the syntax errors of several declarations.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,9 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
                               hint="only a line ending with ':' starts an indented block")
         if str(tok) == "=" and "CMP" in err.expected:
             hint = "to compare two values, write '=='"
+        taken = _keyword_as_name(text, line)
+        if taken is not None:
+            msg, hint = taken
         layout = tok.type in ("_NL", "_INDENT", "_DEDENT", "$END")
         width = 1 if layout else max(len(str(tok)), 1)
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
@@ -141,6 +145,33 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
                           _dedent_span(path, text),
                           hint="indent with the same spaces as the block it belongs to")
     return Diagnostic("E001", str(err), Span(file=path))
+
+
+# words that start a statement of their own, and what they start: a rule file that names
+# a rule (or, after `expect`, a counter) with one of them gets a message saying so
+STATEMENT_WORDS = {
+    "each": "a secret step: each p in players chooses in secret",
+    "offer": "an offer: offer x in xs by p to q",
+    "point": "a point of the flow: point NAME",
+}
+_CALLED = re.compile(r"^\s*(" + "|".join(STATEMENT_WORDS) + r")\s*\(")
+_EXPECTED_OPTIONS = re.compile(r"^\s*expect\s+options\b(?!\s*(\"|include\b|exclude\b))")
+
+
+def _keyword_as_name(text: str, line: int) -> tuple[str, str] | None:
+    """The message and hint for a line that uses a word of the language as a name."""
+    lines = text.split("\n")
+    source = lines[line - 1] if 1 <= line <= len(lines) else ""
+    called = _CALLED.match(source)
+    if called:
+        word = called.group(1)
+        return (f"'{word}' starts {STATEMENT_WORDS[word]}; it cannot name a rule",
+                f"give the rule another name, such as {word}_now")
+    if _EXPECTED_OPTIONS.match(source):
+        return ("'expect options' checks the options a decision offers: expect options "
+                "\"id\", ...", "a counter named 'options' needs another name to be "
+                "expected, such as options_left")
+    return None
 
 
 def _block_opener(text: str, line: int, col: int, dedent: bool) -> int | None:
@@ -309,13 +340,14 @@ def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
 def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
     """E004 when the parse tree is deeper than the checks after it can walk (a sum of
     hundreds of terms, brackets nested hundreds deep): measured without recursion."""
-    todo: list[tuple[Any, int]] = [(tree, 1)]
+    # each node with the place of its nearest ancestor that has one (a block has none)
+    todo: list[tuple[Any, int, int, int]] = [(tree, 1, 1, 1)]
     while todo:
-        node, depth = todo.pop()
+        node, depth, line, column = todo.pop()
+        meta = node.meta if isinstance(node, Tree) else node
+        if not getattr(meta, "empty", False) and getattr(meta, "line", None):
+            line, column = meta.line, meta.column or 1
         if depth > MAX_TREE_DEPTH:
-            meta = node.meta if isinstance(node, Tree) else None
-            line = getattr(meta, "line", None) or getattr(node, "line", None) or 1
-            column = getattr(meta, "column", None) or getattr(node, "column", None) or 1
             return Diagnostic("E004", "this is nested too deeply: expressions and blocks "
                               f"nest at most {MAX_TREE_DEPTH} levels of the grammar",
                               Span(file=path, line=line, column=column, end_line=line,
@@ -323,7 +355,7 @@ def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
                               hint="split a long sum or a deep list into named parts "
                                    "(define, const)")
         if isinstance(node, Tree):
-            todo.extend((child, depth + 1) for child in node.children)
+            todo.extend((child, depth + 1, line, column) for child in node.children)
     return None
 
 

@@ -132,6 +132,10 @@ class AstBuilder(Transformer):
         return A.PlayersDecl(span=self.span(meta), low=low, high=high)
 
     @v_args(meta=True)
+    def teams_decl(self, meta: Any, c: list) -> A.TeamsDecl:
+        return A.TeamsDecl(span=self.span(meta), size=_int(c[0]))
+
+    @v_args(meta=True)
     def limit_decl(self, meta: Any, c: list) -> A.LimitDecl:
         return A.LimitDecl(span=self.span(meta), decisions=_size(c[0]))
 
@@ -271,8 +275,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def rank_decl(self, meta: Any, c: list) -> A.RankDecl:
-        return A.RankDecl(span=self.span(meta), var=str(c[0]), keys=c[1:],
-                          name_span=self.tok_span(c[0]))
+        return A.RankDecl(span=self.span(meta), var=str(c[1]), keys=c[2:], team=c[0] is not None,
+                          name_span=self.tok_span(c[1]))
 
     @v_args(meta=True)
     def heuristic_decl(self, meta: Any, c: list) -> A.HeuristicDecl:
@@ -291,9 +295,12 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def example_decl(self, meta: Any, c: list) -> A.ExampleDecl:
         opts = c[1] or {}
+        start = c[2]
         return A.ExampleDecl(span=self.span(meta), name=self.plain(c[0]),
-                             players=opts.get("players"), seed=opts.get("seed"), body=c[2],
-                             name_span=self.tok_span(c[0]))
+                             players=opts.get("players"), seed=opts.get("seed"), body=c[3],
+                             name_span=self.tok_span(c[0]),
+                             start=str(start) if start is not None else None,
+                             start_span=self.tok_span(start) if start is not None else None)
 
     # ---- statements ----------------------------------------------------------------
 
@@ -416,7 +423,47 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def turns_stmt(self, meta: Any, c: list) -> A.Turns:
-        return A.Turns(span=self.span(meta), start=c[0], rounds=c[1], body=c[-1])
+        return A.Turns(span=self.span(meta), start=c[0], direction=c[1], at_once=c[2] is not None,
+                       rounds=c[3], body=c[-1])
+
+    def going(self, c: list) -> Any:
+        return c[0]
+
+    @v_args(meta=True)
+    def secret_stmt(self, meta: Any, c: list) -> A.SecretStep:
+        name, seats, body, reveal = [x for x in c if not _secret_word(x)]
+        return A.SecretStep(span=self.span(meta), var=str(name), seats=seats, body=body,
+                            reveal=reveal, name_span=self.tok_span(name))
+
+    def reveal_clause(self, c: list) -> list:
+        return c[0]
+
+    @v_args(meta=True)
+    def accept_answer(self, meta: Any, c: list) -> A.Answer:
+        return A.Answer(span=self.span(meta), accept=True,
+                        label=self.string(c[0]) if c[0] is not None else None, body=c[1])
+
+    @v_args(meta=True)
+    def refuse_answer(self, meta: Any, c: list) -> A.Answer:
+        return A.Answer(span=self.span(meta), accept=False,
+                        label=self.string(c[0]) if c[0] is not None else None, body=c[1])
+
+    @v_args(meta=True)
+    def offer_stmt(self, meta: Any, c: list) -> A.Offer:
+        return A.Offer(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
+                       domain=c[2], where=c[3], by=c[4], to=c[5], label=c[6], done_label=c[7],
+                       answers=c[8:], name_span=self.tok_span(c[1]))
+
+    @v_args(meta=True)
+    def point_stmt(self, meta: Any, c: list) -> A.Point:
+        return A.Point(span=self.span(meta), name=str(c[0]), name_span=self.tok_span(c[0]))
+
+    @v_args(meta=True)
+    def expect_options_stmt(self, meta: Any, c: list) -> A.ExpectOptions:
+        toks = [t for t in c[1:] if t is not None]
+        return A.ExpectOptions(span=self.span(meta), mode=str(c[0]) if c[0] else "exactly",
+                               ids=[self.plain(t) for t in toks],
+                               id_spans=[self.tok_span(t) for t in toks])
 
     def by(self, c: list) -> Any:
         return c[0]
@@ -566,6 +613,12 @@ class AstBuilder(Transformer):
     def aggregate(self, meta: Any, c: list) -> A.Aggregate:
         return A.Aggregate(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
                            domain=c[3], where=c[4], name_span=self.tok_span(c[2]))
+
+
+def _secret_word(x: Any) -> bool:
+    """The word 'secret' of `chooses in secret`, which the grammar shares with `secret`
+    counters (a token of its own there)."""
+    return isinstance(x, Token) and x.type == "SECRET"
 
 
 def _text(tok: Token | None) -> str | None:

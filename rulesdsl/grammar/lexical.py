@@ -63,14 +63,14 @@ def builtin_words() -> frozenset[str]:
 def leading_phrases() -> dict[str, tuple[str, ...]]:
     """The keyword phrases that start each kind of line: "declaration" (top level: `game`,
     `as soon as`, `replace`...) and "statement" (in a block: `let`, `end turn`,
-    `choose any`, `option`, `elif`...)."""
+    `choose any`, `option`, `accept`, `elif`...)."""
     words = terminal_words()
     found: dict[str, set[str]] = {"declaration": set(), "statement": set()}
     for rule in _parser().rules:
         origin = rule.origin.name
         if origin.endswith("_decl"):
             where = "declaration"
-        elif origin.endswith(("_stmt", "_clause")) or origin == "option":
+        elif origin.endswith(("_stmt", "_clause")) or origin in ("option", "answer"):
             where = "statement"
         else:
             continue

@@ -25,6 +25,7 @@ from ..check.bindings import CounterRef, DieKindRef, Var, VarRef
 from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
 from . import emit as E
+from . import flow
 from .display import Display
 from .expressions import ExpressionCompiler
 from .layout import Layout, layout_of
@@ -36,7 +37,7 @@ COSTLY_CALLS = 1000     # a statement whose expressions make this many calls cou
 INLINE_DEPTH = 2
 NATIVE_LOOPS = 15       # loops nested deeper than this are compiled as blocks (Python's limit)
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
-           A.Replay)
+           A.Replay, *flow.STATEMENTS)
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Site:
     secret: bool = False    # `choose ... secretly`: only the chooser learns the choice
     menu: list[tuple[str, Any]] = field(default_factory=list)  # (id, label) per option
     prompt: str = ""     # the rule line of the decision, as players read it
+    offered_by: int = -1  # the answer to an offer: the local holding who made the offer
     resume: int = -1     # the block the deciding frame waits at (a saved game must agree)
 
 
@@ -95,6 +97,11 @@ class Program:
     block_proc: list[int] = field(default_factory=list)  # block -> its procedure's number
     # per procedure (in analysis.procs order): the type of what each frame slot holds
     frame_types: list[dict[int, Type]] = field(default_factory=list)
+    # block -> the locals naming the seats of the secret step or `all at once` round it is
+    # in, and the one choosing now (see flow.py)
+    together: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # point of the flow -> the frames a game started there has: (block, number of locals)
+    starts: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
@@ -153,11 +160,13 @@ class Compiler(ExpressionCompiler):
         self.cur_sid = -1        # the rule statement being compiled
         self.padding: list[tuple[ast.Constant, tuple[str, str], int]] = []
         self.labels = 0
+        self.flow = flow.FlowState()
 
     # ---- emission ----------------------------------------------------------------------
 
     def new_block(self, span: Span) -> list:
         fn = E.Function(f"S{len(self.blocks)}", ["st", "fr"])
+        self.flow.mark(len(self.blocks))
         self.blocks.append(fn)
         self.block_sid.append(self.sid(span))
         self.block_proc.append(self.proc_number)
@@ -242,7 +251,7 @@ class Compiler(ExpressionCompiler):
         for const_node, key, nargs in self.padding:
             const_node.value = self.nlocals[key] - nargs
         self.inline_jumps()
-        rank, score = self.rank_functions()
+        rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
         heuristic = self.heuristic_function()
         functions = [*self.functions, rank, *([score] if score else []),
                      *([heuristic] if heuristic else []),
@@ -272,7 +281,8 @@ class Compiler(ExpressionCompiler):
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
-                       self.frame_types, self.points, hits, namespace.get("HEURISTIC"))
+                       self.frame_types, self.flow.together, flow.point_frames(self),
+                       self.points, hits, namespace.get("HEURISTIC"))
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -483,14 +493,16 @@ class Compiler(ExpressionCompiler):
             among = E.tuple_(E.const(n) for n in self.zones_of_kind(s.dest)) \
                 if s.source is None else E.tuple_([])
             self.emit(pos, E.expr_stmt(E.call(
-                "_move", E.attr(st, "z"), self.expr(s.item), source, self.zone_number(s.dest),
+                "_move", st, self.expr(s.item), source, self.zone_number(s.dest),
                 E.const(self.sid(s.span)), among)))
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.point(pos, "end", s.span)
             winner = E.call("_need", self.expr(s.player), E.const(self.sid(s.span)),
                             E.const("the winner"))
-            self.emit(pos, E.assign(E.attr_store(st, "result"), E.call("_win", st, winner)),
+            teams = [E.const(a.team_size)] if a.team_size else []  # the winner's team wins
+            self.emit(pos, E.assign(E.attr_store(st, "result"),
+                                    E.call("_win", st, winner, *teams)),
                       E.return_(E.const(OVER)))
         elif isinstance(s, A.Draw):
             self.point(pos, "end", s.span)
@@ -554,6 +566,8 @@ class Compiler(ExpressionCompiler):
             return self.choose_any(s, pos)
         elif isinstance(s, A.ChooseMenu):
             return self.choose_menu(s, pos)
+        elif isinstance(s, flow.STATEMENTS):
+            return flow.statement(self, s, pos)
         elif isinstance(s, A.LetRoll):
             return self.let_roll(s, pos)
         elif isinstance(s, A.Roll):
@@ -680,6 +694,7 @@ class Compiler(ExpressionCompiler):
         locals_ = E.binop(E.list_(self.expr(x) for x in s.args), "+",
                           E.binop(E.list_([E.const(None)]), "*", padding))
         cont = self.new_block(s.span)
+        self.flow.call_cont[id(s)] = self.block_number(cont)  # where a point's game goes on
         self.emit(pos, E.expr_stmt(E.method(E.attr(E.name("st"), "stack"), "append",
                                             E.list_([E.const(self.entries[key]), locals_]))))
         self.pause(pos, cont, CALL)
@@ -827,9 +842,11 @@ class Compiler(ExpressionCompiler):
         start = self.expr(s.start) if s.start is not None else E.const(0)
         self.emit(pos, E.assign(self.local_store(who), start),
                   E.assign(self.local_store(taken), E.const(0)))
+        step = flow.turn_step(self, s, pos)  # 1 seat on, clockwise
         self.goto(pos, head)
         self.emit(head, E.assign(E.sub_store(E.name("V"), 0), self.local(who)))
         self.point(head, "turn", s.span)
+        flow.round_start(self, s, head, who, taken, step)
         self.turns_next.append(nxt)
         self.loops.append(("flat", exit_))
         native, self.native = self.native, 0
@@ -837,14 +854,16 @@ class Compiler(ExpressionCompiler):
         self.native = native
         self.loops.pop()
         self.turns_next.pop()
+        flow.round_end(self, s)
         for at in (end, nxt):
+            if s.rounds is not None or s.at_once:
+                self.emit(at, E.aug(self.local_store(taken), "+", E.const(1)))
             if s.rounds is not None:
-                self.emit(at, E.aug(self.local_store(taken), "+", E.const(1)),
-                          E.if_(E.compare(self.local(taken), ">=", E.binop(
-                              self.expr(s.rounds), "*", E.attr(E.name("st"), "np"))),
-                              [E.jump(self.block_number(exit_))]))
+                self.emit(at, E.if_(E.compare(self.local(taken), ">=", E.binop(
+                    self.expr(s.rounds), "*", E.attr(E.name("st"), "np"))),
+                    [E.jump(self.block_number(exit_))]))
             self.emit(at, E.assign(self.local_store(who), E.binop(
-                E.binop(self.local(who), "+", E.const(1)), "%", E.attr(E.name("st"), "np"))))
+                E.binop(self.local(who), "+", step()), "%", E.attr(E.name("st"), "np"))))
             self.goto(at, head)
         return exit_
 
@@ -853,6 +872,9 @@ class Compiler(ExpressionCompiler):
     def decider(self, by: A.Expr | None, span: Span) -> ast.expr:
         if by is not None:
             return self.need(self.expr(by), span, "who chooses")
+        seat = flow.default_decider(self)
+        if seat is not None:
+            return seat  # in a secret step: its seat
         current = E.sub(E.name("V"), 0)
         if self.turns_next:
             return current  # inside 'turns', the current player is always set
@@ -875,6 +897,7 @@ class Compiler(ExpressionCompiler):
     def suspend_for(self, site: Site, options: ast.expr, player: ast.expr, pos: list,
                     span: Span, check_empty: bool = True) -> list:
         site.prompt = self.prompt_of(span)
+        site.secret = site.secret or self.flow.secret  # so is every decision of a secret step
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(span)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
 from .game import Game, Rules
-from .runtime import OVER, REPLAY, SUSPEND, RuleRuntimeError
+from .runtime import OPTIONS, OVER, REPLAY, SUSPEND, RuleRuntimeError
 from .stepping import advance
 
 
@@ -23,6 +23,8 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
     st = rules.fresh_state(players, decl.seed or 0)
     prog = rules.program
     game_stack = [rules.frame("play", "play")]
+    if decl.start is not None:  # the game starts at a point of the flow
+        game_stack = [[block, [None] * size] for block, size in prog.starts[decl.start]]
     started = False
     try:
         if rules.analysis.proc("setup"):
@@ -35,6 +37,15 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
             code = advance(prog, st)
             if code is None:
                 return []
+            if code == OPTIONS:
+                spec, st.replay = st.replay or [], None
+                example_stack, st.stack = st.stack, game_stack
+                failed = _options_differ(Game(rules, st, decl.seed or 0), spec, started)
+                st.stack = example_stack
+                if failed is not None:
+                    return [Diagnostic("E061", f"example expectation failed: {failed}",
+                                       _replay_span(rules, example_stack))]
+                continue
             if code == REPLAY:
                 choices, st.replay = st.replay or [], None
                 example_stack, st.stack = st.stack, game_stack
@@ -73,6 +84,34 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
         if d.code != "E061":
             d.message = f"example '{name}': {d.message}"
         return [d]
+
+
+def _options_differ(game: Game, spec: list[str], started: bool) -> str | None:
+    """What is wrong with `expect options MODE ids` (spec: the mode, then the ids) in the
+    game an example plays, or None when the options are as expected."""
+    mode, ids = spec[0], spec[1:]
+    if not started:
+        return "no decision is pending: the game has not started (start it with 'play')"
+    if game.over:
+        return "the game is over: no options are offered"
+    offered = [o.id for o in game.options()]
+    shown = ", ".join(offered)
+    missing = [x for x in ids if x not in offered]
+    if mode == "exclude":
+        there = [x for x in ids if x in offered]
+        return f"{_ids(there)} offered, but expected not to be (the options: {shown})" \
+            if there else None
+    if missing:
+        return f"{_ids(missing)} not offered (the options: {shown})"
+    extra = [x for x in offered if x not in ids]
+    if mode == "exactly" and extra:
+        return f"{_ids(extra)} offered too (the options: {shown}; expected only " \
+               f"{', '.join(ids)})"
+    return None
+
+
+def _ids(ids: list[str]) -> str:
+    return ", ".join(f"'{x}'" for x in ids) + (" is" if len(ids) == 1 else " are")
 
 
 def _replay_span(rules: Rules, stack: list) -> Span:

@@ -413,6 +413,8 @@ class ExpressionCompiler:
                 return E.attr(st, "np")
             if ref.name == "winner":
                 return E.call("_winner", st)
+            if ref.name == "winners":
+                return E.call("_winners", st)
             if ref.name == "game_over":
                 return E.compare(E.attr(st, "result"), "is not", E.const(None))
         raise AssertionError(ref)  # pragma: no cover
@@ -660,6 +662,8 @@ class ExpressionCompiler:
             return E.binop(E.binop(args[0], "-", E.const(1)), "%", E.attr(E.name("st"), "np"))
         if f == "index":
             return E.binop(args[0], "+", E.const(1))
+        if f == "team":
+            return E.call("_team", E.name("st"), args[0], E.const(self.a.team_size))
         if f in ("abs", "max", "min", "sum"):
             return E.call(f, *args)
         raise AssertionError(f)  # pragma: no cover

@@ -19,6 +19,7 @@ from typing import Any
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
 from .compiler import Program
+from .flow import teams_of, waiting
 from .public import (
     Audience,
     BoardShape,
@@ -114,6 +115,12 @@ class Rules:
             out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
                                    else holds[1])
         return out
+
+    def teams(self, players: int) -> list[list[int]] | None:
+        """The seats of each team in a game of that many players (`teams of N`), or None
+        when the players play each for themselves."""
+        size = self.analysis.team_size
+        return teams_of(players, size) if size else None
 
     def components(self, kind: str) -> list[str]:
         """The ids of the components of a kind, in their order (a component's number is
@@ -313,8 +320,11 @@ class Game(Reading):
         p = self.st.pending
         if p is None or self.st.result is not None or p[1] == -1:
             return None
+        site = self.program.sites[p[0]]
+        offered_by = self.st.stack[-1][1][site.offered_by] if site.offered_by >= 0 else None
         return Decision(p[1], self.options(), self.prompt() or "",
-                        p[0] in self.rules.secret_sites)
+                        p[0] in self.rules.secret_sites,
+                        waiting(self.program.together, self.st.stack), offered_by)
 
     def prompt(self) -> str | None:
         """The rule line that asks the pending decision, or None when nobody decides."""
@@ -337,6 +347,10 @@ class Game(Reading):
             return None
         score = self.rules.analysis.counters.get("score")
         scores = None
+        size = self.rules.analysis.team_size
+        if size:
+            scores = self.program.score(self.st) if self.program.score is not None else None
+            return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np))
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             base = self.rules.layout.counter["score"]
             scores = self.st.v[base:base + self.st.np]

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from ..diagnostics import RulesError
 from .game import Game
-from .public import Option
+from .public import Decision, Option
 from .sampling import sample_game
 
 
@@ -64,6 +64,12 @@ class Observation:
     def prompt(self) -> str | None:
         """The rule line that asks the seat's decision (None when it is not deciding)."""
         return self._game.prompt() if self.deciding else None
+
+    @property
+    def decision(self) -> Decision | None:
+        """The seat's pending decision (options, prompt, whether it is secret, the seats of
+        a simultaneous step, who made an offer), or None when it is not deciding."""
+        return self._game.decision if self.deciding else None
 
     @property
     def view(self) -> dict[str, Any]:

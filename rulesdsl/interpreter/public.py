@@ -24,12 +24,19 @@ class Option:
 @dataclass(frozen=True)
 class Decision:
     """Who decides now, and between what; a secret decision is one the others learn only
-    was made (`choose ... secretly`)."""
+    was made (`choose ... secretly`, and every decision of a secret step). In a
+    simultaneous step (`each p in players chooses in secret`, a round of `turns ... all
+    at once`), `simultaneous` names every seat that has still to play its part in it,
+    the one whose part it is first: the engine asks one seat at a time, and in a secret
+    step none sees another's choice before all are in. The answer to an offer names who
+    made it (`offered_by`)."""
 
     player: int
     options: list[Option]
     prompt: str
     secret: bool = False
+    simultaneous: tuple[int, ...] = ()
+    offered_by: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,11 +50,14 @@ class Chance:
 class Result:
     """The end of a game: rank per seat (1 is best, ties share a rank), scores, and how the
     game ended: "rules" (a rule ended it) or "limit" (it reached its limit of decisions
-    without ending by itself, and every player shares first place)."""
+    without ending by itself, and every player shares first place). In a game of teams,
+    `teams` lists the seats of each team; teammates share their team's rank (counted by
+    teams: 1, 2, ...) and score."""
 
     ranking: list[int]
     scores: list[int] | None
     ended_by: str = "rules"
+    teams: list[list[int]] | None = None
 
     @property
     def winners(self) -> list[int]:

@@ -8,8 +8,9 @@ them, the recorded decisions taken otherwise, and a replay is kept only if it te
 seat the same lines and shows it the same view as the real game. A choice that no other
 option can replace unnoticed has been revealed: it keeps its value from then on.
 
-The simultaneous secret decision the language is getting holds every seat's choice in
-the engine until all are in; such held choices are secret decisions like any other here.
+A simultaneous secret step (`each p in players chooses in secret`) holds every seat's
+choices in the engine until all are in; they are secret decisions like any other here
+(the seat's own stay as they are, the others' are drawn afresh).
 """
 
 from __future__ import annotations

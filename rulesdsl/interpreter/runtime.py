@@ -24,9 +24,10 @@ class Code(IntEnum):
     CALL = -3      # a frame was pushed
     OVER = -4      # the game is over
     REPLAY = -5    # an example asks to continue the game with given choices
+    OPTIONS = -6   # an example asks which options the game offers (`expect options`)
 
 
-SUSPEND, RET, CALL, OVER, REPLAY = (int(c) for c in Code)
+SUSPEND, RET, CALL, OVER, REPLAY, OPTIONS = (int(c) for c in Code)
 
 BLOCK_WORK = 4            # the steps a jump from one block of rules to the next counts as
 MAX_SUBSET_ITEMS = 12
@@ -157,21 +158,31 @@ def make_helpers(env: Env) -> dict[str, Any]:
             j = st.rand(i + 1)
             zone[i], zone[j] = zone[j], zone[i]
 
-    def _move(zones: list, item: Any, source: int | None, dest: int, sid: int,
+    def _move(st: Any, item: Any, source: int | None, dest: int, sid: int,
               among: tuple[int, ...] = ()) -> None:
+        # finding the item is a scan of its zones: counted as work (a quarter of a step
+        # per component looked at), so moving a huge kind is R001, not minutes of scanning
+        zones = st.z
         if item is None:
             raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
         if source is not None:
+            st.steps += len(zones[source]) >> 2
             if item not in zones[source]:
                 raise _err("R007", "moving a component out of a zone that does not hold it",
                            sid)
             zones[source].remove(item)
         else:
             for z in among:
+                st.steps += len(zones[z]) >> 2
                 if item in zones[z]:
                     zones[z].remove(item)
                     break
+        if st.steps > WORK_BUDGET:
+            raise _stuck(sid)
         zones[dest].append(item)
+
+    def _winners(st: Any) -> list[int]:
+        return [p for p, r in enumerate(st.result) if r == 1] if st.result is not None else []
 
     def _winner(st: Any) -> Any:
         if st.result is None:
@@ -179,8 +190,19 @@ def make_helpers(env: Env) -> dict[str, Any]:
         firsts = [p for p, r in enumerate(st.result) if r == 1]
         return firsts[0] if len(firsts) == 1 else None
 
-    def _win(st: Any, p: int) -> list[int]:
+    def _win(st: Any, p: int, team: int = 0) -> list[int]:
+        if team:  # teams of this size: p's team wins
+            return [1 if q in _teams(st, team)[p % (st.np // team)] else 2
+                    for q in range(st.np)]
         return [1 if q == p else 2 for q in range(st.np)]
+
+    def _teams(st: Any, size: int) -> list[list[int]]:
+        """The seats of each team, teammates spread evenly round the table."""
+        count = st.np // size
+        return [[p for p in st.pl if p % count == t] for t in range(count)]
+
+    def _team(st: Any, p: int, size: int) -> list[int]:
+        return _teams(st, size)[p % (st.np // size)]
 
     def _stuck(sid: int) -> RuleRuntimeError:
         return _err("R001", f"the rules ran {WORK_BUDGET:,} steps without a decision: "

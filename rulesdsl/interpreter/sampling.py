@@ -151,6 +151,9 @@ def _renamed(value: Any, t: Type, sigma: dict[str, dict[int, int]]) -> Any:
     kind = _kind_of(t)
     if kind is not None:
         return sigma.get(kind, {}).get(value, value)
+    if isinstance(value, list) and isinstance(t, tuple) and t[0] == "tuple":
+        # a seat's choices held by a secret step: one value per name, each of its type
+        return [_renamed(x, xt, sigma) for x, xt in zip(value, t[1])]
     if isinstance(value, list):
         el = element(t)
         if el is not None and _holds_components(el):
@@ -161,5 +164,7 @@ def _renamed(value: Any, t: Type, sigma: dict[str, dict[int, int]]) -> Any:
 def _holds_components(t: Type) -> bool:
     if _kind_of(t) is not None:
         return True
+    if isinstance(t, tuple) and t[0] == "tuple":
+        return any(_holds_components(x) for x in t[1])
     el = element(t) if isinstance(t, tuple) else None
     return el is not None and _holds_components(el)

@@ -7,7 +7,8 @@ players, cells, enum values and components by their names ("player 2", "b3", "Ru
 one to everyone); a zone the viewer cannot see shows only its size; a component the
 viewer cannot see is not listed, nor are its counters. Boards and dice are public. The
 pending decision's options are shown to the player who decides; the others see who
-decides. The log holds the lines the viewer was told.
+decides (and, in a simultaneous step, every seat still to choose; for the answer to an
+offer, who made it). The log holds the lines the viewer was told.
 
 Zones name their components by id (the ids options use, "fire-trilithon-3");
 `components[kind][id]` gives each component the viewer may see: its label and the counters
@@ -62,6 +63,10 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int,
     }
     if decision is not None:
         out["decision"] = {"player": decision.player}
+        if decision.simultaneous:  # a simultaneous step: who has still to choose in it
+            out["decision"]["simultaneous"] = list(decision.simultaneous)
+        if decision.offered_by is not None:
+            out["decision"]["offered_by"] = decision.offered_by
         if decision.player == seat:
             out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
             out["decision"]["prompt"] = decision.prompt

@@ -22,6 +22,7 @@ BUILTIN_DOCS = {
     "players": "every player, in seat order",
     "player_count": "how many players this game has",
     "winner": "the player who won, once the game is over",
+    "winners": "the players in first place once the game is over (a team, or a tie)",
     "game_over": "whether the game has ended",
     "face": "`face of d`: the face die d shows",
     "piece": "`piece of c`: what cell c holds (none when it is empty)",

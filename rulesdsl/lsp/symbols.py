@@ -31,6 +31,7 @@ BINDERS: dict[type, str] = {
     A.ChooseAny: "choose any", A.Quantifier: "quantifier", A.Aggregate: "aggregate",
     A.ListComp: "list", A.TriggerDecl: "as soon as", A.RankDecl: "rank",
     A.HeuristicDecl: "heuristic",
+    A.SecretStep: "each ... chooses in secret", A.Offer: "offer",
 }
 
 
@@ -311,8 +312,16 @@ class Index:
             self._use(name_at(s.span, s.name), self.symbols.get(s.name), s)
             for arg in s.args:
                 self._expr(arg)
-        elif isinstance(s, A.Replay):
-            for choice, span in zip(s.choices, s.choice_spans):
+        elif isinstance(s, A.SecretStep):
+            self._secret_step(s)
+        elif isinstance(s, A.Offer):
+            self._offer(s)
+        elif isinstance(s, A.Point):
+            pass  # a point's name is only ever read by an example's `from`
+        elif isinstance(s, (A.Replay, A.ExpectOptions)):
+            choices, spans = (s.choices, s.choice_spans) if isinstance(s, A.Replay) \
+                else (s.ids, s.id_spans)
+            for choice, span in zip(choices, spans):
                 for sym in self.options.get(choice, []):
                     self._use(span, sym)
                 value = self.symbols.get(choice)
@@ -347,6 +356,29 @@ class Index:
         else:  # the other statements hold expressions only
             for value in children(s):
                 self._expr(value)
+
+    def _secret_step(self, s: A.SecretStep) -> None:
+        """The seat's name, and the names its block binds, reach to the end of the reveal."""
+        self._expr(s.seats)
+        self._scopes.append({})
+        self._bind(s, s.var, BINDERS[A.SecretStep], s.span)
+        self._scopes.append({})
+        for x in s.body:
+            self._stmt(x, s.span)
+        self._block(s.reveal or [], s.span)
+        del self._scopes[-2:]
+
+    def _offer(self, s: A.Offer) -> None:
+        for e in (s.domain, s.by, s.to):
+            self._expr(e)
+        self._scopes.append({})
+        self._bind(s, s.var, BINDERS[A.Offer], s.span)
+        for e in (s.where, s.label, s.done_label):
+            self._expr(e)
+        for answer in s.answers:
+            self._expr(answer.label)
+            self._block(answer.body, answer.span)
+        self._scopes.pop()
 
     def _choose(self, s: A.Choose | A.ChooseAny, until: Span) -> None:
         self._expr(s.domain)

@@ -1,0 +1,522 @@
+"""A rule file cannot reach the host.
+
+Every attempt below is either refused with a diagnostic that names its place, or runs and
+does exactly what the rules say; none may create the sentinel file its payload aims at.
+The generated module's shape depends on the rules' structure only: any text in a string
+and any name in a name's place give the same module once its text constants are blanked.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import rulesdsl
+from rulesdsl.interpreter.sandbox import SAFE_BUILTINS, UnsafeCode, run_module
+from rulesdsl.loader import check_file
+from rulesdsl.runner import play_game
+
+# ---- the attempts ------------------------------------------------------------------------
+
+INJECT = """\
+game "Inject"
+players 2
+
+define f(p, q) = p
+
+play:
+    let s = f("a_q", "@ESCAPE@")
+    say "{s}"
+    end game
+
+example "runs":
+    play
+""".replace("@ESCAPE@", "' + ('' if _div.__globals__['__builtins__']['__import__']('os')"
+            ".system('touch @SENTINEL@') else '') + '")
+
+QUOTES = ["'", '"', '"' * 3, "'" * 3]
+
+# a payload in each quoting style Python knows, for the places a string may stand
+PAYLOADS = [
+    "' + __import__('os').system('touch @SENTINEL@') + '",
+    "\\\" + __import__('os').system('touch @SENTINEL@') + \\\"",
+    "\\\"\\\"\\\" + open('@SENTINEL@', 'w').write('x') + \\\"\\\"\\\"",
+    "\\\\\\\" + str(open('@SENTINEL@', 'w')) #",
+    "\\n__import__('os').system('touch @SENTINEL@')\\n",
+    "\\\"); open('@SENTINEL@', 'w'); (\\\"",
+    "%s%(x)s\\{0.__class__\\}\\{0!r:>\\{1\\}\\}",
+]
+
+STRING_PLACES = """\
+game "@P@"
+players 2
+
+enum Mood: Calm "@P@", Wild
+kind Card(name, text):
+    "@P@", "@P@"
+    "Plain", "@P@"
+zone hand per player: Card owner
+counter said = 0
+
+define echo(x, q) = x
+
+setup:
+    for each c in Card:
+        move c to hand of player 1
+
+play:
+    let s = echo("@P@", "@P@")
+    say "@P@ {s}"
+    say "@P@" to player 1
+    choose m in Mood by player 1 as "@P@ {m}"
+    choose by player 2:
+        option keep "@P@":
+            add 1 to said
+        option drop "@P@":
+            pass
+    end game
+
+example "@P@":
+    expect echo("@P@", 1) == "@P@"
+    expect "{Calm}" == "@P@"
+    expect text of Card[1] == "@P@"
+    play "Calm", "keep"
+    expect said == 1
+"""
+
+# names the generated code, the sandbox or Python use; each must be just a name here
+SHADOWS = [
+    "st", "fr", "V", "L", "Z", "B", "B0", "W", "c3", "t4", "a0", "o5", "K2", "Q5", "D1",
+    "S7", "LABEL2", "RANK", "SCORE", "BLOCKS", "TRIGGERS", "HITS", "_div", "_need", "_show",
+    "_say", "len", "sum", "list", "range", "open", "exec", "eval", "compile", "print",
+    "globals", "getattr", "type", "object", "self", "None", "True", "False", "__import__",
+    "__builtins__", "__globals__", "__class__", "__dict__", "_", "__",
+]
+
+SHADOW = """\
+game "Shadow"
+players 2
+
+counter @N@ per player = 0
+define twice(@N@) = @N@ + @N@
+define total(@N@) = sum(@N@ for @N@ in 1..@N@)
+
+play:
+    let @N@ = twice(3)
+    add @N@ + total(3) to @N@ of player 1
+    end game
+
+example "a name is only a name":
+    play
+    expect @N@ of player 1 == 12
+    expect twice(5) == 10 and total(4) == 10
+"""
+
+SHADOW_DEFINE = """\
+game "Shadow"
+players 2
+
+const @N@ = 7
+define @N@2(@N@) = @N@ * 2
+
+play:
+    end game
+
+example "a constant and a definition":
+    expect @N@ == 7 and @N@2(@N@) == 14
+"""
+
+
+def _sentinel_text(text: str, sentinel: Path) -> str:
+    return text.replace("@SENTINEL@", sentinel.as_posix())
+
+
+def _attempt(tmp_path: Path, text: str, name: str = "attempt.rules") -> list:
+    """Check the file (its examples run), then play it with random bots: the diagnostics,
+    if it was refused; the sentinel must not exist either way."""
+    sentinel = tmp_path / "PWNED"
+    path = tmp_path / name
+    path.write_text(_sentinel_text(text, sentinel), encoding="utf-8")
+    diags, _ = check_file(path, run_examples=True, records=None)
+    if not any(d.severity == "error" for d in diags):
+        rules = rulesdsl.load(path)
+        for seed in (1, 2):
+            play_game(rules, 2, seed, ["random", "random"])
+    assert not sentinel.exists(), "a rule file reached the host"
+    for d in diags:
+        assert d.code and d.span is not None and d.span.line >= 1, d
+    return diags
+
+
+def test_the_reported_injection_runs_as_text(tmp_path):
+    diags = _attempt(tmp_path, INJECT)
+    assert diags == [] or all(d.severity != "error" for d in diags)
+    rules = rulesdsl.load_text(_sentinel_text(INJECT, tmp_path / "PWNED"), "inject.rules")
+    game = rules.new_game(players=2, seed=1, narrate=True)
+    assert game.over
+    assert game.log == ["a_q"]
+
+
+def test_definitions_substitute_values_not_text():
+    rules = rulesdsl.load_text(
+        'game "D"\nplayers 2\n'
+        "define f(p, q) = p - q\ndefine g(q) = f(q, 1)\ndefine h(p, q) = p\n"
+        'play:\n    end game\n\nexample "values":\n'
+        '    expect g(5) == 4\n    expect h("a_q", 7) == "a_q"\n'
+        '    expect f(g(2), h(3, "q")) == -2\n', "d.rules")
+    from rulesdsl.interpreter.examples import run_examples
+
+    assert run_examples(rules) == []
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_strings_stay_strings(tmp_path, payload):
+    text = STRING_PLACES.replace("@P@", payload)
+    diags = _attempt(tmp_path, text)
+    assert diags == [], [d.message for d in diags]
+    # the text reaches the players as written, with the rule file's own escapes decoded
+    decoded = _decoded(payload)
+    rules = rulesdsl.load_text(_sentinel_text(text, tmp_path / "PWNED"), "s.rules")
+    game = rules.new_game(players=2, seed=1, narrate=True)
+    sentinel = (tmp_path / "PWNED").as_posix()
+    expected = decoded.replace("@SENTINEL@", sentinel)
+    assert rules.name == expected
+    labels = [o.label for o in game.decision.options]
+    assert labels == [f"{expected} {expected}", f"{expected} Wild"]
+    assert game.log[0] == f"{expected} {expected}"
+
+
+def _decoded(payload: str) -> str:
+    """The text a string literal of the rule language holds."""
+    return payload.replace("\\\\", "\x00").replace('\\"', '"').replace("\\n", "\n") \
+        .replace("\\{", "{").replace("\\}", "}").replace("\x00", "\\")
+
+
+@pytest.mark.parametrize("payload", [p for p in PAYLOADS if "SENTINEL" in p])
+def test_the_payloads_are_live(tmp_path, payload):
+    """Each payload does reach the host when a code generator pastes text into Python
+    source, as the one this project replaced did: the tests above would catch a return."""
+    sentinel = tmp_path / "PWNED"
+    text = _decoded(payload).replace("@SENTINEL@", sentinel.as_posix())
+    for quote in QUOTES:
+        for escaped in (text, text.replace(quote, "\\" + quote)):
+            for source in (f"s = {quote}{escaped}{quote}", f"f({quote}{escaped}{quote})",
+                           f"# {escaped}\n"):
+                try:
+                    exec(compile(source, "<naive>", "exec"), {"f": len})  # noqa: S102
+                except (SyntaxError, TypeError, NameError):
+                    pass
+                if sentinel.exists():
+                    return
+    pytest.fail("the payload is harmless even when pasted into source")
+
+
+def test_a_newline_cannot_end_a_string(tmp_path):
+    text = ('game "N"\nplayers 2\nplay:\n'
+            '    say "a\n__import__(\'os\').system(\'touch @SENTINEL@\')"\n')
+    diags = _attempt(tmp_path, text)
+    assert diags[0].code == "E001" and diags[0].span.line == 4
+
+
+# words the language itself reads in an expression (`sum(x for x in xs)`)
+LANGUAGE_WORDS = {"sum", "count", "any", "all", "first", "filter", "max", "min"}
+
+
+@pytest.mark.parametrize("name", SHADOWS)
+def test_names_are_only_names(tmp_path, name):
+    """A dangerous name is an ordinary name: the examples (which check the values) pass.
+    Mangling is what protects the host, not a list of forbidden names."""
+    for template in (SHADOW, SHADOW_DEFINE):
+        diags = _attempt(tmp_path, template.replace("@N@", name))
+        if name in LANGUAGE_WORDS:
+            assert diags and diags[0].code == "E001", diags
+        else:
+            assert diags == [], [d.message for d in diags]
+
+
+@pytest.mark.parametrize("ident", ["é", "ｅｘｅｃ", "ｏｐｅｎ", "x\u200b", "ℌ", "ǅ"])
+def test_unicode_identifiers_are_refused_with_their_place(tmp_path, ident):
+    text = f'game "U"\nplayers 2\nplay:\n    let {ident} = 1\n    end game\n'
+    diags = _attempt(tmp_path, text)
+    assert len(diags) == 1 and diags[0].severity == "error"
+    assert diags[0].span.line == 4
+
+
+@pytest.mark.parametrize("hole", [
+    "__import__('os').system('touch @SENTINEL@')",
+    "0.__class__",
+    "open('@SENTINEL@')",
+    "s.__class__.__mro__",
+    "(lambda: 1)()",
+    "x if x else y",
+])
+def test_holes_in_text_are_expressions_of_the_language(tmp_path, hole):
+    text = 'game "F"\nplayers 2\nplay:\n    let s = 1\n    say "{' + hole + '}"\n    end game\n'
+    diags = _attempt(tmp_path, text)
+    assert diags and all(d.severity == "error" for d in diags)
+    assert diags[0].span.line == 5
+
+
+def test_say_is_not_a_format_string(tmp_path):
+    text = ('game "F"\nplayers 2\ncounter n = 3\nplay:\n'
+            '    say "%s %(n)s \\{0.__class__\\} \\{n\\} {n}"\n    end game\n')
+    assert _attempt(tmp_path, text) == []
+    game = rulesdsl.load_text(text, "f.rules").new_game(players=2, seed=1, narrate=True)
+    assert game.log[0] == "%s %(n)s {0.__class__} {n} 3"
+
+
+# ---- extends and data files stay in the rule file's folder ------------------------------
+
+def test_extends_outside_the_folder_is_refused_without_quoting(tmp_path):
+    secret = tmp_path / "secret.rules"
+    secret.write_text("SECRET-LINE-1\nSECRET-LINE-2\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("SECRET-LINE-3\n", encoding="utf-8")
+    inner = tmp_path / "games"
+    inner.mkdir()
+    (inner / "data.rules").write_text("SECRET-LINE-4 not a rule file\n", encoding="utf-8")
+    for target, code in [("/etc/passwd", "V007"), ("../secret.rules", "V007"),
+                         (secret.as_posix(), "V007"), ("../notes.txt", "V007"),
+                         ("data.rules", "E001")]:
+        diags = _attempt(inner, f'extends "{target}"\n', "variant.rules")
+        assert diags and diags[0].severity == "error", target
+        assert diags[0].code == code, (target, diags[0])
+        for d in diags:
+            assert "SECRET-LINE" not in d.message and "root:" not in d.message, d.message
+            # refused where the variant names it; a rule file of the folder is read as one
+            assert d.span.file.endswith("variant.rules" if code == "V007" else "data.rules")
+
+
+def test_include_reaches_a_folder_the_user_names(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "base.rules").write_text('game "Base"\nplayers 2\nplay:\n    end game\n',
+                                       encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    variant = home / "v.rules"
+    variant.write_text('extends "../shared/base.rules"\nconst EXTRA = 1\n', encoding="utf-8")
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(variant)
+    assert err.value.diagnostics[0].code == "V007"
+    assert rulesdsl.load(variant, include=[shared]).name == "Base"
+
+
+# ---- the sandbox: the second wall ----------------------------------------------------
+
+@pytest.mark.parametrize("source, why", [
+    ("import os", "Import"),
+    ("def S1(st, fr):\n    return _div.__globals__", "attribute"),
+    ("def S1(st, fr):\n    return st.__class__", "attribute"),
+    ("def S1(st, fr):\n    return open('x')", "name"),
+    ("def S1(st, fr):\n    return __import__('os')", "name"),
+    ("def S1(st, fr):\n    return (lambda: 1)()", "Lambda"),
+    ("def S1(st, fr):\n    return f'{st}'", "JoinedStr"),
+    ("def S1(st, fr):\n    return len(*fr)", "starred"),
+    ("def S1(st, fr):\n    return b'x'", "constant"),
+    ("def S1(st, fr):\n    return Q9", "not defined"),
+    ("def S1(st, fr):\n    try:\n        pass\n    except Exception:\n        pass", "Try"),
+    ("@_div\ndef S1(st, fr):\n    pass", "decorators"),
+    ("class K:\n    pass", "ClassDef"),
+    ("def S1(st, fr):\n    global V\n    V = 1", "Global"),
+])
+def test_the_sandbox_refuses_what_the_compiler_never_emits(source, why):
+    with pytest.raises(UnsafeCode, match=why):
+        run_module(ast.parse(source), "<test>", {"_div": lambda a, b: a // b})
+
+
+def test_the_sandbox_offers_no_dangerous_builtins():
+    for name in ("open", "eval", "exec", "compile", "__import__", "getattr", "globals",
+                 "vars", "type", "object", "input", "breakpoint", "setattr", "print"):
+        assert name not in SAFE_BUILTINS
+    env = run_module(ast.parse("def S1(st, fr):\n    return len(fr)"), "<t>", {})
+    assert set(env["__builtins__"]) == set(SAFE_BUILTINS)
+
+
+def test_tables_handed_to_generated_code_hold_plain_data():
+    with pytest.raises(UnsafeCode, match="table"):
+        run_module(ast.parse("X = 1"), "<t>", {"T1": [1, object()]})
+
+
+def test_every_shipped_game_compiles_to_generated_names_only():
+    names = re.compile(r"^(?:[A-Z]+[0-9]*|[a-z][0-9]*|st|fr|_[a-z][a-z_]*)$")
+    root = Path(__file__).resolve().parents[1] / "games"
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        path = folder / f"{folder.name}.rules"
+        tree = ast.parse(rulesdsl.load(path).program.code)
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert all(names.match(n) or n in SAFE_BUILTINS for n in used), path
+
+
+# ---- resource limits: the files of the report, each a diagnostic at its rule ------------
+
+def _hostile(decl: str = "", play: str = "    end game", example: str = "    pass") -> str:
+    return f'game "Hostile"\nplayers 2\n{decl}\nplay:\n{play}\nexample "e":\n{example}\n'
+
+
+_DEFS = "define f0(x) = x + 1\n" + "".join(
+    f"define f{i}(x) = f{i - 1}(x) + f{i - 1}(x)\n" for i in range(1, 41))
+_CONSTS = "const C0 = 2\n" + "".join(f"const C{i} = C{i - 1} * C{i - 1}\n" for i in range(1, 41))
+_IFS = "".join("    " * (i + 1) + "if true:\n" for i in range(99)) + "    " * 100 + "end game"
+
+# name: (file, the code, the line it is at)
+REPORTED = {
+    "a sum over 10^12 numbers": (_hostile("", "    let s = sum(x for x in 1..1000000000000)\n"
+                                          "    end game", "    play"), "R001", 5),
+    "squaring 40 times": (_hostile("counter x = 2", "    repeat 40 times:\n"
+                                   "        set x = x * x\n    end game", "    play"), "R008", 6),
+    "40 definitions calling the previous twice": (
+        _hostile(_DEFS, "    let y = f40(1)\n    end game", "    play"), "R001", 46),
+    "40 chained constant squarings": (_hostile(_CONSTS), "E034", 9),
+    "faces 1..10^9": (_hostile("die d: faces 1..1000000000"), "E034", 3),
+    "a kind of 10^9 components": (_hostile("kind K(v):\n    1000000000 x 1"), "E034", 4),
+    "moving 100,000 components one by one": (
+        _hostile("kind K(v):\n    100000 x 1\nzone z: K public",
+                 "    for each k in K:\n        move k to z\n    end game", "    play"),
+        "R001", 8),
+    "249 chained + in a constant": (_hostile("const X = " + " + ".join(["1"] * 250)), "E004", 3),
+    "246 nested [": (_hostile("const X = " + "[" * 246 + "]" * 246), "E004", 3),
+    "201 + in a set": (_hostile("counter n = 0", "    set n = " + " + ".join(["1"] * 202)
+                                + "\n    end game", "    play"), "E004", 5),
+    "99 nested if blocks": (_hostile("", _IFS), "E004", 53),
+    "a number of 4,301 digits": (_hostile("const X = " + "9" * 4301), "E005", 3),
+}
+
+
+@pytest.mark.parametrize("name", REPORTED)
+def test_reported_resource_attacks_end_with_their_diagnostic(tmp_path, name):
+    """Each stops with its diagnostic at the rule, with memory capped and a guard against a
+    hang (how fast, well under a second each, is measured by benchmarks/fuzz.py)."""
+    from . import fuzzing
+
+    text, code, line = REPORTED[name]
+    path = tmp_path / "hostile.rules"
+    path.write_text(text, encoding="utf-8")
+    found: list = []
+    rulesdsl.grammar.parse('game "Warm"\n')  # the parser is built once per process
+    outcome = fuzzing.guarded("hostile", lambda: found.extend(
+        check_file(path, records=None)[0]), seconds=20)
+    assert outcome.traceback is None and not outcome.hang, outcome
+    assert found and (found[0].code, found[0].span.line) == (code, line), found
+
+
+def test_a_large_kind_within_the_limits_still_plays():
+    kind = "kind K(v):\n    3000 x 1\nzone z: K public\nzone y: K public"
+    play = "    for each k in K:\n        move k to z\n    for each k in K:\n" \
+           "        move k from z to y\n    end game"
+    rules = rulesdsl.load_text(_hostile(kind, play, "    play\n    expect length(y) == 3000"),
+                               "big.rules")
+    from rulesdsl.interpreter.examples import run_examples
+
+    assert run_examples(rules) == []
+
+
+# ---- the module's shape does not depend on the rule file's text -------------------------
+
+TEMPLATE = """\
+game "@S0@"
+players 2
+
+const @N0@ = 3
+setting @N1@ = 10 between 1 and 100
+enum @N2@: @N3@ "@S1@", @N4@
+kind @N5@(name, @N6@):
+    "@S2@", 1
+    2 x "@S3@", @N0@
+zone @N7@ per player: @N5@ owner
+counter @N8@ per player = 0
+counter @N9@ per @N2@ = 0
+define @N10@(@N11@, @N12@) = @N11@ - @N12@
+
+setup:
+    for each @N13@ in @N5@:
+        move @N13@ to @N7@ of player 1
+
+play:
+    turns:
+        let @N14@ = @N10@(@N0@, 1) + sum(@N6@ of @N13@ for @N13@ in @N7@ of current)
+        say "@S4@ {@N14@} @S5@"
+        choose @N15@ in @N2@ by current as "@S6@ {@N15@}"
+        add 1 to @N9@ of @N15@
+        choose by current:
+            option @N16@ "@S7@":
+                add @N14@ to @N8@ of current
+            option @N17@ "@S8@":
+                say "@S9@" to current
+        if @N8@ of current >= @N1@:
+            win current
+
+example "@S10@":
+    expect @N10@(5, 1) == 4
+    expect "@S11@" == "@S11@"
+"""
+
+N_NAMES, N_STRINGS = 18, 12
+PLAIN_NAMES = [f"name{i}" for i in range(N_NAMES)]
+PLAIN_STRINGS = [f"text {i}" for i in range(N_STRINGS)]
+
+
+def _escape(text: str) -> str:
+    """A string literal of the rule language holding `text`."""
+    out = []
+    for ch in text:
+        out.append({"\\": "\\\\", '"': '\\"', "{": "\\{", "}": "\\}", "\n": "\\n",
+                    "\t": "\\t"}.get(ch, ch))
+    return "".join(out)
+
+
+def _fill(names: list[str], strings: list[str]) -> str:
+    text = TEMPLATE
+    for i, s in enumerate(strings):
+        text = text.replace(f"@S{i}@", _escape(s))
+    for i, n in reversed(list(enumerate(names))):
+        text = text.replace(f"@N{i}@", n)
+    return text
+
+
+def _shape(rules: rulesdsl.Rules) -> str:
+    """The generated module with every text constant blanked."""
+    tree = ast.parse(rules.program.code)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = ""
+    return ast.dump(tree)
+
+
+BASELINE = _shape(rulesdsl.load_text(_fill(PLAIN_NAMES, PLAIN_STRINGS), "t.rules"))
+
+# any text but empty (an empty part of a text is left out of the module); line breaks and
+# tabs are written as escapes, every other character as itself
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
+NAME = st.one_of(
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True),
+    st.sampled_from(SHADOWS),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(names=st.lists(NAME, min_size=N_NAMES, max_size=N_NAMES, unique_by=str.lower),
+       strings=st.lists(TEXT, min_size=N_STRINGS, max_size=N_STRINGS))
+def test_text_and_names_never_change_the_generated_module(names, strings):
+    text = _fill(names, strings)
+    try:
+        rules = rulesdsl.load_text(text, "t.rules")
+    except rulesdsl.RulesError as err:
+        # a name the language keeps for itself is refused, with its place; nothing else is
+        for d in err.diagnostics:
+            assert d.span is not None and d.span.line >= 1
+        assume(False)
+    assert _shape(rules) == BASELINE
+
+
+@settings(max_examples=40, deadline=None)
+@given(strings=st.lists(TEXT, min_size=N_STRINGS, max_size=N_STRINGS))
+def test_any_text_is_accepted_in_a_string(strings):
+    """Text is never refused or reinterpreted: the module is the same and the examples pass."""
+    rules = rulesdsl.load_text(_fill(PLAIN_NAMES, strings), "t.rules")
+    assert _shape(rules) == BASELINE
+    assert rules.name == strings[0]
