@@ -18,7 +18,7 @@ from .diagnostics import Span
 class Node(BaseModel):
     """Base of every node: immutable, with the span it was parsed from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     span: Span
 
 
@@ -682,9 +682,8 @@ class RulesFile(Node):
     items: list[Decl | Extends | Replace | Remove]
 
 
-for _cls in list(globals().values()):
-    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
-        _cls.model_rebuild()
+# the nodes' schemas are built when a node is first made (defer_build), not at import:
+# commands that never parse a rule file (--help, replay of a record) start faster
 
 
 def copy_tree(node: Any) -> Any:

@@ -520,3 +520,38 @@ def test_any_text_is_accepted_in_a_string(strings):
     rules = rulesdsl.load_text(_fill(PLAIN_NAMES, strings), "t.rules")
     assert _shape(rules) == BASELINE
     assert rules.name == strings[0]
+
+
+# ---- the parser cache: a pickle, so only in a folder of the user's own -------------------
+
+def test_the_parser_cache_lives_in_a_private_folder(tmp_path, monkeypatch):
+    from rulesdsl.grammar import GRAMMAR, cache_file
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    path = cache_file(grammar)
+    assert path is not None and path.parent == tmp_path / "rulesdsl"
+    assert (path.parent.stat().st_mode & 0o077) == 0
+    assert cache_file(grammar + "# changed\n") != path  # a new grammar, a new file
+    path.parent.chmod(0o777)  # a folder others may write to: a planted pickle would run
+    assert cache_file(grammar) is None
+    monkeypatch.setenv("RULESDSL_NO_CACHE", "1")
+    path.parent.chmod(0o700)
+    assert cache_file(grammar) is None
+
+
+def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("RULESDSL_NO_CACHE", None)
+    pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
+    for _ in range(2):  # the first run writes the cache, the second reads it
+        done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "check", str(pig)],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+    files = list((tmp_path / "rulesdsl").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".lark"

@@ -8,7 +8,11 @@ reports the syntax errors of several declarations.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -64,14 +68,57 @@ class RulesIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    text = GRAMMAR.read_text(encoding="utf-8")
+    cache = cache_file(text)
+    if cache is None or cache.exists():
+        return _lark(text, cache)
+    # built once, written under a name of this process's own, then put in place whole: a
+    # command starting meanwhile never reads half a file
+    part = cache.with_name(f"{cache.name}.{os.getpid()}.part")
+    parser = _lark(text, part)
+    try:
+        os.replace(part, cache)
+    except OSError:
+        pass
+    return parser
+
+
+def _lark(text: str, cache: Path | None) -> Lark:
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        text,
         parser="lalr",
         postlex=RulesIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
+        cache=str(cache) if cache is not None else False,
     )
+
+
+def cache_file(grammar: str) -> Path | None:
+    """Where the built parser is kept between runs (building it is most of the start-up
+    time of a command), or None to build it each time.
+
+    lark keeps it as a pickle, and loading a pickle runs code: so never in a shared
+    folder (lark's own default is the system's temporary folder, where another user could
+    plant one), only in the user's own cache folder, which must belong to the user and be
+    writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
+    if os.environ.get("RULESDSL_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "rulesdsl"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or
+                                  info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        return None
+    import lark
+
+    key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version}".encode())
+    return folder / f"parser-{key.hexdigest()[:24]}.lark"
 
 
 def _readable(parser: Lark, name: str) -> str:
