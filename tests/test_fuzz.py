@@ -140,11 +140,11 @@ HOSTILE = {
 
 @pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_rule_file_stops_inside_its_budget(text: str) -> None:
-    """Each stops with a diagnostic, not a traceback; the guard's 5 s catch a hang. (How
+    """Each stops with a diagnostic, not a traceback; the guard catches a hang. (How
     fast they stop, well under a second each, is measured by benchmarks/fuzz.py for
     docs/robustness.md: a test must not depend on the machine's speed.)"""
     rulesdsl.grammar.parse('game "Warm"\n')  # the parser is built once per process
-    outcome = F.guarded("hostile", lambda: F.run_text(text, "hostile.rules"), seconds=5)
+    outcome = F.guarded("hostile", lambda: F.run_text(text, "hostile.rules"))
     assert outcome.traceback is None, outcome.traceback
     assert not outcome.hang
 
@@ -167,6 +167,6 @@ LIMITS = {
 
 @pytest.mark.parametrize("text", LIMITS.values(), ids=LIMITS.keys())
 def test_hostile_rule_file_meets_a_limit(text: str) -> None:
-    outcome = F.guarded("hostile", lambda: F.run_text(text, "hostile.rules"), seconds=5)
+    outcome = F.guarded("hostile", lambda: F.run_text(text, "hostile.rules"))
     assert outcome.traceback is None, outcome.traceback
     assert not outcome.hang

@@ -399,7 +399,7 @@ def test_reported_resource_attacks_end_with_their_diagnostic(tmp_path, name):
     found: list = []
     rulesdsl.grammar.parse('game "Warm"\n')  # the parser is built once per process
     outcome = fuzzing.guarded("hostile", lambda: found.extend(
-        check_file(path, records=None)[0]), seconds=20)
+        check_file(path, records=None)[0]))
     assert outcome.traceback is None and not outcome.hang, outcome
     assert found and (found[0].code, found[0].span.line) == (code, line), found
 
