@@ -160,9 +160,20 @@ class Aggregate(Named):
     where: Expr | None
 
 
+class Sort(Named):
+    """`sort(x in xs where c by key)`: the items of xs (those meeting c), ordered by the key
+    (smallest first; ties keep their order). `sort(xs)` without a key is a call of the
+    built-in function."""
+
+    var: str
+    domain: Expr
+    where: Expr | None
+    key: Expr
+
+
 Expr = (
     IntLit | StrLit | BoolLit | NoneLit | PlayerLit | Name | Call | ListLit | Of | Index |
-    Unary | Binary | IsEmpty | Cond | Quantifier | Aggregate | TupleLit | ListComp
+    Unary | Binary | IsEmpty | Cond | Quantifier | Aggregate | TupleLit | ListComp | Sort
 )
 
 
@@ -291,6 +302,23 @@ class Replay(Node):
 
     choices: list[str]
     choice_spans: list[Span] = []
+
+
+class Step(Named):
+    """`step name:` a named part of a block of rules. Its statements run in place, as if
+    written without it (a name they bind stays bound after it): the name is for variants,
+    which may replace the step (`change rule ...: step name: ...`)."""
+
+    name: str
+    body: list[Stmt]
+
+
+class BaseCall(Node):
+    """`base name(args)`: in a variant, run the version of rule `name` that the file it
+    extends has, from the variant's replacement or change of that rule."""
+
+    name: str
+    args: list[Expr]
 
 
 class If(Node):
@@ -439,7 +467,8 @@ class ExpectOptions(Node):
 Stmt = (
     Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | Break |
     Say | Expect | Pass | CallRule | Replay | Shuffle | Move | If | ForEach | Repeat | While |
-    Turns | Choose | ChooseAny | ChooseMenu | SecretStep | Offer | Point | ExpectOptions
+    Turns | Choose | ChooseAny | ChooseMenu | Step | BaseCall | SecretStep | Offer | Point |
+    ExpectOptions
 )
 
 
@@ -511,21 +540,44 @@ class BoardDecl(Named):
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 
+class Each(Node):
+    """`each xs` in a row of a kind: the row stands for one component per item of xs (with
+    several `each`, one per combination, the first varying slowest: a deck as rank x suit)."""
+
+    items: Expr
+
+
 class KindRow(Node):
-    """One row of a kind's table: its values, and how many such components there are."""
+    """One row of a kind's table: its values, and how many such components there are. A
+    value may be `each LIST` (a product of rows) and a text may name the row's other fields
+    in braces: `"{rank} of {suit}"`."""
 
     count: int | str  # a number, or the name of a constant or setting
-    values: list[Expr]
+    values: list[Expr | Each]
+    refs: list[Name] = []  # the other declarations it names, where they are written
+
+
+class DataSource(Node):
+    """`from "file.yaml" key.path`: a kind's rows read from a YAML data file beside the rule
+    file (a list of mappings, one per component, its keys the kind's fields); `N x` before
+    it makes N components of each row."""
+
+    path: str
+    key: list[str] = []
+    count: int | str = 1
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 
 class KindDecl(Named):
-    """`kind Rhomb(name, point, side):` and a table of rows: the components of the game."""
+    """`kind Rhomb(name, point, side):` and a table of rows: the components of the game.
+    With `source`, the rows come from a data file (the resolve stage reads it into `rows`).
+    A kind with a field `faces` (a list per row) is a kind of die: `let r = roll d`."""
 
     name: str
     fields: list[str]
     rows: list[KindRow]
     field_spans: list[Span] = []
+    source: DataSource | None = None
 
 
 class ZoneDecl(Named):
@@ -551,17 +603,23 @@ class TriggerDecl(Named):
 
 
 class EnumValue(Named):
-    """One value of an enum, with an optional readable label."""
+    """One value of an enum, with an optional readable label, and its fields' values when
+    the enum is a table (`Scion, 4, 2`)."""
 
     name: str
     label: str | None = None
+    fields: list[Expr] = []
 
 
 class EnumDecl(Named):
-    """`enum Category: Ones, Twos, FullHouse "Full House"`."""
+    """`enum Category: Ones, Twos, FullHouse "Full House"`; or a table whose rows are the
+    values, each with its fields: `enum Unit(hit_points, cost):` then `Scion, 4, 2` per
+    line (read with `hit_points of u`)."""
 
     name: str
     values: list[EnumValue]
+    fields: list[str] = []
+    field_spans: list[Span] = []
 
 
 class DieDecl(Named):
@@ -648,10 +706,35 @@ class ExampleDecl(Named):
     start_span: Span | None = None
 
 
+class DisplayItem(Node):
+    """One line of a `display:` block:
+    - `hide a, b`: counters or zones the screen does not draw (the rules' bookkeeping);
+    - `label a "text"`: what the screen calls a counter or zone;
+    - `group "title": a, b`: things drawn together under a title, in this order;
+    - `glyph Kind by field: Value "g", ...`: the mark of a piece on a board, by the value of
+      one of its fields (or `glyph Enum: Value "g"` for boards holding an enum's values);
+    - `owner Kind by counter`: the counter (kept per component) that holds its owner."""
+
+    what: str             # hide, label, group, glyph, owner
+    names: list[Name]     # what it is about: counters, zones, a kind, an enum
+    text: str | None = None    # the label or the group's title
+    by: Name | None = None     # glyph: the field; owner: the counter
+    glyphs: list[tuple[Name, str]] = []
+
+
+class DisplayDecl(Node):
+    """`display:` how a screen shows the game (the terminal, later a browser page): never
+    what the rules do, nor what a seat may see. Several blocks add up (a variant adds its
+    own lines; a later label or glyph wins)."""
+
+    items: list[DisplayItem]
+
+
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | TeamsDecl | LimitDecl
+    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl |
+    LimitDecl
 )
 
 
@@ -675,11 +758,55 @@ class Remove(Node):
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 
+class Hook(Node):
+    """In `change`: statements added `at start` or `at end` of the declaration's body, or
+    `before`, `after` or `instead of` the one statement of it that reads like `anchor`."""
+
+    place: str  # start, end, before, after, instead
+    anchor: Stmt | None = None
+    body: list[Stmt]
+
+
+class OptionEdit(Named):
+    """In `change`: `option id ["label"] [if cond] [: body]` gives a menu option of the base
+    a new label, condition or body (what is not given stays); `add option ...:` adds one to
+    the menu; `remove option id` takes it out."""
+
+    id: str
+    label: StrLit | None = None
+    cond: Expr | None = None
+    body: list[Stmt] | None = None
+    action: str = "edit"  # edit, add, remove
+
+
+class ValueEdit(Node):
+    """In `change`: `replace OLD with NEW`, the one expression of the declaration that reads
+    like OLD (a condition, a number, a text) becomes NEW."""
+
+    old: Expr
+    new: Expr
+
+
+Edit = Hook | Step | Let | LetRoll | OptionEdit | ValueEdit
+
+
+class Change(Node):
+    """`change rule name:` (or `play`, `setup`, `example "name"`): in a variant, edits of the
+    base's declaration, without copying the rest: statements at its start or end, before,
+    after or instead of one of its statements, a named `step` replaced, the value of a `let`,
+    a menu option, one expression replaced by another."""
+
+    what: str
+    name: str | None
+    edits: list[Edit]
+    refs: list[Name] = []  # the other declarations it names, where they are written
+
+
 class RulesFile(Node):
     """A whole rule file."""
 
     path: str
-    items: list[Decl | Extends | Replace | Remove]
+    items: list[Decl | Extends | Replace | Remove | Change]
 
 
 # the nodes' schemas are built when a node is first made (defer_build), not at import:

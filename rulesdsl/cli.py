@@ -489,7 +489,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .variants import diff, resolve
+    from .compare import diff
+    from .variants import resolve
 
     lines = diff(resolve(args.a), resolve(args.b))
     print("\n".join(lines) if lines else f"{args.a} and {args.b} state the same rules")

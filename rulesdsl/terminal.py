@@ -35,27 +35,45 @@ def text(value: Any) -> str:
 
 
 def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
-    """Square boards as grids; other boards row by row, naming what stands on each cell."""
+    """Square boards as grids; other boards row by row, naming what stands on each cell. A
+    piece is drawn by its glyph and its owner's seat number when the rules' `display:` gives
+    them ("K2": the Keep of player 2), else by the start of its name."""
     lines = []
+    screen = rules.display
     for name, shape in rules.boards.items():
+        if name in screen["hidden"]:
+            continue
         cells = view["boards"][name]
         kind = shape.holding if shape.holding in view["components"] else None
 
-        def mark(piece: Any, kind: str | None = kind, holds: str | None = shape.holding) -> str:
+        def mark(piece: Any, kind: str | None = kind, holds: str | None = shape.holding,
+                 short: bool = False) -> str:
+            # a piece is a number or a name; a saved game may hold anything (shown as text)
+            plain = isinstance(piece, (int, str))
             if kind is not None:
-                return view["components"][kind][piece]["label"]
+                glyph = screen["glyphs"].get(kind, {}).get(piece) if plain else None
+                if glyph is None:
+                    label = view["components"][kind][piece]["label"]
+                    return label[:2] if short else label
+                return glyph + _owner(view, screen, kind, piece)
             if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
                 return str(piece + 1)  # a board that does not say holds players
-            return text(piece).removeprefix("player ")
+            glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
+            if glyph is not None:
+                return glyph
+            shown = text(piece).removeprefix("player ")
+            return shown[:2] if short else shown
 
         board = shape.geometry
-        lines.append(f"{name}:")
+        lines.append(f"{_title(name, screen)}:")
         if isinstance(board, SquareBoard):
+            marks = {c: mark(p, short=True) for c, p in cells.items()}
+            width = max([1, *(len(m) for m in marks.values())])
             for y in reversed(range(board.height)):
-                row = [mark(cells[c])[:2] if c in cells else "."
+                row = [marks.get(c, ".")
                        for c in (board.names[board.index(x, y)] for x in range(board.width))]
-                lines.append(f"{y + 1:>3} " + " ".join(f"{c:>1}" for c in row))
-            lines.append("    " + " ".join(LETTERS[:board.width]))
+                lines.append(f"{y + 1:>3} " + " ".join(f"{c:>{width}}" for c in row))
+            lines.append("    " + " ".join(f"{c:>{width}}" for c in LETTERS[:board.width]))
             if kind is not None:
                 lines += [f"    {cell}: {_component(view, rules, kind, piece, False)}"
                           for cell, piece in sorted(cells.items(),
@@ -70,47 +88,81 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
     return lines
 
 
+def _owner(view: dict[str, Any], screen: dict[str, Any], kind: str, piece: str) -> str:
+    """The seat number of a piece's owner, as the rules' display names its counter."""
+    counter = screen["owners"].get(kind)
+    if counter is None:
+        return ""
+    owner = view["components"][kind][piece]["counters"].get(counter)
+    return str(owner).removeprefix("player ") if isinstance(owner, str) else ""
+
+
+def _title(name: str, screen: dict[str, Any]) -> str:
+    """What the screen calls a counter, zone or board: its label, else its name."""
+    return str(screen["labels"].get(name, name))
+
+
 def _component(view: dict[str, Any], rules: Rules, kind: str, cid: str,
                changed_only: bool) -> str:
     """A component's label and, in brackets, the counters kept per component of its kind
-    that the view shows (with `changed_only`, those that have left their first value)."""
+    that the view shows (with `changed_only`, those that have left their first value; never
+    those the display hides)."""
     seen = view["components"][kind][cid]
-    facts = ", ".join(f"{name} {text(value)}" for name, value in seen["counters"].items()
-                      if not (changed_only and value == rules.counters[name].initial))
+    screen = rules.display
+    facts = ", ".join(f"{_title(name, screen)} {text(value)}"
+                      for name, value in seen["counters"].items()
+                      if name not in screen["hidden"]
+                      and not (changed_only and value == rules.counters[name].initial))
     return f"{seen['label']} ({facts})" if facts else seen["label"]
 
 
 def show_state(view: dict[str, Any], rules: Rules) -> list[str]:
-    """The boards, counters, dice and zones of a seat's view, as lines of text."""
+    """The boards, counters, dice and zones of a seat's view, as lines of text: what the
+    rules' `display:` hides is left out, its groups are drawn under their titles."""
+    screen = rules.display
     lines = draw_boards(view, rules)
+    shown: dict[str, list[str]] = {}
     for name, value in view["counters"].items():
         shape = rules.counters[name]
         if any(key in view["components"] for key in shape.keys):
             continue  # a counter kept per component and per something else: not drawn
         if shape.keys and shape.keys[0] == "player":
             value = "; ".join(f"player {p + 1}: {text(row)}" for p, row in enumerate(value))
-        lines.append(f"{name}: {text(value)}")
+        shown[name] = [f"{_title(name, screen)}: {text(value)}"]
     for name, faces in view["dice"].items():
-        lines.append(f"{name}: {' '.join(text(f) for f in faces)}")
-    return lines + _zones(view, rules)
+        shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
+    shown.update(_zones(view, rules))
+    grouped = {n for _, names in screen["groups"] for n in names}
+    for name, drawn in shown.items():
+        if name not in screen["hidden"] and name not in grouped:
+            lines += drawn
+    for title, names in screen["groups"]:
+        inside = [line for n in names if n not in screen["hidden"] for line in shown.get(n, [])]
+        if inside:
+            lines.append(f"{title}:")
+            lines += [f"  {line}" for line in inside]
+    return lines
 
 
-def _zones(view: dict[str, Any], rules: Rules) -> list[str]:
+def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
     """Each zone that holds something, as the seat sees it: its components, each with the
     counters kept per component that have left their first value; a hidden zone by its
     size."""
-    lines = []
+    out: dict[str, list[str]] = {}
+    screen = rules.display
     for name, shape in rules.zones.items():
         shown = view["zones"][name]
+        lines = out.setdefault(name, [])
         for owner, items in enumerate(shown) if shape.per_player else [(None, shown)]:
-            title = name if owner is None else f"{name} of player {owner + 1}"
+            title = _title(name, screen)
+            title = title if owner is None else f"{title} of player {owner + 1}"
             if isinstance(items, dict):
                 if items["size"]:
                     lines.append(f"{title}: {items['size']} hidden")
             elif items:  # an empty zone says nothing
                 lines.append(f"{title}: " + ", ".join(
                     _component(view, rules, shape.kind, c, True) for c in items))
-    return lines
+    return out
 
 
 def asking(who: int, decision: Decision | None) -> str:

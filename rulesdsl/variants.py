@@ -4,9 +4,13 @@ Stage: resolve (between parsing and checking). A variant starts with `extends "P
 (relative to the variant's own file) and then declares:
 - new declarations, which are added;
 - `replace <declaration>`, which takes the place of the base's declaration of that name;
+- `change rule NAME:` (or play, setup, an example), edits of the base's declaration that
+  state only what differs (hooks.py);
 - `remove <what> NAME`, which takes the base's declaration out.
-A variant may extend a variant. The result is one merged `RulesFile`; every node keeps the
-span of the file it came from, so an error in a base file points into that file.
+A replaced or changed rule may run the base's version with `base NAME(...)`. A variant may
+extend a variant. The result is one merged `RulesFile`; every node keeps the span of the
+file it came from, so an error in a base file points into that file. Last, the kinds read
+from data files get their rows (data.py).
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from . import ast as A
+from .data import load_data
 from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse_file
+from .hooks import apply_change, describe_change, key_of_change, nodes, replace_nodes
+from .render import decl_lines
 
 # what `remove` and the messages call each kind of declaration
 KIND_WORDS: dict[type, str] = {
@@ -27,18 +34,19 @@ KIND_WORDS: dict[type, str] = {
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game",
-    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.TeamsDecl: "teams",
-    A.LimitDecl: "limit",
+    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.DisplayDecl: "display",
+    A.TeamsDecl: "teams", A.LimitDecl: "limit",
 }
 # declared once, without a name
 SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "teams", "limit"}
+BODIED = (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl)  # what `change` may edit
 
 
 def key_of(decl: Any) -> tuple[str, str] | None:
     """What a declaration is known by: (word, name); None for declarations that are only
     ever added (the `as soon as` blocks)."""
     word = KIND_WORDS.get(type(decl))
-    if word is None or word == "as soon as":
+    if word is None or word in ("as soon as", "display"):
         return None
     if word in SINGLE:
         return (word, "")
@@ -133,18 +141,33 @@ def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_
 
 def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
           read: Reader = parse_file, include: Iterable[str | Path] = ()) -> Resolved:
-    """A parsed file, merged into its base if it extends one."""
+    """A parsed file, merged into its base if it extends one; the kinds read from data files
+    get their rows once the whole chain is merged."""
+    include = tuple(include)
+    resolved = _merge(file, text, here, _seen, read, include)
+    if not _seen:
+        resolved.file = load_data(resolved.file, resolved.sources, include)
+    return resolved
+
+
+def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
+           read: Reader, include: tuple[str | Path, ...]) -> Resolved:
     sources = {here: text}
     extends = [i for i in file.items if isinstance(i, A.Extends)]
     own = [i for i in file.items if not isinstance(i, A.Extends)]
     diags: list[Diagnostic] = []
     if not extends:
         for item in own:
-            if isinstance(item, (A.Replace, A.Remove)):
-                word = "replace" if isinstance(item, A.Replace) else "remove"
+            if isinstance(item, (A.Replace, A.Remove, A.Change)):
+                word = {A.Replace: "replace", A.Remove: "remove"}.get(type(item), "change")
                 diags.append(Diagnostic("V005", f"'{word}' belongs in a variant: this file "
                                         "extends no other", item.span,
                                         hint='start the file with: extends "base.rules"'))
+        for call in nodes(own, A.BaseCall):
+            diags.append(Diagnostic("V005", f"'base {call.name}(...)' runs the version of a "
+                                    "rule in the file a variant extends: this file extends "
+                                    "no other", call.span,
+                                    hint=f"to run the rule, write: {call.name}(...)"))
         if diags:
             raise RulesError(diags, sources)
         return Resolved(file, sources, [here])
@@ -155,7 +178,6 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
         diags.append(Diagnostic("V005", "'extends' must be the first line of a variant",
                                 ext.span))
     try:
-        include = tuple(include)
         base_path = locate(here, ext.path, (".rules",), ext.span, extra=include)
     except RulesError as err:
         raise RulesError(diags + err.diagnostics, sources) from None
@@ -179,9 +201,21 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
     items: list[Any] = list(base.file.items)
     where = {key_of(d): i for i, d in enumerate(items) if key_of(d) is not None}
     removed: set[int] = set()
+    own, hidden = _base_calls(own, where)
+    changed: set[str] = set()
     for item in own:
+        if isinstance(item, (A.Replace, A.Change)):
+            key = key_of(item.decl) if isinstance(item, A.Replace) else key_of_change(item)
+            if key is not None and key[0] == "rule" and key[1] in hidden and key in where \
+                    and where[key] not in removed and key[1] not in changed:
+                # `base NAME(...)`: the base's version stays, under a name of its own
+                changed.add(key[1])
+                where[("rule", hidden[key[1]])] = len(items)
+                items.append(A.updated(items[where[key]], {"name": hidden[key[1]]}))
         if isinstance(item, A.Replace):
             _replace(item, items, where, removed, base_path, diags)
+        elif isinstance(item, A.Change):
+            _change(item, items, where, removed, base_path, sources, diags)
         elif isinstance(item, A.Remove):
             gone = (item.what, item.name or "")
             if gone not in where or where[gone] in removed:
@@ -202,12 +236,55 @@ def merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...] = (),
                 if key is not None:
                     where[key] = len(items)
                 items.append(item)
+    for name in sorted(set(hidden) - changed):
+        for call in nodes(file.items, A.BaseCall):
+            if call.name == name:
+                diags.append(Diagnostic(
+                    "V009", f"'base {name}(...)' runs the base's version of a rule this file "
+                    f"replaces or changes, and this file does neither to rule {name}",
+                    call.span, hint=f"to run the rule, write: {name}(...)"))
     if diags:
         raise RulesError(diags, sources)
     removed |= _examples_for_other_counts(items, len(base.file.items), removed)
     merged = A.RulesFile(span=file.span, path=here,
                          items=[d for i, d in enumerate(items) if i not in removed])
     return Resolved(merged, sources, [here, *base.chain])
+
+
+def _base_calls(own: list, where: dict) -> tuple[list, dict[str, str]]:
+    """The file's own declarations with each `base NAME(...)` made a call of the base's
+    version of rule NAME, and the name that version goes by (`NAME (base)`, numbered when a
+    variant of a variant does it again)."""
+    hidden: dict[str, str] = {}
+    for call in nodes(own, A.BaseCall):
+        if call.name not in hidden:
+            name, n = f"{call.name} (base)", 1
+            while ("rule", name) in where:
+                n += 1
+                name = f"{call.name} (base {n})"
+            hidden[call.name] = name
+    if not hidden:
+        return own, hidden
+    return replace_nodes(own, A.BaseCall, lambda c: A.CallRule(
+        span=c.span, name=hidden[c.name], args=c.args)), hidden
+
+
+def _change(item: A.Change, items: list, where: dict, removed: set, base_path: Path,
+            sources: dict[str, str], diags: list[Diagnostic]) -> None:
+    key = key_of_change(item)
+    if key not in where or where[key] in removed:
+        diags.append(Diagnostic("V001", f"there is no {describe_change(item)} in "
+                                f"{_short(str(base_path))} to change", item.span,
+                                hint=_known(items, item.what)))
+        return
+    lines = {path: text.splitlines() for path, text in sources.items()}
+
+    def text(node: Any) -> str:
+        return " ".join(line.strip() for line in decl_lines(node, lines)) or "?"
+
+    new, problems = apply_change(items[where[key]], item, same, text)
+    diags.extend(problems)
+    items[where[key]] = new
 
 
 def _examples_for_other_counts(items: list, inherited: int, removed: set[int]) -> set[int]:
@@ -252,7 +329,8 @@ def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path:
 
 
 def _known(items: list, word: str) -> str | None:
-    names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]]
+    names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]
+             and not hidden_rule(k)]
     if not names:
         return None
     return f"the base has {word} " + ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
@@ -273,7 +351,8 @@ def same(a: Any, b: Any) -> bool:
 
 
 # where a thing is written, not what it says
-PLACES = ("span", "name_span", "param_spans", "field_spans", "choice_spans")
+PLACES = ("span", "name_span", "param_spans", "field_spans", "choice_spans", "id_spans",
+          "start_span")
 
 
 def _strip(tree: Any) -> Any:
@@ -284,43 +363,7 @@ def _strip(tree: Any) -> Any:
     return tree
 
 
-def span_text(span: Span, sources: dict[str, str]) -> list[str]:
-    """The source lines of a declaration."""
-    lines = sources.get(span.file, "").splitlines()
-    end = span.end_line - 1 if span.end_column == 1 else span.end_line
-    text = lines[span.line - 1:max(end, span.line)]
-    if text:
-        text[0] = text[0][span.column - 1:]  # after 'replace ', when there is one
-    # a declaration's span runs to the next one: the comments before that one are its own
-    while text and (not text[-1].strip() or text[-1].lstrip().startswith("#")):
-        text.pop()
-    return text
-
-
-def diff(a: Resolved, b: Resolved) -> list[str]:
-    """The effective difference between two rule files, as readable lines: what B replaces,
-    adds and removes relative to A, each with the place it was written."""
-    sources = {**a.sources, **b.sources}
-    old, new = declarations(a.file), declarations(b.file)
-    out: list[str] = []
-    for key, decl in old.items():
-        if key not in new:
-            out.append(f"removed {describe(key)} ({decl.span})")
-            out += [f"  - {line}" for line in span_text(decl.span, sources)]
-        elif not same(decl, new[key]):
-            out.append(f"replaced {describe(key)} ({decl.span} -> {new[key].span})")
-            out += [f"  - {line}" for line in span_text(decl.span, sources)]
-            out += [f"  + {line}" for line in span_text(new[key].span, sources)]
-    for key, decl in new.items():
-        if key not in old:
-            out.append(f"added {describe(key)} ({decl.span})")
-            out += [f"  + {line}" for line in span_text(decl.span, sources)]
-    unnamed_a = [d for d in a.file.items if key_of(d) is None]
-    unnamed_b = [d for d in b.file.items if key_of(d) is None]
-    for d in unnamed_a:
-        if not any(same(d, e) for e in unnamed_b):
-            out.append(f"removed an 'as soon as' block ({d.span})")
-    for d in unnamed_b:
-        if not any(same(d, e) for e in unnamed_a):
-            out.append(f"added an 'as soon as' block ({d.span})")
-    return out
+def hidden_rule(key: tuple[str, str]) -> bool:
+    """The base's version of a rule a variant runs with `base NAME(...)`: not a rule of its
+    own to show."""
+    return key[0] == "rule" and key[1].endswith(")") and " (base" in key[1]

@@ -112,7 +112,11 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     assert f"hand of player 2: {hand}" in mine
     assert f"hand of player 2: {len(zone(game, 'hand', 1))} hidden" in theirs
     assert any(line.startswith("trilithons: ") and line.endswith(" hidden") for line in mine)
-    assert "first_player: player " in "\n".join(mine)
+    # the rule file's display: its bookkeeping is not drawn, the supply is one group
+    text = "\n".join(mine)
+    assert "First Player: player " in text and "first_player" not in text
+    assert "placements" not in text and "rerolls" not in text and "again" not in text
+    assert "the supply:\n  wound tokens: 12\n  defence tokens: 12" in text
     # a stone in a circle shows the Gariadon it stands in
     assert any(line.startswith("circle of player 1: ") and "(spot North inner)" in line
                for line in mine)

@@ -162,6 +162,10 @@ FORMS: dict[str, str] = {
     "choose_stmt": r"^\s+choose \w+ in ",
     "choose_any_stmt": r"^\s+choose any \w+ in ",
     "choose_menu_stmt": r"^\s+choose( by .+)?:$",
+    "change_decl": r'^change (rule \w+|play|setup|example ".+"):$',
+    "display_decl": r"^display:$",
+    "step_stmt": r"^\s+step \w+:$",
+    "base_call_stmt": r"^\s+base \w+\(.*\)$",
     "secret_stmt": r"^\s+each \w+ in .+ chooses in secret:$",
     "offer_stmt": r"^\s+offer .+ to .+:$",
     "point_stmt": r"^\s+point \w+$",
@@ -235,6 +239,22 @@ PARTS: list[str] = [
     r"\bpiece of \w+", r"\bface of \w+",
     r"\b\w+ of \w+\[\d\]",                       # a field of a component
     r"\btrue\b", r"\bfalse\b", r"\bnone\b",
+    # enums with fields, rows made from lists and data files, component dice, bags, sort
+    r"^enum \w+\(\w+(, \w+)*\):$",
+    r"^\s+\w+ \"[^\"]+\", .+$",                 # a row of an enum with a label
+    r"^\s+\"[^\"]*\{\w+\}[^\"]*\", each ",      # a row's text naming its fields
+    r"^\s+\w+ x each ",
+    r'^kind \w+\(.*\): (\w+ x )?from "[^"]+\.yaml" \w+',
+    r"^\s+let \w+ = roll d$",                     # a component die
+    r"^zone .* bag$",
+    r"\bsort\(\[", r"\bsort\(\w+ in .+ where .+ by ", r"\bsort\(\w+ in .+ by -",
+    # a variant's edits
+    r"^\s+at start:$", r"^\s+at end:$", r"^\s+instead of .+:$", r"^\s+instead of .+: .+$",
+    r"^\s+before .+:$", r"^\s+after .+:$", r"^\s+step \w+:$", r"^\s+let \w+ = roll d4$",
+    r"^\s+option \w+ if .+$", r'^\s+add option \w+ "', r"^\s+replace .+ with .+$",
+    # the display
+    r"^\s+hide \w+", r'^\s+label \w+ "', r'^\s+group "[^"]+": ', r"^\s+glyph \w+ by \w+: ",
+    r"^\s+owner \w+ by \w+$",
 ]
 
 
@@ -274,6 +294,7 @@ def test_form_has_an_example(form: str):
     "if", "elif", "else", "rule", "setup", "play", "const", "game", "players", "pass",
     "kind", "zone", "as soon as", "shuffle", "move", "holding", "hexagon", "corners of",
     "heuristic",
+    "change", "display", "step", "base", "each", "from", "bag", "sort",
     "chooses in secret", "then reveal", "offer", "accept", "refuse", "going", "all at once",
     "teams of", "rank team", "point", "expect options", "clockwise", "anticlockwise",
 ])

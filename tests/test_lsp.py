@@ -145,7 +145,7 @@ async def test_diagnostics_follow_the_edits(client: LanguageClient):
     shown = await change(client, PIG, text.replace("add r to turn_total", "add r to turn_totl"), 2)
     assert [d.code for d in shown] == ["E020"]
     assert "did you mean 'turn_total'?" in shown[0].message
-    assert shown[0].range.start == where(text, "turn_total", 3, 0)
+    assert shown[0].range.start == where(text, "add r to turn_total", 0, len("add r to "))
     fixes = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=doc(PIG), range=shown[0].range,
         context=types.CodeActionContext(diagnostics=shown)))

@@ -157,25 +157,68 @@ def test_the_games_have_variants():
     assert VARIANTS
 
 
+def worked_examples(path: Path) -> list[tuple[str, str]]:
+    """A variant's examples as (name, text): its own, those it changes (as changed), and
+    those of its examples file (games/GAME/examples/VARIANT.rules), if it has one."""
+    from rulesdsl.render import decl_lines
+
+    out = []
+    for file in (path, path.parent / "examples" / path.name):
+        if not file.is_file():
+            continue
+        text = file.read_text()
+        own = rulesdsl.grammar.parse(text, str(file))
+        lines = text.splitlines()
+        out += [(ex.name, "\n".join(lines[ex.span.line - 1:ex.span.end_line - 1]))
+                for ex in own.items if isinstance(ex, rulesdsl.ast.ExampleDecl)]
+        changed = {c.name for c in own.items if isinstance(c, rulesdsl.ast.Change)
+                   and c.what == "example"}
+        if changed:
+            resolved = resolve(file, include=[path.parent])
+            sources = {k: v.splitlines() for k, v in resolved.sources.items()}
+            out += [(ex.name, "\n".join(decl_lines(ex, sources)))
+                    for ex in resolved.file.items
+                    if isinstance(ex, rulesdsl.ast.ExampleDecl) and ex.name in changed]
+    return out
+
+
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT / "games")))
 def test_a_variants_examples_fail_against_its_base(path, tmp_path):
-    """Each example of a variant, run against the game it extends, must fail."""
-    text = path.read_text()
-    own = rulesdsl.grammar.parse(text, str(path))
+    """Each example of a variant (its own, those it changes, those of its examples file),
+    run against the game it extends, must fail."""
+    own = rulesdsl.grammar.parse(path.read_text(), str(path))
     base_line = next(i for i in own.items if isinstance(i, rulesdsl.ast.Extends))
     base = (path.parent / base_line.path).resolve()
-    lines = text.splitlines()
-    examples = [i for i in own.items if isinstance(i, rulesdsl.ast.ExampleDecl)]
+    examples = worked_examples(path)
     assert examples, "a variant shows the rule that differs with an example"
-    for ex in examples:
-        block = "\n".join(lines[ex.span.line - 1:ex.span.end_line - 1])
-        probe = write(tmp_path, f"probe-{ex.span.line}.rules",
+    for n, (name, block) in enumerate(examples):
+        probe = write(tmp_path, f"probe-{n}.rules",
                       f'extends "{base}"\n' + re.sub(r'^example "', 'example "probe: ', block))
         try:
             rules = rulesdsl.load(probe, include=[path.parent])
         except rulesdsl.RulesError:
             continue  # the base cannot even state the example: a difference
-        assert run_examples(rules), f"example {ex.name!r} also holds in the base game"
+        assert run_examples(rules), f"example {name!r} also holds in the base game"
+
+
+EXAMPLE_FILES = sorted(ROOT.glob("games/*/examples/*.rules"))
+
+
+def game_folder(path: Path) -> Path:
+    """The folder of a game: an examples file extends its variant there (`--include` it)."""
+    return path.parent.parent if path.parent.name == "examples" else path.parent
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
+def test_an_examples_file_holds_only_examples_of_its_variant(path):
+    """games/GAME/examples/V.rules extends games/GAME/V.rules and adds examples only; they
+    hold (tests/test_contract.py runs the games' own)."""
+    own = rulesdsl.grammar.parse(path.read_text(), str(path))
+    ext = [i for i in own.items if isinstance(i, rulesdsl.ast.Extends)]
+    assert [e.path for e in ext] == [f"../{path.name}"]
+    assert all(isinstance(i, (rulesdsl.ast.Extends, rulesdsl.ast.ExampleDecl))
+               for i in own.items)
+    assert run_examples(rulesdsl.load(path, include=[game_folder(path)])) == []
 
 
 def test_narrowing_the_players_leaves_out_the_bases_examples_for_other_counts(tmp_path):
@@ -194,6 +237,32 @@ example "with three" with 3 players:
     assert codes(bad) == ["E012"]
 
 
+def code_lines(path: Path) -> list[str]:
+    """A rule file's lines that say something: no blank lines, no comments, white space
+    folded (as `duplicates` reads code)."""
+    out = []
+    for line in path.read_text().splitlines():
+        line = re.sub(r"\s+", " ", line.split("#")[0] if '"' not in line else line).strip()
+        if line and not line.startswith("#"):
+            out.append(line)
+    return out
+
+
+def runs(lines: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(lines[i:i + n]) for i in range(len(lines) - n + 1)}
+
+
+@pytest.mark.parametrize("path", VARIANTS + EXAMPLE_FILES,
+                         ids=lambda p: str(p.relative_to(ROOT / "games")))
+def test_a_variant_copies_nothing_from_its_bases(path):
+    """No six lines of a variant stand, in the same order, in a file it extends: a variant
+    says what it changes (`change`, `step`, `base NAME(...)`), it does not copy a rule."""
+    chain = resolve(path, include=[game_folder(path)]).chain[1:]
+    mine = runs(code_lines(path), 6)
+    for base in chain:
+        copied = mine & runs(code_lines(Path(base)), 6)
+        assert not copied, f"{path.name} repeats these lines of {Path(base).name}: " \
+                           f"{sorted(copied)[0]}"
 def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
     """Two files of one game name are told apart by their file names, never cut short."""
     deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "house"

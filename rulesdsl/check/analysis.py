@@ -106,9 +106,26 @@ class ZoneInfo:
 
 @dataclass
 class EnumInfo:
+    """An enum: its values and their labels; an enum that is a table also has fields, each
+    a column of values (one per enum value, in order)."""
+
     name: str
     values: list[str]
     labels: list[str]
+    fields: list[str] = field(default_factory=list)
+    columns: dict[str, list[Any]] = field(default_factory=dict)
+    types: dict[str, Type] = field(default_factory=dict)
+
+
+@dataclass
+class DisplayInfo:
+    """What the `display:` blocks say, by name: plain data a screen reads beside a view."""
+
+    hidden: list[str] = field(default_factory=list)        # counters and zones not drawn
+    labels: dict[str, str] = field(default_factory=dict)   # counter or zone -> its name
+    groups: list[tuple[str, list[str]]] = field(default_factory=list)
+    glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
+    owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
 
 
 @dataclass
@@ -146,6 +163,7 @@ class Analysis:
     enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
     dies: dict[str, DieInfo] = field(default_factory=dict)
     dice: dict[str, DiceInfo] = field(default_factory=dict)
+    display: DisplayInfo = field(default_factory=DisplayInfo)
     defines: dict[str, A.DefineDecl] = field(default_factory=dict)
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
@@ -177,6 +195,11 @@ class Analysis:
 
     def type_of(self, node: A.Node) -> Type:
         return self.types.get(id(node), ANY)
+
+    def field_column(self, owner: str, name: str) -> list[Any]:
+        """The values of a field, one per component of a kind or per value of an enum."""
+        table = self.kinds.get(owner) or self.enums[owner]
+        return table.columns[name]
 
     def proc(self, kind: str, name: str = "") -> Proc | None:
         for p in self.procs:
@@ -232,6 +255,8 @@ def walk(stmts: list) -> list:
             out += walk(s.body)
         elif isinstance(s, (A.Choose, A.ChooseAny)):
             out += walk(s.body or [])
+        elif isinstance(s, A.Step):
+            out += walk(s.body)
         elif isinstance(s, A.ChooseMenu):
             for o in s.options:
                 out += walk(o.body)

@@ -71,6 +71,8 @@ class CheckerBase:
                 return self.a.values[e.name]
             if e.name in self.a.enum_values:
                 return self.a.enum_values[e.name][1]
+            if e.name in self.a.enums:  # the list of its values
+                return list(range(len(self.a.enums[e.name].values)))
             raise NotConstant(e)
         if isinstance(e, A.Unary) and e.op == "-":
             v = self.const_eval(e.operand)

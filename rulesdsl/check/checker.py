@@ -121,6 +121,9 @@ class Checker(FlowChecker):
         if limits:
             self.limit_decl(limits[0])
         for item in items:
+            if isinstance(item, A.EnumDecl):
+                self.enum_fields(item)
+        for item in items:
             if isinstance(item, A.BoardDecl):
                 self.board_decl(item)
             elif isinstance(item, A.DieDecl):
@@ -143,6 +146,9 @@ class Checker(FlowChecker):
             elif isinstance(item, A.RuleDecl):
                 if self.declare(item.name, "rule", item.span):
                     self.a.rules[item.name] = item
+        for item in items:
+            if isinstance(item, A.DisplayDecl):
+                self.display_decl(item)
         for unknown in self.overrides:
             if unknown not in self.a.settings:
                 known = ", ".join(sorted(self.a.settings)) or "none"
@@ -179,6 +185,13 @@ class Checker(FlowChecker):
             var = Var(p, t, frame=True)
             proc.vars.append(var)
             scope.blocks[-1][p] = var
+        steps: set[str] = set()
+        for s in walk(proc.body):
+            if isinstance(s, A.Step):
+                if s.name in steps:
+                    self.err("E021", f"a second step named {s.name} in {proc.kind} "
+                             f"{proc.name}", s.span, hint="give every step its own name")
+                steps.add(s.name)
         self.block(proc.body, scope)
 
     def check_rules(self) -> None:
@@ -321,6 +334,9 @@ class Checker(FlowChecker):
                 if opt.label is not None:
                     self.expr(opt.label, scope)
                 self.block(opt.body, scope)
+        elif isinstance(s, A.Step):
+            for inner in s.body:  # in place: what it binds stays bound after it
+                self.stmt(inner, scope)
         elif isinstance(s, FLOW):
             self.flow_stmt(s, scope)
         elif isinstance(s, (A.Draw, A.EndGame, A.Pass)):
@@ -352,11 +368,19 @@ class Checker(FlowChecker):
         scope.loops -= 1
 
     def die_kind(self, e: A.Expr, scope: Scope) -> Type:
-        if isinstance(e, A.Name) and e.name in self.a.dies:
+        """What `let x = roll ...` rolls: a kind of die, or a component of a kind with
+        faces; the type of its faces."""
+        if isinstance(e, A.Name) and e.name in self.a.dies and scope.lookup(e.name) is None:
             self.a.binding[id(e)] = DieKindRef(e.name)
             return self.a.dies[e.name].face_type
-        self.err("E030", "'let x = roll ...' rolls a kind of die declared with 'die'", e.span,
-                 hint="to roll dice of a set, write: roll hand")
+        reported = len(self.a.diagnostics)
+        t = self.expr(e, scope)
+        if is_a(t, "comp") and "faces" in self.a.kinds[t[1]].fields:
+            return element(self.a.kinds[t[1]].types.get("faces", ANY)) or ANY
+        if t != ANY or len(self.a.diagnostics) == reported:
+            self.err("E030", f"'let x = roll ...' rolls a kind of die declared with 'die', or "
+                     f"a component whose kind has faces, not {with_article(t)}", e.span,
+                     hint="to roll dice of a set, write: roll hand")
         return ANY
 
     def zone(self, e: A.Expr, scope: Scope) -> tuple | None:

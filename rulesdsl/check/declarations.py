@@ -7,6 +7,8 @@ state, board geometry, component tables.
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 from .. import ast as A
@@ -22,6 +24,7 @@ from .analysis import (
     Proc,
     Scope,
     ZoneInfo,
+    is_a,
     plural,
 )
 from .bindings import Var
@@ -30,7 +33,9 @@ from .types import (
     ANY,
     BOOL,
     INT,
+    NONE,
     PLAYER,
+    TEXT,
     Type,
     compatible,
     element,
@@ -44,13 +49,50 @@ class DeclarationChecker(ExpressionChecker):
     def enum_decl(self, d: A.EnumDecl) -> None:
         if not self.declare(d.name, "enum", d.span):
             return
-        info = EnumInfo(d.name, [], [])
+        info = EnumInfo(d.name, [], [], list(d.fields))
         for i, v in enumerate(d.values):
             if self.declare(v.name, f"value of {d.name}", v.span):
                 self.a.enum_values[v.name] = (d.name, i)
             info.values.append(v.name)
             info.labels.append(v.label or v.name)
         self.a.enums[d.name] = info
+
+    def enum_fields(self, d: A.EnumDecl) -> None:
+        """The fields of an enum that is a table, once the constants are known."""
+        info = self.a.enums.get(d.name)
+        if info is None or not d.fields:
+            return
+        if len(set(d.fields)) != len(d.fields):
+            self.err("E021", f"enum {d.name} names a field twice", d.span)
+            return
+        scope = Scope(Proc("enum", d.name, [], [], d.span))
+        info.columns = {f: [] for f in d.fields}
+        for v in d.values:
+            if len(v.fields) != len(d.fields):
+                self.err("E024", f"a value of {d.name} has {plural(len(d.fields), 'field')} "
+                         f"({', '.join(d.fields)}), {v.name} gives {len(v.fields)}", v.span)
+                for f in d.fields:
+                    info.columns[f].append(None)
+                continue
+            for f, value in zip(d.fields, v.fields):
+                info.columns[f].append(self.table_value(d.name, f, value, info.types, scope))
+
+    def table_value(self, owner: str, f: str, value: A.Expr, types: dict[str, Type],
+                    scope: Scope, each: bool = False) -> Any:
+        """A value of a table (a kind's, an enum's), known before the game; its field's
+        type is the type of its first value, and every other must fit it. With `each`, the
+        value is a list whose items are the field's values."""
+        t = self.expr(value, scope)
+        if each:
+            t = element(t) or ANY
+        v = self.constant(value)
+        known = types.get(f)
+        if known is not None and not compatible(known, t):
+            self.err("E030", f"field {f} of {owner} holds {with_article(known)}, "
+                     f"not {with_article(t)}", value.span)
+        if known is None or known in (NONE, ANY) or known == ("list", ANY):
+            types[f] = t
+        return v
 
     def setting_decl(self, d: A.SettingDecl) -> None:
         if not self.declare(d.name, "setting", d.span):
@@ -165,7 +207,7 @@ class DeclarationChecker(ExpressionChecker):
         if len(set(d.fields)) != len(d.fields):
             self.err("E021", f"kind {d.name} names a field twice", d.span)
             return
-        counts: list[int] = []
+        count = 0
         for row in d.rows:
             n = self.size(row.count, row.span)
             if n is None:
@@ -178,24 +220,163 @@ class DeclarationChecker(ExpressionChecker):
             if n < 1:
                 self.err("E050", "a row stands for at least one component", row.span)
                 continue
-            if sum(counts) + n > MAX_COMPONENTS:
+            made = self.kind_row(d, row, types, scope)
+            if made is None or count + n * len(made) > MAX_COMPONENTS:
                 self.err("E034", f"kind {d.name} would have more than {MAX_COMPONENTS:,} "
                          "components", row.span)
                 return
-            counts.append(n)
-            for f, value in zip(d.fields, row.values):
-                t = self.expr(value, scope)
-                v = self.constant(value)
-                known = types.get(f)
-                if known is not None and not compatible(known, t):
-                    self.err("E030", f"field {f} of {d.name} holds {with_article(known)}, "
-                             f"not {with_article(t)}", value.span)
-                types.setdefault(f, t)
-                columns[f].extend([v] * n)
-        count = sum(counts)
-        if count == 0:
+            for combo in made:
+                for f, v in zip(d.fields, combo):
+                    columns[f].extend([v] * n)
+            count += n * len(made)
+        if count == 0 and d.rows:
             self.err("E050", f"kind {d.name} has no components", d.span)
+        if "faces" in d.fields and count:
+            self.faces_field(d, columns["faces"], types.get("faces", ANY))
         self.a.kinds[d.name] = KindInfo(d.name, list(d.fields), columns, types, count)
+
+    def kind_row(self, d: A.KindDecl, row: A.KindRow, types: dict[str, Type],
+                 scope: Scope) -> list[list[Any]] | None:
+        """The field values of the components a row stands for (before its count): one
+        list, or one per combination of its `each` values (the first varying slowest);
+        None when the combinations would be more than a kind may have."""
+        choices: list[list[Any]] = []
+        holes: dict[int, A.StrLit] = {}
+        for k, (f, value) in enumerate(zip(d.fields, row.values)):
+            if isinstance(value, A.Each):
+                before = len(self.a.diagnostics)
+                items = self.table_value(d.name, f, value.items, types, scope, each=True)
+                if len(self.a.diagnostics) > before:
+                    items = [None]
+                elif not isinstance(items, list) or not items:
+                    self.err("E070", "'each' takes a non-empty list known before the game",
+                             value.items.span)
+                    items = [None]
+                choices.append(items)
+            elif isinstance(value, A.StrLit) and any(not isinstance(p, str)
+                                                     for p in value.parts):
+                holes[k] = value
+                types.setdefault(f, TEXT)
+                choices.append([None])
+            else:
+                choices.append([self.table_value(d.name, f, value, types, scope)])
+        if math.prod(len(c) for c in choices) > MAX_COMPONENTS:
+            return None
+        combos = [list(c) for c in itertools.product(*choices)]
+        for k, text in holes.items():
+            if not self.holes_named(d, text, holes):
+                continue
+            named = [p if isinstance(p, str) else getattr(p, "name", "") for p in text.parts]
+            for combo in combos:
+                combo[k] = "".join(
+                    p if isinstance(p, str) else self.shown(
+                        combo[d.fields.index(n)], types.get(n, ANY))
+                    for p, n in zip(text.parts, named))
+        return combos
+
+    def holes_named(self, d: A.KindDecl, text: A.StrLit, holes: dict[int, A.StrLit]) -> bool:
+        """Whether each `{...}` of a row's text names another field of the row."""
+        for part in text.parts:
+            if isinstance(part, str):
+                continue
+            name = part.name if isinstance(part, A.Name) else None
+            if name not in d.fields or d.fields.index(name) in holes:
+                self.err("E070", f"in a row of kind {d.name}, braces name another field of "
+                         f"the row ({', '.join(d.fields)})", part.span,
+                         hint='for example: "{rank} of {suit}"')
+                return False
+        return True
+
+    def shown(self, value: Any, t: Type) -> str:
+        """A value as a row's text shows it: an enum value by its label."""
+        if isinstance(t, tuple) and t[0] == "enum" and isinstance(value, int):
+            return self.a.enums[t[1]].labels[value]
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return "none" if value is None else str(value)
+
+    def faces_field(self, d: A.KindDecl, faces: list[Any], t: Type) -> None:
+        """A kind with a field `faces` is a kind of die: each component lists its faces."""
+        face = element(t)
+        ok = is_a(t, "list") and (face == INT or is_a(face, "enum"))
+        if not ok or any(not isinstance(f, list) or not f for f in faces):
+            self.err("E071", f"the faces of a {d.name} are a non-empty list of numbers, or of "
+                     "values of one enum, for each row", d.span,
+                     hint="for example: 4 x Fire, [Rune, Rend, Build, Heal]")
+
+    def display_decl(self, d: A.DisplayDecl) -> None:
+        """What a `display:` block says: names it uses must be the game's."""
+        info = self.a.display
+        drawn = set(self.a.counters) | set(self.a.zones) | set(self.a.dice) | set(self.a.boards)
+        for item in d.items:
+            if item.what in ("hide", "label", "group"):
+                for n in item.names:
+                    if n.name not in drawn:
+                        self.err("E090", f"'{n.name}' is no counter, zone, board or dice of "
+                                 "the game", n.span, hint=self.suggest(n.name))
+                names = [n.name for n in item.names]
+                if item.what == "hide":
+                    info.hidden += [n for n in names if n not in info.hidden]
+                elif item.what == "label":
+                    info.labels[names[0]] = item.text or names[0]
+                else:
+                    info.groups.append((item.text or "", names))
+            elif item.what == "glyph":
+                self.glyphs(item)
+            else:
+                self.owner(item)
+
+    def glyphs(self, item: A.DisplayItem) -> None:
+        target = item.names[0]
+        values: list[int] | None = None
+        names: list[str] = []
+        if target.name in self.a.kinds and item.by is not None:
+            kind = self.a.kinds[target.name]
+            t = kind.types.get(item.by.name)
+            if item.by.name not in kind.fields or not is_a(t, "enum"):
+                self.err("E090", f"a glyph of a {target.name} goes by a field of it that holds "
+                         "values of an enum", item.by.span,
+                         hint=f"the fields of {target.name}: {', '.join(kind.fields)}")
+                return
+            assert isinstance(t, tuple)
+            values, names = kind.columns[item.by.name], self.a.enums[t[1]].values
+        elif target.name in self.a.enums and item.by is None:
+            names = self.a.enums[target.name].values
+            values = list(range(len(names)))
+        else:
+            self.err("E090", "glyphs are given for a kind of component 'by' one of its fields, "
+                     "or for the values of an enum", target.span,
+                     hint=self.suggest(target.name))
+            return
+        table: dict[int, str] = {}
+        for value, text in item.glyphs:
+            if value.name not in names:
+                self.err("E090", f"'{value.name}' is not a value of the enum", value.span,
+                         hint=f"its values: {', '.join(names)}")
+            elif not 1 <= len(text) <= 3 or not text.isprintable() or text.strip() != text:
+                self.err("E090", f"a glyph is 1 to 3 characters without spaces at its ends, "
+                         f"not {text!r}", value.span)
+            else:
+                table[names.index(value.name)] = text
+        old = self.a.display.glyphs.get(target.name, [])
+        self.a.display.glyphs[target.name] = [
+            table.get(v, old[i] if i < len(old) else "") if v is not None else ""
+            for i, v in enumerate(values)]
+
+    def owner(self, item: A.DisplayItem) -> None:
+        kind, by = item.names[0], item.by
+        assert by is not None
+        info = self.a.counters.get(by.name)
+        if kind.name not in self.a.kinds:
+            self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
+                     hint=self.suggest(kind.name))
+        elif info is None or [dim[:2] for dim in info.dims] != [("kind", kind.name)] \
+                or info.type != PLAYER:
+            self.err("E090", f"the owner of a {kind.name} is a counter kept per {kind.name} "
+                     f"that holds a player, and '{by.name}' is not one", by.span,
+                     hint=f"for example: counter owner per {kind.name} = none holding player")
+        else:
+            self.a.display.owners[kind.name] = by.name
 
     def zone_decl(self, d: A.ZoneDecl) -> None:
         if not self.declare(d.name, "zone", d.span):

@@ -50,6 +50,7 @@ from .types import (
     element,
     join,
     list_of,
+    ordered,
     with_article,
 )
 
@@ -159,6 +160,8 @@ class ExpressionChecker(CheckerBase):
             return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
         if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
             return self.comprehension(e, scope)
+        if isinstance(e, A.Sort):
+            return self.sort(e, scope)
         if isinstance(e, A.Call):
             return self.call(e, scope)
         raise AssertionError(type(e))  # pragma: no cover
@@ -338,21 +341,44 @@ class ExpressionChecker(CheckerBase):
         return {"count": INT, "any": BOOL, "all": BOOL, "first": el,
                 "filter": list_of(el)}[e.kind]
 
+    def sort(self, e: A.Sort, scope: Scope) -> Type:
+        """`sort(x in xs where c by key)`: the items, ordered by a key that can be ordered."""
+        el = self.domain(e.domain, scope)
+        var = Var(e.var, el, frame=False)
+        self.a.candidate[id(e)] = var
+        scope.blocks.append({e.var: var})
+        if e.where is not None:
+            self.want(e.where, BOOL, scope, "a condition")
+        key = self.expr(e.key, scope)
+        scope.blocks.pop()
+        if not ordered(key):
+            self.err("E030", f"sort by a number, text, true/false, a player, a cell, a value of "
+                     f"an enum or a component, not {with_article(key)}", e.key.span)
+        return list_of(el)
+
     def field_owner(self, e: A.Of, scope: Scope, reported: int) -> Type | None:
-        """`field of c` for a component c, or None when attr is no field of any kind."""
-        kinds = [k for k in self.a.kinds.values() if e.attr in k.fields]
-        if not kinds:
+        """`field of c` for a component c (or a value of an enum that is a table), or None
+        when attr is no field of any kind or enum."""
+        tables: list[Any] = [k for k in self.a.kinds.values() if e.attr in k.fields]
+        tables += [n for n in self.a.enums.values() if e.attr in n.fields]
+        if not tables:
             return None
         t = self.expr(e.obj, scope)
         if t == ANY and len(self.a.diagnostics) > reported:
             return ANY
-        if not (is_a(t, "comp") and e.attr in self.a.kinds[t[1]].fields):
-            owners = " or ".join(k.name for k in kinds)
+        owner = t[1] if is_a(t, "comp") or is_a(t, "enum") else None
+        table = self.a.kinds.get(owner or "") if is_a(t, "comp") else self.a.enums.get(
+            owner or "")
+        if table is None or e.attr not in table.fields:
+            if e.attr in self.a.counters:
+                return None  # a counter of the same name: `attr of x` is the counter
+            owners = " or ".join(k.name for k in tables)
             self.err("E030", f"{e.attr} is a field of {owners}, not of {with_article(t)}",
                      e.obj.span)
             return ANY
-        self.a.binding[id(e)] = FieldRef(t[1], e.attr)
-        return self.a.kinds[t[1]].types.get(e.attr, ANY)
+        assert owner is not None
+        self.a.binding[id(e)] = FieldRef(owner, e.attr)
+        return table.types.get(e.attr, ANY)
 
     def lattice_call(self, e: A.Call, arg_types: list[Type]) -> Type:
         """corners(t), around(x), pairs(board), top(zone), unique(xs)."""

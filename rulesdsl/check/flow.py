@@ -284,7 +284,7 @@ def places_in(stmts: list, why: str | None = None) -> list[tuple[Any, str | None
     example could not start the game there: a local name bound before it, or a loop,
     choice or step around it whose place the game would need."""
     out: list[tuple[Any, str | None]] = []
-    for s in stmts:
+    for s in in_place(stmts):
         if isinstance(s, (A.CallRule, A.Point)):
             out.append((s, why))
         inner: list[tuple[list, str | None]] = []
@@ -313,6 +313,15 @@ def places_in(stmts: list, why: str | None = None) -> list[tuple[Any, str | None
         name = _bound_name(s)
         if name is not None and why is None:
             why = f"after the local name '{name}' (line {s.span.line}), which would have no value"
+    return out
+
+
+def in_place(stmts: list) -> list:
+    """A block with each `step NAME:` written out in place (a step is only a name a variant
+    may change a part of a rule by: what it binds stays bound after it)."""
+    out: list = []
+    for s in stmts:
+        out += in_place(s.body) if isinstance(s, A.Step) else [s]
     return out
 
 

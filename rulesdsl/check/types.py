@@ -214,6 +214,22 @@ def _position(ts: list[Type]) -> Type | Problem:
     return Problem(f"index takes a value of an enum, not {with_article(ts[0])}")
 
 
+def ordered(t: Type) -> bool:
+    """Whether values of type t can be put in order (for `sort`)."""
+    return t in (INT, TEXT, BOOL, PLAYER, ANY) or (
+        isinstance(t, tuple) and t[0] in ("enum", "comp", "cell"))
+
+
+def _sorted(ts: list[Type]) -> Type | Problem:
+    el = element(ts[0])
+    if el is None or _kind(ts[0]) == "board":
+        return Problem(f"sort takes a list, not {with_article(ts[0])}")
+    if not ordered(el):
+        return Problem(f"sort puts numbers, text, players, cells, values of an enum or "
+                       f"components in order, not {with_article(el)}")
+    return list_of(el)
+
+
 def _total(ts: list[Type]) -> Type | Problem:
     if ts[0] in (ANY, ("list", INT), ("list", ANY)):
         return INT
@@ -252,6 +268,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("index", 1, 1, _position,
             "index(v): the place of an enum value in its enum, counted from 1"),
     Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
+    Builtin("sort", 1, 1, _sorted,
+            "sort(xs): the items of xs, smallest first; sort(x in xs by key): ordered by key"),
 ]}
 
 # names that mean something everywhere

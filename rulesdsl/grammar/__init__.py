@@ -154,7 +154,14 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
             return Diagnostic("E001", f"expected an indented block after line {opener}", span,
                               hint="a line ending with ':' starts a block: indent the lines "
                                    "that belong to it")
-        expected = sorted({_readable(parser, e) for e in err.expected if not e.startswith("__")})
+        wanted = {e for e in err.expected if not e.startswith("__")}
+        line_text = (text.split("\n") + [""])[max(line - 1, 0)].lstrip()
+        if {"COLON", "_NL"} <= wanted and not line_text.startswith(("instead", "before",
+                                                                     "after")):
+            # a statement may end in ':' only after `instead of`, `before` or `after` (in
+            # a variant's `change`): elsewhere the parser's ':' would mislead
+            wanted.discard("COLON")
+        expected = sorted({_readable(parser, e) for e in wanted})
         hint = None
         if len(expected) <= 6:
             hint = "expected " + ", ".join(expected)

@@ -19,7 +19,8 @@ ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
 
 class StringError(Exception):
     """What the builder refuses, with its place: a malformed string literal (bad escape,
-    unclosed `{`: E002) or a number too long to be one (E005)."""
+    unclosed `{`: E002), a number too long to be one (E005), or a construct the grammar
+    accepts but that does not make sense, such as a sort without a key (E001)."""
 
     def __init__(self, message: str, span: Span, code: str = "E002"):
         super().__init__(message)
@@ -209,6 +210,24 @@ class AstBuilder(Transformer):
                           field_spans=[self.tok_span(f) for f in fields])
 
     @v_args(meta=True)
+    def each_value(self, meta: Any, c: list) -> A.Each:
+        return A.Each(span=self.span(meta), items=c[0])
+
+    @v_args(meta=True)
+    def data_source(self, meta: Any, c: list) -> A.DataSource:
+        count = _size(c[0]) if c[0] is not None else 1
+        key = [str(t) for t in c[2:] if isinstance(t, Token)]
+        return A.DataSource(span=self.span(meta), path=self.plain(c[1]), key=key, count=count,
+                            refs=self.refs(c[0]))
+
+    @v_args(meta=True)
+    def kind_from(self, meta: Any, c: list) -> A.KindDecl:
+        fields = [t for t in c[1:] if isinstance(t, Token)]
+        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
+                          rows=[], name_span=self.tok_span(c[0]),
+                          field_spans=[self.tok_span(f) for f in fields], source=c[-1])
+
+    @v_args(meta=True)
     def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
         return A.ZoneDecl(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
                           kind=str(c[2]), visibility=str(c[3]) if c[3] is not None else "public",
@@ -237,6 +256,110 @@ class AstBuilder(Transformer):
     def enum_decl(self, meta: Any, c: list) -> A.EnumDecl:
         return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=c[1:],
                           name_span=self.tok_span(c[0]))
+
+    @v_args(meta=True)
+    def enum_row(self, meta: Any, c: list) -> A.EnumValue:
+        label = self.plain(c[1]) if c[1] is not None else None
+        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label, fields=c[2:],
+                           name_span=self.tok_span(c[0]))
+
+    @v_args(meta=True)
+    def enum_table(self, meta: Any, c: list) -> A.EnumDecl:
+        fields = [t for t in c[1:] if isinstance(t, Token)]
+        values = [v for v in c[1:] if isinstance(v, A.EnumValue)]
+        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=values,
+                          fields=[str(f) for f in fields], name_span=self.tok_span(c[0]),
+                          field_spans=[self.tok_span(f) for f in fields])
+
+    # ---- a variant's changes, the display --------------------------------------------
+
+    @v_args(meta=True)
+    def change_decl(self, meta: Any, c: list) -> A.Change:
+        what, name = str(c[0]), c[1]
+        if isinstance(name, Token) and name.type == "STRING":
+            name = self.plain(name)
+        return A.Change(span=self.span(meta), what=what,
+                        name=str(name) if name is not None else None, edits=c[2:],
+                        refs=self.refs(c[1]))
+
+    def _hook(self, meta: Any, place: str, anchor: Any, body: Any) -> A.Hook:
+        return A.Hook(span=self.span(meta), place=place, anchor=anchor,
+                      body=body if isinstance(body, list) else [body])
+
+    @v_args(meta=True)
+    def at_start(self, meta: Any, c: list) -> A.Hook:
+        return self._hook(meta, "start", None, c[0])
+
+    @v_args(meta=True)
+    def at_end(self, meta: Any, c: list) -> A.Hook:
+        return self._hook(meta, "end", None, c[0])
+
+    @v_args(meta=True)
+    def instead_of(self, meta: Any, c: list) -> A.Hook:
+        return self._hook(meta, "instead", c[0], c[1])
+
+    @v_args(meta=True)
+    def before_stmt(self, meta: Any, c: list) -> A.Hook:
+        return self._hook(meta, "before", c[0], c[1])
+
+    @v_args(meta=True)
+    def after_stmt(self, meta: Any, c: list) -> A.Hook:
+        return self._hook(meta, "after", c[0], c[1])
+
+    @v_args(meta=True)
+    def replace_value(self, meta: Any, c: list) -> A.ValueEdit:
+        return A.ValueEdit(span=self.span(meta), old=c[0], new=c[1])
+
+    def one_line(self, c: list) -> list:
+        return [c[0]]
+
+    @v_args(meta=True)
+    def option_edit(self, meta: Any, c: list) -> A.OptionEdit:
+        label = self.string(c[1]) if c[1] is not None else None
+        return A.OptionEdit(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
+                            body=c[3] if len(c) > 3 else None, name_span=self.tok_span(c[0]))
+
+    @v_args(meta=True)
+    def add_option(self, meta: Any, c: list) -> A.OptionEdit:
+        o: A.MenuOption = c[0]  # placed at the option itself (the menu will hold it)
+        return A.OptionEdit(span=o.span, id=o.id, label=o.label, cond=o.cond,
+                            body=o.body, action="add", name_span=o.name_span)
+
+    @v_args(meta=True)
+    def remove_option(self, meta: Any, c: list) -> A.OptionEdit:
+        return A.OptionEdit(span=self.span(meta), id=str(c[0]), action="remove",
+                            name_span=self.tok_span(c[0]))
+
+    @v_args(meta=True)
+    def display_decl(self, meta: Any, c: list) -> A.DisplayDecl:
+        return A.DisplayDecl(span=self.span(meta), items=c)
+
+    def _display(self, meta: Any, what: str, names: list, **extra: Any) -> A.DisplayItem:
+        return A.DisplayItem(span=self.span(meta), what=what, names=self.refs(*names), **extra)
+
+    @v_args(meta=True)
+    def display_hide(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "hide", c)
+
+    @v_args(meta=True)
+    def display_label(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "label", [c[0]], text=self.plain(c[1]))
+
+    @v_args(meta=True)
+    def display_group(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "group", c[1:], text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def display_glyph(self, meta: Any, c: list) -> A.DisplayItem:
+        by = self.refs(c[1])
+        return self._display(meta, "glyph", [c[0]], by=by[0] if by else None, glyphs=c[2:])
+
+    @v_args(meta=True)
+    def display_owner(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "owner", [c[0]], by=self.refs(c[1])[0])
+
+    def glyph(self, c: list) -> tuple:
+        return (self.refs(c[0])[0], self.plain(c[1]))
 
     @v_args(meta=True)
     def die_decl(self, meta: Any, c: list) -> A.DieDecl:
@@ -384,6 +507,23 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def call_stmt(self, meta: Any, c: list) -> A.CallRule:
         return A.CallRule(span=self.span(meta), name=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def step_call(self, meta: Any, c: list) -> A.CallRule:
+        return A.CallRule(span=self.span(meta), name="step", args=c[0] or [])
+
+    @v_args(meta=True)
+    def base_named_call(self, meta: Any, c: list) -> A.CallRule:
+        return A.CallRule(span=self.span(meta), name="base", args=c[0] or [])
+
+    @v_args(meta=True)
+    def base_call_stmt(self, meta: Any, c: list) -> A.BaseCall:
+        return A.BaseCall(span=self.span(meta), name=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def step_stmt(self, meta: Any, c: list) -> A.Step:
+        return A.Step(span=self.span(meta), name=str(c[0]), body=c[1],
+                      name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def replay_stmt(self, meta: Any, c: list) -> A.Replay:
@@ -603,6 +743,21 @@ class AstBuilder(Transformer):
 
     def args(self, c: list) -> list:
         return list(c)
+
+    @v_args(meta=True)
+    def sort(self, meta: Any, c: list) -> A.Expr:
+        _, items, where, key = c
+        if where is None and key is None:
+            return A.Call(span=self.span(meta), func="sort", args=[items])
+        if not (isinstance(items, A.Binary) and items.op == "in"
+                and isinstance(items.left, A.Name)):
+            raise StringError("write sort(x in LIST by KEY): a name, 'in' and the list",
+                              items.span, "E001")
+        if key is None:
+            raise StringError("'sort(x in LIST where ...)' needs 'by' and the key to sort by",
+                              self.span(meta), "E001")
+        return A.Sort(span=self.span(meta), var=items.left.name, domain=items.right,
+                      where=where, key=key, name_span=items.left.span)
 
     @v_args(meta=True)
     def quantifier(self, meta: Any, c: list) -> A.Quantifier:

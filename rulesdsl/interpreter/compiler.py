@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis, Proc
-from ..check.bindings import CounterRef, DieKindRef, Var, VarRef
+from ..check.bindings import CounterRef, DieKindRef, Var, VarRef, ZoneRef
 from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
 from . import emit as E
@@ -130,7 +130,7 @@ def _bodies(s: Any) -> list[list]:
     if isinstance(s, A.If):
         out = [b for _, b in s.branches]
         return out + ([s.otherwise] if s.otherwise else [])
-    if isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns)):
+    if isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns, A.Step)):
         return [s.body]
     return []
 
@@ -459,6 +459,8 @@ class Compiler(ExpressionCompiler):
                 total += self.body_weight(s.body)
             elif isinstance(s, A.ChooseMenu):
                 total += sum(self.body_weight(o.body) for o in s.options)
+            elif isinstance(s, A.Step):
+                total += self.body_weight(s.body)
         return total
 
     def _stmt(self, s: Any, pos: list) -> list:
@@ -495,6 +497,10 @@ class Compiler(ExpressionCompiler):
             self.emit(pos, E.expr_stmt(E.call(
                 "_move", st, self.expr(s.item), source, self.zone_number(s.dest),
                 E.const(self.sid(s.span)), among)))
+            dest = self.a.binding[id(s.dest)]
+            if isinstance(dest, ZoneRef) and self.a.zones[dest.name].visibility == "bag":
+                # in a bag, what goes in goes to a random place: the top is a blind draw
+                self.emit(pos, E.expr_stmt(E.call("_bag", st, self.zone_list(s.dest))))
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.point(pos, "end", s.span)
@@ -536,6 +542,8 @@ class Compiler(ExpressionCompiler):
             self.expect(s, pos)
         elif isinstance(s, A.Pass):
             self.emit(pos, ast.Pass())
+        elif isinstance(s, A.Step):
+            return self.stmts(s.body, pos)
         elif isinstance(s, A.CallRule):
             return self.call_rule(s, pos)
         elif isinstance(s, A.Replay):
@@ -981,19 +989,31 @@ class Compiler(ExpressionCompiler):
         return self.if_chain(branches, None, resume, split, s.span, marks)
 
     def let_roll(self, s: A.LetRoll, pos: list) -> list:
-        ref = self.a.binding[id(s.die)]
-        assert isinstance(ref, DieKindRef)
-        die = self.a.dies[ref.name]
-        faces = self.const(die.faces)
+        ref = self.a.binding.get(id(s.die))
+        if isinstance(ref, DieKindRef):
+            die = self.a.dies[ref.name]
+            faces: ast.expr = self.const(die.faces)
+            count: ast.expr = E.const(len(die.faces))
+            face_type = die.face_type
+        else:  # a component whose kind lists each one's faces
+            t = self.a.type_of(s.die)
+            assert isinstance(t, tuple) and t[0] == "comp", t
+            kind = self.a.kinds[t[1]]
+            held = self.fresh()
+            self.emit(pos, E.assign(E.store(held), E.sub(
+                self.const(kind.columns["faces"]),
+                self.need(self.expr(s.die), s.die.span, "the die"))))
+            faces, count = E.name(held), E.call("len", E.name(held))
+            face_type = element(kind.types["faces"]) or ANY
         slot = self.slot(self.a.var_of[id(s)])
-        site = Site("roll", self.proc_name, s.span, die.face_type, slot)
+        site = Site("roll", self.proc_name, s.span, face_type, slot)
         site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
         n = len(self.sites) - 1
         resume = self.new_block(s.span)
         site.resume = self.block_number(resume)
         st = E.name("st")
-        roll = E.sub(faces, E.method(st, "rand", E.const(len(die.faces))))
+        roll = E.sub(faces, E.method(st, "rand", count))
         self.emit(pos, E.if_(E.attr(st, "auto"), [E.assign(self.local_store(slot), roll),
                                                   E.jump(self.block_number(resume))]),
                   E.assign(E.attr_store(st, "pending"),

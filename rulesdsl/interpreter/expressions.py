@@ -268,7 +268,7 @@ class ExpressionCompiler:
 
     def of_code(self, ref: Ref, attr: str, obj: A.Expr) -> ast.expr:
         if isinstance(ref, FieldRef):
-            column = self.const(self.a.kinds[ref.kind].columns[ref.field])
+            column = self.const(self.a.field_column(ref.kind, ref.field))
             return E.sub(column, self.expr(obj))
         if isinstance(ref, FaceRef):
             return E.sub(E.name("V"), self.slot_index(self.layout.dice[ref.dice],
@@ -366,6 +366,12 @@ class ExpressionCompiler:
                 e, self.domain(e.domain), self.weight(e.expr, e.where)), where)
         if isinstance(e, A.Call):
             return self.call(e)
+        if isinstance(e, A.Sort):
+            var = self.var_name(a.candidate[id(e)])
+            where = self.expr(e.where) if e.where is not None else None
+            pairs = E.listcomp(E.tuple_([self.expr(e.key), E.name(var)]), var, self.work(
+                e, self.domain(e.domain), self.weight(e.key, e.where)), where)
+            return E.call("_sort", pairs, E.const(self.sid(e.span)))
         raise AssertionError(type(e))  # pragma: no cover
 
     def work(self, node: Any, domain: ast.expr, weight: int = 1) -> ast.expr:
@@ -607,6 +613,11 @@ class ExpressionCompiler:
             xs = self.read(e.args[0])
             return {"top": lambda: E.call("_top", xs), "length": lambda: E.call("len", xs),
                     "unique": lambda: E.call("_uniq", xs)}[f]()
+        if f == "sort":
+            item = self.fresh("c")
+            pairs = E.listcomp(E.tuple_([E.name(item), E.name(item)]), item,
+                               self.read(e.args[0]))
+            return E.call("_sort", pairs, sid)
         args = [self.expr(x) for x in e.args]
         if f in ("lines", "column", "row", "cell"):
             board = self.a.boards[self.a.type_of(e.args[0])[1]]

@@ -35,7 +35,7 @@ from .runtime import SUSPEND, RuleRuntimeError
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
 from .state import State, seed_to_rng
 from .stepping import advance, describe, failure
-from .views import shown, view
+from .views import screen, shown, view
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
@@ -115,6 +115,12 @@ class Rules:
             out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
                                    else holds[1])
         return out
+
+    @cached_property
+    def display(self) -> dict[str, Any]:
+        """How a screen shows this game (its `display:` blocks), as plain data: see
+        `views.screen`. The terminal draws a seat's view with it; a browser page will too."""
+        return screen(self.analysis, self.program.display)
 
     def teams(self, players: int) -> list[list[int]] | None:
         """The seats of each team in a game of that many players (`teams of N`), or None

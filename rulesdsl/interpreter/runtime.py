@@ -153,6 +153,19 @@ def make_helpers(env: Env) -> dict[str, Any]:
     def _top(zone: list) -> Any:
         return zone[0] if zone else None
 
+    def _sort(pairs: list[tuple[Any, Any]], sid: int) -> list:
+        """The items of (key, item) pairs, by their keys (ties keep their order)."""
+        try:
+            pairs.sort(key=_first)
+        except TypeError:
+            raise _err("R003", "sorting by none, or by keys of different kinds", sid) from None
+        return [item for _, item in pairs]
+
+    def _bag(st: Any, zone: list) -> None:
+        """What went last into a bag goes to a random place in it."""
+        if len(zone) > 1:
+            zone.insert(st.rand(len(zone)), zone.pop())
+
     def _shuffle(st: Any, zone: list) -> None:
         for i in range(len(zone) - 1, 0, -1):
             j = st.rand(i + 1)
@@ -233,6 +246,10 @@ def make_helpers(env: Env) -> dict[str, Any]:
 
     return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)
             and name != "_err"}
+
+
+def _first(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
 
 
 HELPER_NAMES = frozenset(make_helpers(Env([], [])))

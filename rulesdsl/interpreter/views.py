@@ -38,6 +38,26 @@ def shown(disp: Display, value: Any, t: Type) -> Any:
     return disp.show(value, t)
 
 
+def screen(a: Analysis, disp: Display) -> dict[str, Any]:
+    """How a screen shows the game, from its `display:` blocks, as plain data to read beside
+    a view: the counters and zones it does not draw (`hidden`), what it calls some
+    (`labels`), the titled `groups` it draws together, the `glyphs` of pieces (per kind, by
+    component id; per enum, by the value as views show it) and, per kind, the counter that
+    holds a piece's `owner`."""
+    d = a.display
+    glyphs: dict[str, dict[str, str]] = {}
+    for name, marks in d.glyphs.items():
+        if name in a.kinds:
+            ids = disp.components[name][0]
+            glyphs[name] = {ids[c]: g for c, g in enumerate(marks) if g}
+        else:
+            labels = a.enums[name].labels
+            glyphs[name] = {labels[v]: g for v, g in enumerate(marks) if g}
+    return {"hidden": list(d.hidden), "labels": dict(d.labels),
+            "groups": [[title, list(names)] for title, names in d.groups],
+            "glyphs": glyphs, "owners": dict(d.owners)}
+
+
 def per_component(info: CounterInfo) -> str | None:
     """The kind a counter is kept per, when that is its only key."""
     if len(info.dims) == 1 and info.dims[0][0] == "kind":

@@ -27,7 +27,7 @@ KINDS: dict[type, tuple[str, types.SymbolKind]] = {
     A.PlayDecl: ("play", S.Module), A.RankDecl: ("rank", S.Operator),
     A.HeuristicDecl: ("heuristic", S.Operator),
     A.TriggerDecl: ("as soon as", S.Event), A.GameDecl: ("game", S.File),
-    A.PlayersDecl: ("players", S.Number),
+    A.PlayersDecl: ("players", S.Number), A.DisplayDecl: ("display", S.Module),
 }
 
 
@@ -49,6 +49,10 @@ def _symbol(item: Any, places: Places) -> types.DocumentSymbol | None:
     if isinstance(item, A.Remove):
         what = f"{item.what} {item.name or ''}".strip()
         return _make(f"remove {what}", S.Null, item.span, item.span, places)
+    if isinstance(item, A.Change):
+        changed = f'"{item.name}"' if item.what == "example" else item.name or ""
+        return _make(f"change {item.what} {changed}".strip(), S.Event, item.span, item.span,
+                     places, "edits the base's")
     word, kind = KINDS[type(item)]
     name = getattr(item, "name", None)
     if isinstance(item, A.TriggerDecl):

@@ -291,6 +291,21 @@ class Index:
         elif isinstance(item, (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.DieDecl)):
             for attr in ("value", "low", "high", "init", "faces"):
                 self._expr(getattr(item, attr, None))
+        elif isinstance(item, A.DisplayDecl):
+            self._display(item)
+
+    def _display(self, item: A.DisplayDecl) -> None:
+        """The names a `display:` block uses: counters, zones, a kind and its field, an
+        enum's values (renaming one renames it there too)."""
+        for line in item.items:
+            for n in line.names:
+                self._use(n.span, self._lookup(n.name))
+            if line.by is not None:
+                field = self.fields.get((line.names[0].name, line.by.name))
+                self._use(line.by.span, field if line.what == "glyph" and field is not None
+                          else self._lookup(line.by.name))
+            for value, _ in line.glyphs:
+                self._use(value.span, self._lookup(value.name))
 
     def _block(self, stmts: list, until: Span) -> None:
         self._scopes.append({})

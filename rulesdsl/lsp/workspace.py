@@ -132,9 +132,10 @@ class Workspace:
         return result
 
     def _originals(self, own: A.RulesFile, resolved: Resolved) -> tuple:
-        """The declarations of a variant's base that the variant replaces or removes."""
+        """The declarations of a variant's base that the variant replaces, changes or
+        removes."""
         changed = {key_of(i.decl) for i in own.items if isinstance(i, A.Replace)} | {
-            (i.what, i.name or "") for i in own.items if isinstance(i, A.Remove)}
+            (i.what, i.name or "") for i in own.items if isinstance(i, (A.Remove, A.Change))}
         if not changed - {None} or len(resolved.chain) < 2:
             return ()
         try:

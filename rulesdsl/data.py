@@ -1,0 +1,268 @@
+"""Component tables from data files: `kind Druid(name, left, right): from "cards.yaml" druids`.
+
+Stage: resolve (after the variants are merged, before checking). A kind declared `from` a
+YAML file gets its rows from it: the key path names a list of mappings, one per component,
+whose keys are the kind's fields (other keys are left alone, for the people who read the
+file). Each row becomes the `KindRow` it would be if written in the rule file, placed in the
+YAML file, so that the checker's errors point at the YAML line and column.
+
+The file is named relative to the rule file that names it, as `extends` is, and must lie in
+that file's folder or below it, with a `.yaml` or `.yml` name: a rule file is untrusted and
+may not read anything else of the machine. A file that is not what it should be (missing,
+elsewhere, too large, not UTF-8 text, not YAML) is reported by its name and place only: its
+text is never quoted back.
+
+Values: whole numbers, true/false, text, none, and lists of those. A text names a value of
+an enum when every text of its field does (the case of letters aside: `fire` is `Fire`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import ast as A
+from .diagnostics import Diagnostic, RulesError, Span
+
+MAX_BYTES = 1 << 20     # a data file larger than this is refused
+MAX_VALUES = 100_000    # values read from one table, at most (aliases can multiply them)
+SUFFIXES = (".yaml", ".yml")
+_parsed: dict[str, Any] = {}  # the last few data files parsed, by their text (read only)
+
+
+class _Problem(Exception):
+    def __init__(self, code: str, message: str, span: Span, hint: str | None = None):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, message, span, hint=hint)
+
+
+def load_data(file: A.RulesFile, sources: dict[str, str],
+              include: tuple[str | Path, ...] = ()) -> A.RulesFile:
+    """The file with the rows of every kind declared `from` a data file read in; the data
+    files' texts are added to `sources`. `include` names folders data files may lie in
+    besides the folder of the rule file that names each. Raises RulesError for every file
+    that cannot be used."""
+    if not any(isinstance(d, A.KindDecl) and d.source is not None for d in file.items):
+        return file
+    enums = [d for d in file.items if isinstance(d, A.EnumDecl)]
+    items: list[Any] = []
+    diags: list[Diagnostic] = []
+    cache: dict[Path, Any] = {}
+    for decl in file.items:
+        if isinstance(decl, A.KindDecl) and decl.source is not None:
+            try:
+                rows = _rows(decl, decl.source, enums, sources, cache, include)
+            except _Problem as p:
+                diags.append(p.diagnostic)
+                rows = []
+            decl = A.updated(decl, {"rows": rows})
+        items.append(decl)
+    if diags:
+        raise RulesError(diags, sources)
+    return A.updated(file, {"items": items})
+
+
+def data_path(source: A.DataSource) -> Path:
+    """Where a data file is: beside (or below) the rule file that names it."""
+    return Path(source.span.file).parent / source.path
+
+
+def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
+          sources: dict[str, str], cache: dict[Path, Any],
+          include: tuple[str | Path, ...]) -> list[A.KindRow]:
+    path = _checked_path(source, include)
+    name = str(data_path(source))
+    if path not in cache:
+        cache[path] = _read(path, name, source.span, sources)
+    node = cache[path]
+    where = ""
+    for key in source.key:
+        if not isinstance(node, dict) or key not in node:
+            have = ", ".join(str(k) for k in node) if isinstance(node, dict) else ""
+            raise _Problem("E009", f"{name} has no key '{key}'{where}", _place(name, node),
+                           hint=f"the keys there: {have}" if have else None)
+        node = node[key]
+        where = f" under '{'.'.join(source.key[:source.key.index(key) + 1])}'"
+    if not isinstance(node, list) or not node:
+        raise _Problem("E009", f"kind {decl.name} reads its rows from {name}"
+                       f"{where}, which is not a list of rows", _place(name, node),
+                       hint="a list of mappings: - {field: value, ...}")
+    counted = [0]
+    table: list[list[tuple[Any, Span]]] = []
+    for i, row in enumerate(node):
+        span = _item_place(name, node, i)
+        if not isinstance(row, dict):
+            raise _Problem("E009", f"row {i + 1} of {name}{where} is not a mapping of "
+                           f"{decl.name}'s fields", span)
+        values = []
+        for field in decl.fields:
+            if field not in row:
+                raise _Problem("E009", f"row {i + 1} of {name}{where} has no '{field}' (a "
+                               f"{decl.name} has {', '.join(decl.fields)})", span)
+            values.append((_value(row[field], name, _key_place(name, row, field), counted),
+                           _key_place(name, row, field)))
+        table.append(values)
+    types = [_enum_of([row[k][0] for row in table], decl.fields[k], enums, name)
+             for k in range(len(decl.fields))]
+    return [A.KindRow(span=_item_place(name, node, i), count=source.count,
+                      values=[_literal(v, span, types[k]) for k, (v, span) in enumerate(row)],
+                      refs=source.refs)
+            for i, row in enumerate(table)]
+
+
+def _checked_path(source: A.DataSource, include: tuple[str | Path, ...]) -> Path:
+    """The data file's path, if it is one a rule file may read: where `extends` may reach
+    (variants.locate: V007 elsewhere), a YAML file that exists."""
+    from .variants import locate  # variants reads the data once a chain is merged
+
+    span = source.span
+    try:
+        target = locate(span.file, source.path, SUFFIXES, span, what="data", extra=include)
+    except RulesError as err:
+        raise _Problem(err.diagnostics[0].code, err.diagnostics[0].message, span,
+                       hint=err.diagnostics[0].hint) from None
+    real = target.resolve()
+    if not real.is_file():
+        raise _Problem("E007", f"the data file {source.path} does not exist (looked for "
+                       f"{target})", span,
+                       hint="the path is relative to the rule file that names it")
+    return real
+
+
+def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
+    """The parsed YAML of a data file (named `name` in messages); its text goes into
+    `sources` once it has parsed."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise _Problem("E007", f"the data file {path.name} is larger than "
+                           f"{MAX_BYTES >> 20} MiB", span)
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Problem("E007", f"the data file {path.name} is not UTF-8 text", span) from None
+    except OSError as err:
+        raise _Problem("E007", f"cannot read the data file {path.name}: {err.strerror}",
+                       span) from None
+    if text in _parsed:  # the YAML reader is slow: a file read again is parsed once
+        sources[name] = text
+        return _parsed[text]
+    try:
+        data = YAML(typ="rt", pure=True).load(text)
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        what = err.problem or err.context or "not valid YAML"
+        raise _Problem("E008", f"{path.name} is not valid YAML: {what}",
+                       Span(file=name, line=line, column=col, end_line=line,
+                            end_column=col + 1)) from None
+    except (YAMLError, ValueError, RecursionError) as err:
+        raise _Problem("E008", f"{path.name} is not valid YAML ({type(err).__name__})",
+                       Span(file=name, line=0, column=0, end_line=0, end_column=0)) from None
+    sources[name] = text
+    if len(_parsed) >= 8:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[text] = data
+    return data
+
+
+def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
+    """A plain value of a row: a number, true/false, text, none or a list of those."""
+    counted[0] += 1
+    if counted[0] > MAX_VALUES:
+        raise _Problem("E009", f"{name} holds more than {MAX_VALUES:,} values for one kind",
+                       span)
+    if v is None:
+        return None
+    # the YAML library's own kinds of numbers, flags and text, made plain
+    if isinstance(v, bool) or type(v).__name__ == "ScalarBoolean":
+        return bool(v)
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, str):
+        return str(v)
+    if isinstance(v, list):
+        return [_value(x, name, _item_place(name, v, i), counted) for i, x in enumerate(v)]
+    kind = "a mapping" if isinstance(v, dict) else (
+        "a fraction" if isinstance(v, float) else f"a value of YAML type {type(v).__name__}")
+    raise _Problem("E009", f"a field holds a number, true/false, text, none or a list of them, "
+                   f"not {kind}", span)
+
+
+def _texts(v: Any) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, list):
+        return [t for x in v for t in _texts(x)]
+    return []
+
+
+def _enum_of(column: list[Any], field: str, enums: list[A.EnumDecl],
+             name: str) -> dict[str, str] | None:
+    """The enum the texts of a field name values of, as a map from text to value name;
+    None when they are plain text."""
+    texts = {t for v in column for t in _texts(v)}
+    if not texts:
+        return None
+    fits = []
+    for e in enums:
+        names = [v.name for v in e.values]
+        exact = {n: n for n in names}
+        folded: dict[str, str] = {}
+        for n in names:
+            folded.setdefault(n.lower(), n)
+        if all(t in exact or t.lower() in folded for t in texts):
+            fits.append((e.name, {t: exact.get(t) or folded[t.lower()] for t in texts}))
+    if len(fits) > 1:
+        raise _Problem("E009", f"the texts of field '{field}' in {name} name values of "
+                       f"several enums: {', '.join(f for f, _ in fits)}",
+                       Span(file=name, line=0, column=0, end_line=0, end_column=0))
+    return fits[0][1] if fits else None
+
+
+def _literal(v: Any, span: Span, enum: dict[str, str] | None) -> A.Expr:
+    if v is None:
+        return A.NoneLit(span=span)
+    if isinstance(v, bool):
+        return A.BoolLit(span=span, value=v)
+    if isinstance(v, int):
+        return A.IntLit(span=span, value=v)
+    if isinstance(v, list):
+        return A.ListLit(span=span, items=[_literal(x, span, enum) for x in v])
+    if enum is not None:
+        return A.Name(span=span, name=enum[v])
+    return A.StrLit(span=span, parts=[v])
+
+
+# ---- places in the YAML file -------------------------------------------------------------
+
+def _span(name: str, line: int, col: int, width: int = 1) -> Span:
+    return Span(file=name, line=line + 1, column=col + 1, end_line=line + 1,
+                end_column=col + 1 + max(width, 1))
+
+
+def _place(name: str, node: Any) -> Span:
+    lc = getattr(node, "lc", None)
+    if lc is None or lc.line is None:
+        return Span(file=name, line=0, column=0, end_line=0, end_column=0)
+    return _span(name, lc.line, lc.col)
+
+
+def _item_place(name: str, seq: Any, i: int) -> Span:
+    try:
+        line, col = seq.lc.item(i)
+    except (AttributeError, KeyError, TypeError):
+        return _place(name, seq)
+    return _span(name, line, col, len(str(seq[i])) if not isinstance(seq[i], (dict, list))
+                 else 1)
+
+
+def _key_place(name: str, row: Any, key: str) -> Span:
+    try:
+        line, col = row.lc.value(key)
+    except (AttributeError, KeyError, TypeError):
+        return _place(name, row)
+    value = row[key]
+    return _span(name, line, col, len(str(value)) if not isinstance(value, (dict, list))
+                 else 1)

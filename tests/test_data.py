@@ -1,0 +1,191 @@
+"""Kinds read from YAML data files: the rows, the enum values their texts name, the paths a
+rule file may read, and an error with its place for every file that does not fit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl import data
+from rulesdsl.interpreter.examples import run_examples
+
+from .conftest import ROOT
+
+GAME = """game "Cards"
+players 2
+
+enum Suit: Hearts, Spades
+{kind}
+
+play:
+    end game
+
+example "the rows":
+    expect {expect}
+"""
+
+
+def write(folder: Path, name: str, text: str | bytes) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def game(folder: Path, kind: str, name: str = "cards.rules", expect: str = "true") -> Path:
+    return write(folder, name, GAME.format(kind=kind, expect=expect))
+
+
+def diagnostics(path: Path) -> list:
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    return err.value.diagnostics
+
+
+def test_rows_from_a_file_are_the_rows_written_in_the_rule_file(tmp_path):
+    write(tmp_path, "cards.yaml", """cards:
+  - {name: Ace, value: 11, suit: hearts, wild: false, note: for people}
+  - name: King
+    value: 10
+    suit: SPADES
+    wild: true
+""")
+    rows = ('[name of c for c in Card] == ["Ace", "Ace", "King", "King"] and '
+            '[value of c for c in Card] == [11, 11, 10, 10] and '
+            '[suit of c for c in Card] == [Hearts, Hearts, Spades, Spades] and '
+            '[wild of c for c in Card] == [false, false, true, true]')
+    read = rulesdsl.load(game(tmp_path, 'kind Card(name, value, suit, wild): 2 x from '
+                                        '"cards.yaml" cards', expect=rows))
+    written = rulesdsl.load(game(tmp_path, """kind Card(name, value, suit, wild):
+    2 x "Ace", 11, Hearts, false
+    2 x "King", 10, Spades, true""", "written.rules", expect=rows))
+    assert run_examples(read) == run_examples(written) == []
+    assert read.components("Card") == written.components("Card") == [
+        "ace-1", "ace-2", "king-1", "king-2"]
+    # the data is part of the rules: its text names the rules a game was played with
+    assert any(p.endswith("cards.yaml") for p in read.sources)
+
+
+def test_a_nested_key_lists_and_text_that_names_no_enum(tmp_path):
+    write(tmp_path, "sets/dice.yaml", """box:
+  dice:
+    - {colour: Red, faces: [1, 2, 3]}
+    - {colour: Blue, faces: [4, 5]}
+""")
+    rules = rulesdsl.load(game(tmp_path, 'kind D(colour, faces): from "sets/dice.yaml" '
+                                         'box.dice', expect='[colour of d for d in D] == '
+                                         '["Red", "Blue"] and "{colour of D[1]}!" == "Red!"'))
+    assert run_examples(rules) == []  # no enum has Red: text
+
+
+def test_cromlech_reads_its_dice_and_druids_from_components_yaml():
+    path = ROOT / "games" / "cromlech" / "cromlech.rules"
+    text = path.read_text()
+    rules = rulesdsl.load_text(text + """
+example "the data of components.yaml":
+    expect length(Die) == 16 and length(Druid) == 16
+    expect faces of Die[1] == [Rune, RendAttack, Rend, Build, Defend, Heal]
+    expect element of Die[5] == Air
+    expect faces of Die[5] == [Rune, BuildHeal, Build, Heal, Defend, Rend]
+    expect [name of d for d in Druid where faction of d == Solid] == [
+        "Brannoc", "Ceridwen", "Gwyndaf", "Morwen"]
+    expect left of Druid[1] == Fire and major of Druid[16] == Water
+""", str(path))
+    assert run_examples(rules) == []
+    assert "druids:" in rules.sources[str(ROOT / "games" / "cromlech" / "components.yaml")]
+    assert '"Brannoc", Solid' not in text  # the data is written once, in the YAML file
+
+
+def test_a_variant_elsewhere_reads_the_bases_data_beside_the_base(tmp_path):
+    write(tmp_path, "base/cards.yaml", "cards:\n  - {name: Ace}\n")
+    game(tmp_path / "base", 'kind Card(name): from "cards.yaml" cards')
+    variant = write(tmp_path, "house/v.rules", 'extends "../base/cards.rules"\n'
+                    'replace game "Cards: house"\n')
+    rules = rulesdsl.load(variant, include=[tmp_path / "base"])
+    assert rules.components("Card") == ["ace"]
+
+
+def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
+    write(tmp_path, "cards.yaml", "cards:\n  - {suit: hearts}\n  - {suit: 3}\n")
+    diags = diagnostics(game(tmp_path, 'kind Card(suit): from "cards.yaml" cards'))
+    assert [d.code for d in diags] == ["E030"]
+    assert diags[0].span.file.endswith("cards.yaml") and diags[0].span.line == 3
+
+
+@pytest.mark.parametrize("name, text, code, words", [
+    ("../cards.yaml", None, "V007", "outside the folder"),
+    ("/etc/hosts.yaml", None, "V007", "outside the folder"),
+    ("cards.txt", "cards: []\n", "V007", "not a .yaml or .yml file"),
+    ("nothere.yaml", None, "E007", "does not exist"),
+    ("latin.yaml", "cards:\n  - {name: caf\xe9}\n".encode("latin-1"), "E007", "not UTF-8"),
+    ("bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n", "E008", "not valid YAML"),
+    ("twice.yaml", "cards: []\ncards: []\n", "E008", "not valid YAML"),
+    ("nokey.yaml", "decks: []\n", "E009", "has no key 'cards'"),
+    ("empty.yaml", "cards: []\n", "E009", "not a list of rows"),
+    ("scalar.yaml", "cards:\n  - Ace\n", "E009", "not a mapping"),
+    ("nofield.yaml", "cards:\n  - {title: Ace}\n", "E009", "has no 'name'"),
+    ("fraction.yaml", "cards:\n  - {name: 1.5}\n", "E009", "not a fraction"),
+    ("mapping.yaml", "cards:\n  - {name: {a: 1}}\n", "E009", "not a mapping"),
+    ("tagged.yaml", "cards:\n  - {name: !!python/object:os.system x}\n", "E009",
+     "YAML type"),
+])
+def test_a_data_file_that_does_not_fit(tmp_path, name, text, code, words):
+    if text is not None:
+        write(tmp_path, name, text)
+    diags = diagnostics(game(tmp_path, f'kind Card(name): from "{name}" cards'))
+    assert [d.code for d in diags] == [code], diags
+    assert words in diags[0].message
+
+
+def test_a_yaml_error_has_its_line_and_column_and_quotes_nothing(tmp_path):
+    write(tmp_path, "bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n")
+    path = game(tmp_path, 'kind Card(name): from "bad.yaml" cards')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    d = err.value.diagnostics[0]
+    assert (d.span.line, d.span.column) == (3, 5) and d.span.file.endswith("bad.yaml")
+    assert "name: King" not in err.value.render()  # the line of a broken file is not shown
+
+
+def test_a_link_out_of_the_folder_is_refused_without_quoting_its_target(tmp_path):
+    secret = write(tmp_path, "outside/secret.yaml", "cards:\n  - {name: the secret}\n")
+    (tmp_path / "game").mkdir()
+    os.symlink(secret, tmp_path / "game" / "cards.yaml")
+    path = game(tmp_path / "game", 'kind Card(name): from "cards.yaml" cards')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(path)
+    assert [d.code for d in err.value.diagnostics] == ["V007"]
+    assert "secret" not in err.value.render()
+
+
+def test_a_data_file_in_an_included_folder(tmp_path):
+    """Data beside the rule file's folder is read when that folder is included, as a base
+    of `extends` is."""
+    write(tmp_path, "shared/cards.yaml", "cards:\n  - {name: Ace}\n")
+    path = game(tmp_path / "game", 'kind Card(name): from "../shared/cards.yaml" cards')
+    assert [d.code for d in diagnostics(path)] == ["V007"]
+    rules = rulesdsl.load(path, include=[tmp_path / "shared"])
+    assert rules.components("Card") == ["ace"]
+
+
+def test_a_large_file_and_a_file_of_aliases_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "MAX_BYTES", 64)
+    write(tmp_path, "big.yaml", "cards:\n" + "  - {name: Ace}\n" * 10)
+    assert "larger than" in diagnostics(game(tmp_path, 'kind Card(name): from "big.yaml" '
+                                                       'cards'))[0].message
+    monkeypatch.setattr(data, "MAX_BYTES", 1 << 20)
+    monkeypatch.setattr(data, "MAX_VALUES", 1000)
+    laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for n in range(1, 6):
+        laughs.append(f"{'abcdef'[n]}: &{'abcdef'[n]} [" + ", ".join(
+            [f"*{'abcdef'[n - 1]}"] * 10) + "]")
+    laughs.append("cards:\n  - {name: *f}")
+    write(tmp_path, "laughs.yaml", "\n".join(laughs) + "\n")
+    diags = diagnostics(game(tmp_path, 'kind Card(name): from "laughs.yaml" cards'))
+    assert [d.code for d in diags] == ["E009"] and "more than 1,000" in diags[0].message

@@ -1,0 +1,109 @@
+"""The display declaration: what a screen draws, names and groups, the glyphs and owners of
+pieces; plain data beside the views, which it leaves as they are."""
+
+from __future__ import annotations
+
+import json
+
+import rulesdsl
+from rulesdsl.terminal import show_state
+
+from .conftest import ROOT
+
+KEEPS = """game "Keeps"
+players 2
+
+enum Unit: Keep, Scout
+kind Piece(unit):
+    2 x each Unit
+
+board field: square 3 x 3 holding Piece
+zone reserve: Piece public
+counter owner per Piece = none holding player
+counter moves = 0
+counter gold per player = 0
+counter silver = 2
+
+display:
+    hide moves, reserve
+    label gold "gold coins"
+    group "the treasury": silver, gold
+    glyph Piece by unit: Keep "K", Scout "s"
+    owner Piece by owner
+
+setup:
+    set owner of Piece[1] = player 1
+    set owner of Piece[2] = player 2
+    set owner of Piece[4] = player 2
+    place Piece[1] at a1
+    place Piece[2] at c3
+    place Piece[4] at b2
+    move Piece[3] to reserve
+
+play:
+    turns:
+        choose c in field where c is empty by current
+        add 1 to moves
+        end game
+"""
+
+
+def keeps() -> rulesdsl.Rules:
+    return rulesdsl.load_text(KEEPS, "keeps.rules")
+
+
+def test_the_display_is_plain_data_for_any_screen():
+    spec = keeps().display
+    assert json.loads(json.dumps(spec)) == spec
+    assert spec == {"hidden": ["moves", "reserve"], "labels": {"gold": "gold coins"},
+                    "groups": [["the treasury", ["silver", "gold"]]],
+                    "glyphs": {"Piece": {"keep-1": "K", "keep-2": "K", "scout-1": "s",
+                                         "scout-2": "s"}},
+                    "owners": {"Piece": "owner"}}
+
+
+def test_the_terminal_draws_glyphs_owners_labels_and_groups_and_hides_bookkeeping():
+    rules = keeps()
+    game = rules.new_game(players=2, seed=1)
+    view = game.view(0)
+    assert view["counters"]["moves"] == 0 and view["zones"]["reserve"] == ["scout-1"]
+    lines = show_state(view, rules)
+    assert lines[:5] == ["field:", "  3  .  . K2", "  2  . s2  .", "  1 K1  .  .",
+                         "     a  b  c"]
+    text = "\n".join(lines)
+    assert "moves" not in text and "reserve" not in text
+    assert text.endswith("the treasury:\n  silver: 2\n  gold coins: player 1: 0; player 2: 0")
+
+
+def test_a_variant_adds_to_the_display(tmp_path):
+    (tmp_path / "keeps.rules").write_text(KEEPS)
+    v = tmp_path / "v.rules"
+    v.write_text('extends "keeps.rules"\n\ndisplay:\n    hide silver\n'
+                 '    label gold "coins"\n    glyph Piece by unit: Scout "S"\n')
+    spec = rulesdsl.load(v).display
+    assert spec["hidden"] == ["moves", "reserve", "silver"]
+    assert spec["labels"] == {"gold": "coins"}
+    assert spec["glyphs"]["Piece"]["scout-1"] == "S" and spec["glyphs"]["Piece"]["keep-1"] == "K"
+
+
+def test_cleromancy_draws_each_keep_with_its_owner():
+    rules = rulesdsl.load(ROOT / "games" / "cleromancy" / "cleromancy.rules")
+    game = rules.new_game(players=2, seed=2)
+    for _ in range(2):  # both Keeps are placed
+        assert game.decision.prompt.startswith("choose c in field where keep_allowed(c)")
+        game.apply_index(0)
+    lines = show_state(game.view(0), rules)
+    grid = "\n".join(lines[1:10])  # the rows of the 8 x 8 field, and its letters
+    assert "K1" in grid and "K2" in grid and "Ke" not in grid
+    text = "\n".join(lines)
+    assert "first_roll" not in text and "turns_taken" not in text and "box:" not in text
+    assert "first_roll" in game.view(0)["counters"]  # hidden from the screen, not the view
+
+
+def test_cromlech_hides_its_bookkeeping():
+    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "cromlech.rules")
+    game = rules.new_game(players=2, seed=1)
+    text = "\n".join(show_state(game.view(0), rules))
+    for bookkeeping in ("placements", "rerolls", "major_used", "pair_used", "summoned"):
+        assert bookkeeping not in text
+    assert "First Player" in text and "wound tokens: 12" in text
