@@ -267,9 +267,8 @@ class Game(Reading):
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
-        ids = self.option_ids()
-        return self._guard(lambda: [Option(oid, self._label(i)) for i, oid in enumerate(ids)],
-                           site.span)
+        return self._guard(lambda: [Option(oid, self._label(i))
+                                    for i, oid in enumerate(self.option_ids())], site.span)
 
     def option_ids(self) -> list[str]:
         """The ids of the pending step's options, in order: `options()` without the labels
