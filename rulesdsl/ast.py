@@ -699,6 +699,14 @@ class TeamsDecl(Node):
     size: int
 
 
+class HeuristicDecl(Named):
+    """`heuristic p by EXPR`: how well each player stands, for bots that cut their
+    look-ahead short (higher is better); it changes nothing in the game."""
+
+    var: str
+    value: Expr
+
+
 class ExampleDecl(Named):
     """`example "name" with 2 players, seed 3 from battle: ...`: an executable worked
     example; with `from`, its game starts at that point of the flow."""
@@ -738,8 +746,8 @@ class DisplayDecl(Node):
 Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
-    ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl | LimitDecl |
-    StatDecl
+    HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl |
+    LimitDecl | StatDecl
 )
 
 

@@ -1,5 +1,5 @@
 """The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, report,
-export, diff, perft, serve, lsp.
+export, diff, perft, agents, serve, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import ast as A
-from .agents import AGENTS
+from .agents import REGISTRY, AgentError, AgentSpec, parse_agents
 from .diagnostics import RulesError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
@@ -62,15 +62,11 @@ _positive = _at_least(1)
 _natural = _at_least(0)
 
 
-def _agents(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for name in names:
-        if name not in AGENTS:
-            raise argparse.ArgumentTypeError(
-                f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})")
-    if not names:
-        raise argparse.ArgumentTypeError("no agent named")
-    return names
+def _agents(text: str) -> list[AgentSpec]:
+    try:
+        return parse_agents(text)
+    except AgentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _setting(text: str) -> tuple[str, Any]:
@@ -185,9 +181,10 @@ def build_parser() -> Parser:
             q.add_argument("file", metavar="FILE")
         q.add_argument("--players", type=_positive, help="number of players")
         q.add_argument("--seed", type=_natural, default=1, help="random seed (default 1)")
-        q.add_argument("--agents", type=_agents, default=[agents_default],
-                       help="comma-separated agents for the seats, cycled "
-                            f"({', '.join(sorted(AGENTS))})")
+        q.add_argument("--agents", type=_agents, default=[AgentSpec(agents_default)],
+                       help="comma-separated agents for the seats, cycled, each with its "
+                            "parameters after a colon: mcts:sims=400,random ('rulesdsl "
+                            "agents' lists them)")
         q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                        metavar="NAME=VALUE", help="change a setting of the rules")
         records_option(q)
@@ -261,6 +258,7 @@ def build_parser() -> Parser:
                     "'person' or a bot's name per seat, e.g. person,greedy")
     sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                     help="pause before each bot's move, so people can follow (default 0.6)")
+    sub.add_parser("agents", help="list the agents and their parameters")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     for command in sub.choices.values():  # --include after the command works too
@@ -302,7 +300,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from .validate import Options, validate_file
 
-    options = Options(games=args.games, agents=tuple(args.agents), budget=args.budget,
+    options = Options(games=args.games, agents=tuple(map(str, args.agents)), budget=args.budget,
                       positions=args.positions, seek=args.seek,
                       seed=args.seed, players=args.players, chance=args.chance,
                       records=args.records, settings=dict(args.settings) or None)
@@ -504,6 +502,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agents(args: argparse.Namespace) -> int:
+    """The agents there are, each with its parameters and their defaults."""
+    for name in REGISTRY.names():
+        try:
+            factory = REGISTRY.factory(name)
+            params = REGISTRY.parameters(name)
+        except AgentError as err:
+            print(f"{name}: {err}")
+            continue
+        doc = (factory.__doc__ or "").strip().splitlines()
+        print(f"{name}" + (f": {doc[0]}" if doc else ""))
+        if params is None:
+            print("  (it does not list its parameters)")
+        for p in params or ():
+            kind = "|".join(p.kind) if isinstance(p.kind, tuple) else p.kind
+            default = str(p.default).lower() if isinstance(p.default, bool) else p.default
+            print(f"  {p.name}={kind} (default {default}): {p.help}")
+    return 0
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -517,7 +535,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
             "report": cmd_report, "export": cmd_export,
-            "perft": cmd_perft, "diff": cmd_diff, "serve": cmd_serve,
+            "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "serve": cmd_serve,
             "lsp": cmd_lsp}
 
 
@@ -531,6 +549,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         include(args.include)
         return COMMANDS[args.command](args)
     except UsageError as err:
+        print(f"rulesdsl: error: {err}", file=sys.stderr)
+        return 2
+    except AgentError as err:  # an agent that cannot be made as named
         print(f"rulesdsl: error: {err}", file=sys.stderr)
         return 2
     except RulesError as err:

@@ -10,12 +10,12 @@ record that `rulesdsl replay` plays again (`failure`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .agents import make_agent
+from .agents import AgentSpec, make_agent
 from .diagnostics import Diagnostic, RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation, play_out
@@ -28,9 +28,10 @@ __all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name"
 AGENT_SEED_STRIDE = 7919
 
 
-def agents_for(names: list[str], players: int, seed: int) -> list[Any]:
-    """One agent per seat: the names given cycle over the seats."""
-    return [make_agent(names[p % len(names)], seed * AGENT_SEED_STRIDE + p)
+def agents_for(specs: Sequence[AgentSpec | str], players: int, seed: int) -> list[Any]:
+    """One agent per seat: the agents named (specs, or their text such as `mcts:sims=400`)
+    cycle over the seats; seat p's agent is seeded from the game's seed and p."""
+    return [make_agent(specs[p % len(specs)], seed * AGENT_SEED_STRIDE + p)
             for p in range(players)]
 
 
@@ -44,7 +45,7 @@ class Failed:
     diagnostic: Diagnostic
 
 
-def play_game(rules: Rules, players: int, seed: int, agent_names: list[str],
+def play_game(rules: Rules, players: int, seed: int, agent_names: Sequence[AgentSpec | str],
               limit: int | None = None, before: Callable[[Game, int], None] | None = None,
               agents: list[Any] | None = None) -> tuple[Game | None, Failed | None]:
     """Play one game with agents (the names given cycled over the seats, or `agents` made
@@ -62,13 +63,14 @@ def play_game(rules: Rules, players: int, seed: int, agent_names: list[str],
         return None, Failed(seed, steps, err.diagnostics[0])
 
 
-def seat_agents(names: list[str], players: int) -> list[str]:
-    """The agent of each seat, the names cycled over the seats."""
-    return [names[p % len(names)] for p in range(players)]
+def seat_agents(names: Sequence[AgentSpec | str], players: int) -> list[str]:
+    """The agent of each seat as named (`mcts:sims=400`), the names cycled over the seats."""
+    return [str(names[p % len(names)]) for p in range(players)]
 
 
 def report_failure(rules: Rules, path: str, players: int, failed: Failed,
-                   agent_names: list[str], number: int | None, records: str | Path | None,
+                   agent_names: Sequence[AgentSpec | str], number: int | None,
+                   records: str | Path | None,
                    chance: Literal["seeded", "chosen"] = "seeded", total: int | None = None,
                    context: str | None = None) -> RulesError:
     """The error that stopped a game, with where it happened (the file, the game's number

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from .agents import Report
 from .boards import LETTERS, SquareBoard
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
@@ -231,7 +233,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         assert who is not None
         seen = Observation(game, who)
         if who not in seats:
-            game.apply_index(agents[who].choose(seen))
+            game.apply_index(_bot_move(agents[who], seen, say))
             continue
         say()
         for line in show_state(seen.view, rules):
@@ -276,6 +278,20 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
     for line in describe_result(game):
         say(line)
     return 0
+
+
+def _bot_move(agent: Any, seen: Observation, say: Callable[[str], None]) -> int:
+    """A bot's choice; a bot that searches (it keeps a `last` report) says that it is
+    thinking, then how long it thought and what it found (not when it has one option)."""
+    if not hasattr(agent, "last") or seen.num_options < 2:
+        return int(agent.choose(seen))
+    who = f"player {seen.seat + 1} ({agent.name})"
+    say(f"  {who} is thinking...")
+    choice = int(agent.choose(seen))
+    report = agent.last
+    if isinstance(report, Report):
+        say(f"  {who} thought: {report.describe()}")
+    return choice
 
 
 def _diag(message: str):  # type: ignore[no-untyped-def]

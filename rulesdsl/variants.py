@@ -33,12 +33,12 @@ KIND_WORDS: dict[type, str] = {
     A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die", A.DiceDecl: "dice",
     A.DefineDecl: "define", A.RuleDecl: "rule", A.KindDecl: "kind", A.ZoneDecl: "zone",
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
-    A.RankDecl: "rank", A.GameDecl: "game", A.PlayersDecl: "players",
-    A.TriggerDecl: "as soon as", A.DisplayDecl: "display", A.TeamsDecl: "teams",
-    A.LimitDecl: "limit", A.StatDecl: "stat",
+    A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game",
+    A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.DisplayDecl: "display",
+    A.TeamsDecl: "teams", A.LimitDecl: "limit", A.StatDecl: "stat",
 }
 # declared once, without a name
-SINGLE = {"setup", "play", "rank", "game", "players", "teams", "limit"}
+SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "teams", "limit"}
 BODIED = (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl)  # what `change` may edit
 
 

@@ -1,9 +1,11 @@
-"""Bots decide from what their seat may see: a bot's choice does not change when only the
-future rolls or an opponent's hidden cards change, and Pig's greedy bot rolls again as
-often whether the hidden next roll is a 1 or not (benchmarks/peeking.py)."""
+"""Bots decide from what their seat may see: a bot's choice (greedy's, random's, MCTS's,
+ISMCTS's) does not change when only the future rolls or an opponent's hidden cards
+change, and Pig's greedy bot rolls again as often whether the hidden next roll is a 1 or
+not (benchmarks/peeking.py)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 
@@ -12,7 +14,7 @@ import pytest
 import rulesdsl
 from benchmarks import peeking
 from rulesdsl import Observation
-from rulesdsl.agents import GreedyAgent, RandomAgent
+from rulesdsl.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, RandomAgent
 
 from .conftest import ROOT
 
@@ -60,7 +62,13 @@ class Peeker:
         return self.greedy.choose(Open())
 
 
-@pytest.mark.parametrize("agent", [GreedyAgent, RandomAgent])
+# the search bots with tiny budgets: what they see, not how well they play, is tested here
+SEARCHERS = [functools.partial(MCTSAgent, sims=8), functools.partial(ISMCTSAgent, sims=8)]
+BOTS = [GreedyAgent, RandomAgent, *SEARCHERS]
+BOT_IDS = ["greedy", "random", "mcts", "ismcts"]
+
+
+@pytest.mark.parametrize("agent", BOTS, ids=BOT_IDS)
 def test_a_bot_does_not_see_the_future_rolls(agent):
     games = pig_positions()
     assert len(games) > 50
@@ -89,14 +97,15 @@ def test_the_check_catches_a_bot_that_sees_the_future_rolls():
     # Cromlech's drafting: hands passed round, the deck hidden (before the secret picks)
     ("games/cromlech/cromlech.rules", 4, lambda g: g.counter("placements") >= 30),
 ], ids=["cronberg", "cromlech-draft"])
-def test_a_bot_does_not_see_the_hidden_cards(path, players, until):
+@pytest.mark.parametrize("agent", [GreedyAgent, *SEARCHERS], ids=["greedy", "mcts", "ismcts"])
+def test_a_bot_does_not_see_the_hidden_cards(path, players, until, agent):
     rules = rulesdsl.load(ROOT / path)
     games = list(positions(rules, players, 5, 3, until))
     rng = random.Random(5)
     others = [Observation(g, g.decider).sample_game(rng) for g in games]
     differ = sum(a.state_key() != b.state_key() for a, b in zip(games, others))
     assert differ > len(games) // 2, "the made-up games should differ in hidden cards"
-    assert choices(GreedyAgent, others) == choices(GreedyAgent, games)
+    assert choices(agent, others) == choices(agent, games)
 
 
 def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():

@@ -180,6 +180,7 @@ class Analysis:
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
     rank: A.RankDecl | None = None
+    heuristic: A.HeuristicDecl | None = None
     define_instances: list[DefineInstance] = field(default_factory=list)
     holding: dict[str, Type] = field(default_factory=dict)  # board -> what its cells hold
     kinds: dict[str, KindInfo] = field(default_factory=dict)

@@ -501,15 +501,24 @@ class DeclarationChecker(ExpressionChecker):
 
     def rank_decl(self, d: A.RankDecl) -> None:
         self.a.rank = d
-        proc = Proc("rank", "rank", [], [d.var], d.span)
+        self.per_player_numbers(d, d.keys, "rank", "players are ranked by numbers")
+
+    def heuristic_decl(self, d: A.HeuristicDecl) -> None:
+        self.a.heuristic = d
+        self.per_player_numbers(d, [d.value], "heuristic", "a heuristic is a number")
+
+    def per_player_numbers(self, d: A.RankDecl | A.HeuristicDecl, values: list[A.Expr],
+                           kind: str, what: str) -> None:
+        """`rank p by ...` and `heuristic p by ...`: numbers worked out for each player p."""
+        proc = Proc(kind, kind, [], [d.var], d.span)
         scope = Scope(proc)
         var = Var(d.var, PLAYER, frame=False)
         self.a.candidate[id(d)] = var
         scope.blocks[-1][d.var] = var
-        for key in d.keys:
-            t = self.expr(key, scope)
+        for value in values:
+            t = self.expr(value, scope)
             if t not in (INT, BOOL, ANY):
-                self.err("E030", f"players are ranked by numbers, not {with_article(t)}", key.span)
+                self.err("E030", f"{what}, not {with_article(t)}", value.span)
 
     def uncalled_defines(self) -> None:
         """A definition nobody calls is still checked for unknown names, with parameters of

@@ -413,6 +413,11 @@ class AstBuilder(Transformer):
         return A.RankDecl(span=self.span(meta), var=str(c[1]), keys=c[2:], team=c[0] is not None,
                           name_span=self.tok_span(c[1]))
 
+    @v_args(meta=True)
+    def heuristic_decl(self, meta: Any, c: list) -> A.HeuristicDecl:
+        return A.HeuristicDecl(span=self.span(meta), var=str(c[0]), value=c[1],
+                               name_span=self.tok_span(c[0]))
+
     def ex_players(self, c: list) -> tuple:
         return ("players", _int(c[0]))
 

@@ -106,6 +106,7 @@ class Program:
     points: list[Point] = field(default_factory=list)  # coverage: what each hit counts
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
+    heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -254,8 +255,9 @@ class Compiler(ExpressionCompiler):
         self.inline_jumps()
         rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
         stats = stats_function(self)
+        heuristic = self.heuristic_function()
         functions = [*self.functions, rank, *([score] if score else []),
-                     *([stats] if stats else []),
+                     *([stats] if stats else []), *([heuristic] if heuristic else []),
                      *([triggers] if triggers else []), *self.blocks]
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
         module.body.append(E.assign(E.store("BLOCKS"),
@@ -283,7 +285,7 @@ class Compiler(ExpressionCompiler):
                        self.display, ast.unparse(module), self.initial_counters(),
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
                        self.frame_types, self.flow.together, flow.point_frames(self),
-                       self.points, hits,
+                       self.points, hits, heuristic=namespace.get("HEURISTIC"),
                        statistics=reader(a, self.layout, namespace.get("STATS")))
 
     def compile_proc(self, proc: Proc) -> None:
@@ -396,6 +398,18 @@ class Compiler(ExpressionCompiler):
             score_fn = E.Function("SCORE", ["st"], [E.return_(E.listcomp(
                 first, var, copy.deepcopy(players)))])
         return E.Function("RANK", ["st"], body), score_fn
+
+    def heuristic_function(self) -> E.Function | None:
+        """HEURISTIC(st): each seat's number from the `heuristic` line, if there is one."""
+        h = self.a.heuristic
+        if h is None:
+            return None
+        self.proc = Proc("heuristic", "heuristic", [], [], h.span)
+        var = self.var_name(self.a.candidate[id(h)])
+        value = self.expr(h.value)
+        self.proc = None
+        return E.Function("HEURISTIC", ["st"], [E.return_(E.listcomp(
+            value, var, E.call("range", E.attr(E.name("st"), "np"))))])
 
     # ---- statements --------------------------------------------------------------------
 

@@ -134,6 +134,14 @@ class Rules:
         return self.analysis.file
 
     @cached_property
+    def has_scores(self) -> bool:
+        """Whether a finished game's result has scores: a `score` counter per player, or a
+        `rank` line whose first key is a number."""
+        score = self.analysis.counters.get("score")
+        return (score is not None and [d[0] for d in score.dims] == ["player"]) or \
+            self.program.score is not None
+
+    @cached_property
     def zones(self) -> dict[str, ZoneShape]:
         return {name: ZoneShape(z.kind, z.per_player, z.visibility)
                 for name, z in self.analysis.zones.items()}
@@ -313,7 +321,27 @@ class Game(Reading):
         p = self.st.pending
         assert p is not None
         site = self.program.sites[p[0]]
-        return self._guard(lambda: self._options(p, site), site.span)
+        return self._guard(lambda: [Option(oid, self._label(i))
+                                    for i, oid in enumerate(self.option_ids())], site.span)
+
+    def option_ids(self) -> list[str]:
+        """The ids of the pending step's options, in order: `options()` without the labels
+        (for search, which tells options apart by id many times a second)."""
+        p = self.st.pending
+        assert p is not None
+        site = self.program.sites[p[0]]
+        disp = self.program.display
+        out: list[str] = []
+        for value in p[2]:
+            if site.kind == "menu":
+                oid = site.menu[value][0]
+            elif value is None and site.kind == "choose":
+                # 'done' comes last; a real option may be called 'done'
+                oid = "done-choosing" if "done" in out else "done"
+            else:
+                oid = disp.option_id(value, site.type)
+            out.append(oid)
+        return out
 
     def _guard(self, call: Callable[[], Any], span: Span | None) -> Any:
         """Generated code run outside a run of the rules (a label, a rank key): an error
@@ -326,30 +354,24 @@ class Game(Reading):
             raise RulesError([Diagnostic("R003", f"the rules failed here: {describe(exc)}",
                                          span)], self.rules.sources) from None
 
-    def _options(self, p: tuple, site: Any) -> list[Option]:
-        disp = self.program.display
-        out: list[Option] = []
+    def _label(self, i: int) -> str:
+        """The label of option i of the pending step."""
+        p = self.st.pending
+        assert p is not None
+        site = self.program.sites[p[0]]
+        value = p[2][i]
         locals_ = self.st.stack[-1][1]
-        for value in p[2]:
-            if site.kind == "menu":
-                oid, label = site.menu[value]
-                if callable(label):
-                    label = label(self.st, locals_, value)
-            elif value is None and site.kind == "choose":
-                oid = "done"
-                label = site.done_label(self.st, locals_, None) if site.done_label else "done"
-                if any(o.id == "done" for o in out):  # a real option is called 'done'
-                    oid = "done-choosing"
-            else:
-                oid = disp.option_id(value, site.type)
-                if site.label is not None:
-                    label = site.label(self.st, locals_, value)
-                elif site.kind in ("roll", "die"):
-                    label = f"rolled {disp.show(value, site.type)}"
-                else:
-                    label = disp.show(value, site.type)
-            out.append(Option(oid, label))
-        return out
+        if site.kind == "menu":
+            label = site.menu[value][1]
+            return label(self.st, locals_, value) if callable(label) else label
+        if value is None and site.kind == "choose":
+            return site.done_label(self.st, locals_, None) if site.done_label else "done"
+        if site.label is not None:
+            return site.label(self.st, locals_, value)
+        disp = self.program.display
+        if site.kind in ("roll", "die"):
+            return f"rolled {disp.show(value, site.type)}"
+        return disp.show(value, site.type)
 
     @property
     def decision(self) -> Decision | None:
@@ -409,6 +431,27 @@ class Game(Reading):
         if read is None:
             return {}
         return self._guard(lambda: read(self.st), None)
+
+    def heuristic(self) -> list[int] | None:
+        """Each seat's number from the rules' `heuristic` line (higher: better placed), or
+        None when the rules declare none. Bots read it to cut their look-ahead short; it
+        reads the whole state, so a bot calls it on games it made up, never the real one."""
+        fn = self.program.heuristic
+        if fn is None:
+            return None
+        st = self.st
+        steps, st.steps = st.steps, 0
+        try:
+            try:
+                return fn(st)
+            except RuleRuntimeError:
+                raise
+            except Exception as exc:
+                raise failure(self.program, [], exc) from None
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        finally:
+            st.steps = steps
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
@@ -495,7 +538,7 @@ class Game(Reading):
         made)."""
         log = self.st.log
         assert log is not None
-        label = self.options()[i].label
+        label = self._guard(lambda: self._label(i), self.program.sites[p[0]].span)
         who = p[1]
         if who < 0:
             log.append((None, f"chance: {label}"))

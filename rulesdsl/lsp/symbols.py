@@ -30,6 +30,7 @@ BINDERS: dict[type, str] = {
     A.Let: "let", A.LetRoll: "let ... = roll", A.ForEach: "for each", A.Choose: "choose",
     A.ChooseAny: "choose any", A.Quantifier: "quantifier", A.Aggregate: "aggregate",
     A.ListComp: "list", A.TriggerDecl: "as soon as", A.RankDecl: "rank",
+    A.HeuristicDecl: "heuristic",
     A.SecretStep: "each ... chooses in secret", A.Offer: "offer",
 }
 
@@ -284,6 +285,9 @@ class Index:
             self._bind(item, item.var, "rank", item.span)
             for key in item.keys:
                 self._expr(key)
+        elif isinstance(item, A.HeuristicDecl):
+            self._bind(item, item.var, "heuristic", item.span)
+            self._expr(item.value)
         elif isinstance(item, (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.DieDecl)):
             for attr in ("value", "low", "high", "init", "faces"):
                 self._expr(getattr(item, attr, None))

@@ -29,7 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..agents import AGENTS
+from ..agents import REGISTRY
 from ..diagnostics import RulesError
 from ..interpreter.game import Rules
 from .table import PERSON, Refused, Table, encode
@@ -185,7 +185,7 @@ class Server:
                                         "file": Path(g.file).name,
                                         "players": list(g.rules.player_range)}
                                        for n, g in enumerate(self.games)],
-                             "bots": sorted(AGENTS)})
+                             "bots": sorted(REGISTRY.names())})
 
     async def list_tables(self, request: Request) -> Response:
         return JSONResponse([{"table": k, "game": live.table.rules.name,

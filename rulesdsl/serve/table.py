@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents import AGENTS, Agent, make_agent
+from ..agents import REGISTRY, Agent, make_agent
 from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
@@ -70,8 +70,10 @@ class Table:
                  game: Game | None = None):
         players = rules.check_players(len(seats))
         for kind in seats:
-            if kind != PERSON and kind not in AGENTS:
-                raise Refused(f"unknown bot {kind!r} (bots: {', '.join(sorted(AGENTS))})")
+            # a bot by its name only, with its default budget: a table's parameters come
+            # from strangers, and `mcts:sims=10000000` would hold a worker for hours
+            if kind != PERSON and kind not in REGISTRY.names():
+                raise Refused(f"unknown bot {kind!r} (bots: {', '.join(sorted(REGISTRY.names()))})")
         self.rules = rules
         self.file = file
         self.seed = game.seed if game is not None else \

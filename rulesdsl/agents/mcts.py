@@ -1,0 +1,318 @@
+"""MCTS (UCT) for any game: search a game made up from the seat's observation.
+
+Stage: run (agents). For each move, the agent asks its observation for a game consistent
+with what the seat has seen (`sample_game`: in a game without hidden information, the game
+itself with a new future) and searches it with UCT: each simulation copies the game,
+descends the tree by the UCB1 rule (the mean return of an option plus `c` times
+sqrt(ln N / n)), adds one node, plays on with the rollout policy, and backs up what the
+end is worth to each seat (`search.py`). A tree node is a position of the made-up game:
+the seat that decides chooses by its own return (max^n, for any number of players).
+
+Chance steps the rules pause at (rolls) are nodes of their own, with the outcomes and
+probabilities the game lists (`game.chance`): each visit takes the outcome furthest below
+its share of the visits, so a node's mean is the expectation over outcomes, not a noisy
+sample of it; above CHANCE_SPREAD outcomes, an outcome is drawn with its probability.
+Shuffles and draws happen inside the rules: within the tree they follow the made-up game
+(it is one possible world), in rollouts they are drawn afresh.
+
+Finished games are proved (MCTS-Solver): a position where the seat to move has an option
+proved to win alone, or whose options are all proved, is proved with the best of them,
+and a chance step whose outcomes are all proved alike is proved too. A proved win is
+played at once; a proved loss is avoided while anything else is open. When every option
+is proved no better than a loss (or a draw), the rest of the budget goes to a search
+without proofs, among whose options the best proved are taken by visits: the bot does
+not resign to a perfect opponent it may not face, but keeps the lines where the
+opponent most often goes wrong.
+
+With hidden information, this is MCTS on a sampled state: it plays as if the made-up game
+were the real one (it never sees the real one). `worlds=K` shares the simulations between
+K made-up games and adds up the visits of the seat's options (which are the same in all).
+ISMCTS (`ismcts.py`) searches what the seat may know instead.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..interpreter.game import Game
+from ..interpreter.observation import Observation
+from .registry import Parameter
+from .search import (
+    SEARCH_PARAMETERS,
+    Budget,
+    Report,
+    Returns,
+    Scale,
+    Settings,
+    mean_worth,
+    returns_of,
+    rollout,
+    score_share,
+)
+
+CHANCE_SPREAD = 64  # chance steps with more outcomes are sampled, not spread
+
+
+class Node:
+    """A position of the searched game. `n` visits; `w` and `m`, the sums of the place
+    return and of the margin, for the seat whose choice leads here; `kids` by option index
+    (None until first taken); `seat` who decides here (-1: chance); `untried`, a decision's
+    options not taken yet, or a chance step's outcomes in the order ties are broken;
+    `odds`, a chance step's probabilities; `proved`, the returns when the end from here is
+    known."""
+
+    __slots__ = ("n", "w", "m", "kids", "untried", "seat", "odds", "proved")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = 0.0
+        self.m = 0.0
+        self.kids: list[Node | None] | None = None
+        self.untried: list[int] = []
+        self.seat = -2
+        self.odds: list[float] = []
+        self.proved: Returns | None = None
+
+
+class Search:
+    """One UCT search of one made-up game, for the seat deciding in it."""
+
+    def __init__(self, world: Game, settings: Settings, rng: random.Random, solve: bool):
+        self.world = world
+        self.settings = settings
+        self.rng = rng
+        self.solve = solve
+        self.lam = score_share(settings, world)
+        self.has_heuristic = world.heuristic() is not None
+        self.scale = Scale()
+        self.root = Node()
+
+    def run(self, budget: Budget, sims: int) -> None:
+        """Up to `sims` simulations within the budget (fewer once the root is proved)."""
+        for _ in range(sims):
+            if self.root.proved is not None or not budget.more():
+                return
+            self.simulate()
+
+    def simulate(self) -> None:
+        game = self.world.copy()
+        game.auto_chance = False
+        node = self.root
+        path = [node]
+        while not game.over:
+            if node.kids is None:
+                self._expand(node, game)
+            assert node.kids is not None
+            fresh = False
+            if node.seat < 0:
+                i = self._outcome(node)
+                game.roll_chance(i)
+            else:
+                if node.untried:
+                    i = node.untried.pop()
+                else:
+                    i = self._select(node)
+                game.apply_index(i)
+            kid = node.kids[i]
+            if kid is None:  # a new node (a new outcome, too) ends the descent
+                kid = node.kids[i] = Node()
+                fresh = True
+            path.append(kid)
+            node = kid
+            if fresh:
+                break
+        if game.over:
+            ret = returns_of(game, self.lam > 0)
+            if self.solve:
+                node.proved = ret
+        else:
+            ret = rollout(game, self.rng, self.settings, self.has_heuristic, self.lam > 0)
+        self._backup(path, ret)
+
+    def _expand(self, node: Node, game: Game) -> None:
+        n = game.num_options()
+        node.kids = [None] * n
+        if game.is_chance:
+            node.seat = -1
+            chance = game.chance
+            assert chance is not None
+            node.odds = [p for _, p in chance.outcomes]
+            node.untried = list(range(n))  # the order in which ties are broken
+            self.rng.shuffle(node.untried)
+        else:
+            node.seat = game.decider  # type: ignore[assignment]
+            node.untried = list(range(n))
+            self.rng.shuffle(node.untried)
+
+    def _outcome(self, node: Node) -> int:
+        odds = node.odds
+        kids = node.kids
+        assert kids is not None
+        if len(odds) > CHANCE_SPREAD:
+            return self.rng.choices(range(len(odds)), odds)[0]
+        total = node.n + 1
+        best, gap = 0, float("-inf")
+        for i in node.untried:
+            kid = kids[i]
+            g = odds[i] * total - (kid.n if kid is not None else 0)
+            if g > gap:
+                best, gap = i, g
+        return best
+
+    def _select(self, node: Node) -> int:
+        """UCB1 over the options (all tried): a proved option counts at its exact worth."""
+        c = self.settings.c
+        lam = self.lam
+        log_n = math.log(node.n) if node.n > 1 else 0.0
+        best, top = 0, float("-inf")
+        seat = node.seat
+        kids = node.kids
+        assert kids is not None
+        for i, kid in enumerate(kids):
+            assert kid is not None
+            if kid.proved is not None:
+                v = self._worth(kid.proved, seat)
+            else:
+                n = kid.n
+                v = kid.w / n
+                if lam:
+                    v = (1 - lam) * v + lam * self.scale.unit(kid.m / n)
+                v += c * math.sqrt(log_n / n)
+            if v > top:
+                best, top = i, v
+        return best
+
+    def _worth(self, ret: Returns, seat: int) -> float:
+        places, margin = ret
+        if self.lam and margin is not None:
+            return (1 - self.lam) * places[seat] + self.lam * self.scale.unit(margin[seat])
+        return places[seat]
+
+    def _backup(self, path: list[Node], ret: Returns) -> None:
+        places, margin = ret
+        if margin is not None:
+            self.scale.see(margin)
+        solving = self.solve and path[-1].proved is not None
+        for k in range(len(path) - 1, 0, -1):
+            node = path[k]
+            node.n += 1
+            mover = path[k - 1].seat
+            if mover >= 0:
+                node.w += places[mover]
+                if margin is not None:
+                    node.m += margin[mover]
+            if solving and k < len(path) - 1:
+                solving = self._prove(node)
+        self.root.n += 1
+        if solving:
+            self._prove(self.root)
+
+    def _prove(self, node: Node) -> bool:
+        """Mark `node` proved if its kids settle it; whether it is."""
+        if node.proved is not None:
+            return True
+        kids = node.kids
+        if kids is None:
+            return False
+        if node.seat < 0:
+            first = kids[0]
+            if first is None or first.proved is None or any(
+                    k is None or k.proved != first.proved for k in kids):
+                return False
+            node.proved = first.proved
+            return True
+        seat = node.seat
+        best: Returns | None = None
+        settled = not node.untried
+        for kid in kids:
+            if kid is None or kid.proved is None:
+                settled = False
+                continue
+            if best is None or _key(kid.proved, seat) > _key(best, seat):
+                best = kid.proved
+        # a win alone cannot be bettered (in a game for one, every end is first place)
+        if best is not None and (settled or (best[0][seat] == 1.0 and len(best[0]) > 1)):
+            node.proved = best
+            return True
+        return False
+
+    def beaten(self) -> bool:
+        """Whether the first position is proved, short of a win alone for its seat."""
+        proved = self.root.proved
+        if proved is None:
+            return False
+        places = proved[0]
+        return len(places) > 1 and places[self.root.seat] < 1.0
+
+    def visits(self) -> list[tuple[float, int, float]]:
+        """Per root option: (proved worth less 1/2, or 0; visits; mean worth)."""
+        out = []
+        seat = self.root.seat
+        for kid in self.root.kids or []:
+            if kid is None:
+                out.append((0.0, 0, 0.0))
+                continue
+            proved = self._worth(kid.proved, seat) - 0.5 if kid.proved is not None else 0.0
+            out.append((proved, kid.n, mean_worth(kid.w, kid.m, kid.n, self.lam, self.scale)))
+        return out
+
+
+def _key(ret: Returns, seat: int) -> tuple[float, float]:
+    places, margin = ret
+    return places[seat], (margin[seat] if margin is not None else 0.0)
+
+
+class MCTSAgent:
+    """UCT search on a game made up from what the seat sees (MCTS on a sampled state).
+
+    See the module's docstring."""
+
+    name = "mcts"
+    PARAMETERS: tuple[Parameter, ...] = SEARCH_PARAMETERS + (
+        Parameter("worlds", "int", 1, "made-up games a move's simulations are shared "
+                  "between (for hidden information)", 1),
+        Parameter("solve", "bool", True, "prove finished lines (MCTS-Solver)"),
+    )
+
+    def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True, **params: Any):
+        self.rng = random.Random(seed)
+        self.settings = Settings.of(params)
+        if worlds < 1:
+            raise ValueError("worlds must be at least 1")
+        self.worlds = worlds
+        self.solve = solve
+        self.last: Report | None = None
+
+    def choose(self, observation: Observation) -> int:
+        n = observation.num_options
+        budget = Budget(self.settings)
+        if n == 1:
+            self.last = budget.report(1.0)
+            return 0
+        totals: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
+        for k in range(self.worlds):
+            world = observation.sample_game(self.rng)
+            search = Search(world, self.settings, self.rng, self.solve)
+            share = (self.settings.sims * (k + 1)) // self.worlds - \
+                (self.settings.sims * k) // self.worlds
+            begun = budget.done
+            search.run(budget, share)
+            stats = search.visits()
+            if search.beaten():
+                # every option is proved no better than a loss (or a draw) against perfect
+                # play: the rest of the budget goes to a search without proofs, whose
+                # visits favour the options where an imperfect opponent most often errs
+                hopeful = Search(world, self.settings, self.rng, False)
+                hopeful.run(budget, share - (budget.done - begun))
+                stats = [(proved, visits, mean) for (proved, _, _), (_, visits, mean)
+                         in zip(stats, hopeful.visits())]
+            for i, (proved, visits, mean) in enumerate(stats):
+                totals[i][0] += proved
+                totals[i][1] += visits
+                totals[i][2] += mean * visits
+        best = max(range(n), key=lambda i: (totals[i][0], totals[i][1], totals[i][2]))
+        seen = totals[best][1]
+        self.last = budget.report(totals[best][2] / seen if seen else 0.0)
+        return best
