@@ -54,7 +54,7 @@ def simulate_command(args: argparse.Namespace) -> int:
 
         bar_console = Console(stderr=True)
     options = Options(players=players, games=args.games, seed=args.seed,
-                      agents=tuple(args.agents),
+                      agents=tuple(str(a) for a in args.agents),
                       backend=Backend(args.backend, args.workers, args.address),
                       db=":memory:" if args.no_db else args.db, rotate=args.rotate,
                       settings=settings, include=tuple(args.include), records=args.records,
