@@ -13,13 +13,13 @@ OUT=docs/studies
 
 study() {
     name=$1; shift
-    rulesdsl simulate "$@" --include games --agents "$AGENT" --games "$GAMES" \
+    rulesdsl simulate "$@" --agents "$AGENT" --games "$GAMES" \
         --workers "$WORKERS" --db "$OUT/$name-$AGENT.db" --progress off > "$OUT/$name-$AGENT.txt"
     rulesdsl report "$OUT/$name-$AGENT.db" --out "$OUT/$name-$AGENT-report" > /dev/null
 }
 
 # Cronberg, parks that triple instead of double, 2 players
-study cronberg games/cronberg/cronberg.rules docs/studies/parks_triple.rules --players 2
+study cronberg games/cronberg/cronberg.rules games/cronberg/parks_triple.rules --players 2
 # Cromlech, Magic Drought (3 dice of each element instead of 4), 3 players
 study cromlech games/cromlech/cromlech.rules games/cromlech/magic_drought.rules --players 3
 # Cleromancy, Rush (5 mana a round from the Keep instead of 2), 2 players
