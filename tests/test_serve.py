@@ -76,7 +76,7 @@ def until_turn(ws: Any, turn: int) -> dict:
 def test_two_people_play_tictactoe_and_the_record_replays(client, served):
     listed = client.get("/api/games").json()
     assert [g["name"] for g in listed["games"]] == ["Tic-tac-toe", "Cronberg", "Cromlech"]
-    assert listed["bots"] == ["first", "greedy", "random"]
+    assert listed["bots"] == ["first", "greedy", "ismcts", "mcts", "random"]
     assert listed["games"][0]["file"] == "tictactoe.rules"   # not the host's folders
     table = create(client, TICTACTOE, ["person", "person"])
     one, two = take(client, table, 1), take(client, table, 2)
@@ -174,7 +174,10 @@ def test_http_bad_input(client):
     for payload, answer in [({"game": 9, "seats": ["person"]}, "'game' must be a number"),
                             ({"game": 0, "seats": "person"}, "'seats' must be a list"),
                             ({"game": 0, "seats": ["person"]}, "is for 2 players, not 1"),
-                            ({"game": 0, "seats": ["person", "genius"]}, "unknown bot")]:
+                            ({"game": 0, "seats": ["person", "genius"]}, "unknown bot"),
+                            # a stranger may not set a bot's budget: it would hold a worker
+                            ({"game": 0, "seats": ["person", "mcts:sims=100000000"]},
+                             "unknown bot")]:
         r = client.post("/api/tables", json=payload)
         assert r.status_code == 400 and answer in r.json()["error"], r.text
     r = client.post("/api/tables", content=b"{oops")
