@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from . import ast as A
 from .agents import REGISTRY, AgentError, AgentSpec, parse_agents
-from .diagnostics import RulesError
+from .diagnostics import RulesError, UsageError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
 from .loader import check_file, load
@@ -32,10 +32,6 @@ from .runner import (
     seat_name,
 )
 from .variants import include
-
-
-class UsageError(Exception):
-    """A bad command line: printed on one line, exit status 2."""
 
 
 class Parser(argparse.ArgumentParser):

@@ -107,3 +107,7 @@ class RulesError(Exception):
 def error(code: str, message: str, span: Span | None = None, hint: str | None = None) -> RulesError:
     """A RulesError holding one diagnostic."""
     return RulesError([Diagnostic(code, message, span, hint=hint)])
+
+
+class UsageError(Exception):
+    """A bad command line: printed on one line, exit status 2."""

@@ -15,7 +15,7 @@ import random
 
 from ..interpreter.game import Game
 from ..interpreter.observation import Observation
-from .registry import Parameter
+from .parameters import Parameter
 
 
 class RandomAgent:

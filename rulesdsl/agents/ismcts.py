@@ -29,7 +29,7 @@ from typing import Any
 
 from ..interpreter.game import Game
 from ..interpreter.observation import Observation
-from .registry import Parameter
+from .parameters import Parameter
 from .search import (
     SEARCH_PARAMETERS,
     Budget,

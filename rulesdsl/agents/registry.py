@@ -15,68 +15,15 @@ decimals converted), and must check them itself.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+from .parameters import AgentError, Parameter
+from .parameters import show as _show
+
 ENTRY_POINT_GROUP = "rulesdsl.agents"
-
-
-class AgentError(ValueError):
-    """An agent spec that does not name an agent or its parameters rightly."""
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter an agent takes: its name, what it is ("int", "float", "bool" or a
-    tuple of the words it may be), its default, the least value of a number, and a line of
-    help."""
-
-    name: str
-    kind: str | tuple[str, ...]
-    default: Any
-    help: str
-    least: float | None = None
-    most: float | None = None
-
-    def parse(self, agent: str, text: str) -> Any:
-        """The value written as `text`, or AgentError saying what is wanted."""
-        kind = self.kind
-        try:
-            if kind == "int":
-                value: Any = int(text)
-            elif kind == "float":
-                value = float(text)
-                if not math.isfinite(value):
-                    raise ValueError(text)
-            elif kind == "bool":
-                if text.lower() not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                    raise ValueError(text)
-                value = text.lower() in ("true", "yes", "on", "1")
-            else:
-                if text not in kind:
-                    raise ValueError(text)
-                value = text
-        except ValueError:
-            raise AgentError(f"{agent}: {self.name} must be {self.wanted()}, "
-                             f"not {text!r}") from None
-        if (self.least is not None and value < self.least) or \
-                (self.most is not None and value > self.most):
-            raise AgentError(f"{agent}: {self.name} must be {self.wanted()}, not {text!r}")
-        return value
-
-    def wanted(self) -> str:
-        if isinstance(self.kind, tuple):
-            return "one of " + ", ".join(self.kind)
-        what = {"int": "a whole number", "float": "a number", "bool": "true or false"}[
-            self.kind]
-        if self.least is not None and self.most is not None:
-            what += f" from {_show(self.least)} to {_show(self.most)}"
-        elif self.least is not None:
-            what += f" of at least {_show(self.least)}"
-        return what
 
 
 @dataclass(frozen=True)
@@ -90,14 +37,6 @@ class AgentSpec:
         if not self.params:
             return self.name
         return self.name + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.params)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value == int(value):
-        return str(int(value))
-    return str(value)
 
 
 Factory = Callable[..., Any]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..interpreter.game import Game
-from .registry import Parameter
+from .parameters import Parameter
 
 GREEDY_WIDTH = 32  # the greedy rollout tries every option only below this many
 

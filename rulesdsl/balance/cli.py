@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..diagnostics import UsageError
 from ..loader import load
 from .compare import UnknownMetric, check_metric
 from .running import Backend
@@ -20,8 +21,6 @@ from .study import Options, run_study
 
 
 def _usage(message: str) -> Exception:
-    from ..cli import UsageError
-
     return UsageError(message)
 
 
