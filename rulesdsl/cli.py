@@ -21,6 +21,7 @@ from .diagnostics import RulesError, UsageError
 from .grammar import parse_file
 from .interpreter.game import Game, Rules
 from .loader import check_file, load
+from .paths import include
 from .runner import (
     Failed,
     RecordEnded,
@@ -31,7 +32,6 @@ from .runner import (
     report_failure,
     seat_name,
 )
-from .variants import include
 
 
 class Parser(argparse.ArgumentParser):

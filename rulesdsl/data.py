@@ -23,6 +23,7 @@ from typing import Any
 
 from . import ast as A
 from .diagnostics import Diagnostic, RulesError, Span
+from .paths import locate
 
 MAX_BYTES = 1 << 20     # a data file larger than this is refused
 MAX_VALUES = 100_000    # values read from one table, at most (aliases can multiply them)
@@ -112,9 +113,7 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
 
 def _checked_path(source: A.DataSource, include: tuple[str | Path, ...]) -> Path:
     """The data file's path, if it is one a rule file may read: where `extends` may reach
-    (variants.locate: V007 elsewhere), a YAML file that exists."""
-    from .variants import locate  # variants reads the data once a chain is merged
-
+    (paths.locate: V007 elsewhere), a YAML file that exists."""
     span = source.span
     try:
         target = locate(span.file, source.path, SUFFIXES, span, what="data", extra=include)

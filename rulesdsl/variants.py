@@ -22,9 +22,10 @@ from typing import Any
 
 from . import ast as A
 from .data import load_data
-from .diagnostics import Diagnostic, RulesError, Span
+from .diagnostics import Diagnostic, RulesError
 from .grammar import parse_file
 from .hooks import apply_change, describe_change, key_of_change, nodes, replace_nodes
+from .paths import locate
 from .render import decl_lines
 
 # what `remove` and the messages call each kind of declaration
@@ -98,36 +99,6 @@ def _replacement_problem(old: Any, new: Any) -> str | None:
 
 Reader = Callable[[str | Path], tuple[A.RulesFile, str]]  # a file's AST and text, or RulesError
 
-# folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
-# processes forked by `simulate` inherit them
-_included: tuple[Path, ...] = ()
-
-
-def include(folders: Iterable[str | Path]) -> None:
-    """Let `extends` (and data files) reach into these folders too, for this process."""
-    global _included
-    _included = tuple(Path(f).resolve() for f in folders)
-
-
-def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
-           what: str = "base", extra: Iterable[str | Path] = ()) -> Path:
-    """The file a rule file names (`extends "..."`, a data file): relative to the naming
-    file, it must lie in that file's folder or below it, or in a folder the user included,
-    and end with one of `suffixes`. A rule file is untrusted: it must not make the tool
-    read, or quote, the host's other files."""
-    written = Path(name)
-    target = written if written.is_absolute() else Path(here).parent / written
-    real = target.resolve()  # links followed: the place the file really is
-    roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
-    if not any(real == root or root in real.parents for root in roots):
-        raise RulesError([Diagnostic(
-            "V007", f"the {what} file {name} lies outside the folder of "
-            f"{_short(here)}: a rule file reads only files in its own folder and below",
-            span, hint="move the file there, or let it be read with --include DIR")])
-    if real.suffix not in suffixes:
-        raise RulesError([Diagnostic(
-            "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
-    return target
 
 
 def resolve(path: str | Path, _seen: tuple[str, ...] = (), read: Reader = parse_file,

@@ -1,0 +1,44 @@
+"""Which files a rule file may make the tool read: its own folder and below, and the
+folders the user names.
+
+Stage: parse (shared by `extends` in variants.py and data files in data.py). A rule file is
+untrusted: it must not make the tool read, or quote, the host's other files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from .diagnostics import Diagnostic, RulesError, Span
+
+# folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
+# processes forked by `simulate` inherit them
+_included: tuple[Path, ...] = ()
+
+
+def include(folders: Iterable[str | Path]) -> None:
+    """Let `extends` (and data files) reach into these folders too, for this process."""
+    global _included
+    _included = tuple(Path(f).resolve() for f in folders)
+
+
+def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
+           what: str = "base", extra: Iterable[str | Path] = ()) -> Path:
+    """The file a rule file names (`extends "..."`, a data file): relative to the naming
+    file, it must lie in that file's folder or below it, or in a folder the user included,
+    and end with one of `suffixes`. A rule file is untrusted: it must not make the tool
+    read, or quote, the host's other files."""
+    written = Path(name)
+    target = written if written.is_absolute() else Path(here).parent / written
+    real = target.resolve()  # links followed: the place the file really is
+    roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
+    if not any(real == root or root in real.parents for root in roots):
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} lies outside the folder of "
+            f"{Path(here).name}: a rule file reads only files in its own folder and below",
+            span, hint="move the file there, or let it be read with --include DIR")])
+    if real.suffix not in suffixes:
+        raise RulesError([Diagnostic(
+            "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
+    return target
