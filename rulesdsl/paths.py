@@ -7,6 +7,7 @@ untrusted: it must not make the tool read, or quote, the host's other files.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -37,8 +38,18 @@ def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
         raise RulesError([Diagnostic(
             "V007", f"the {what} file {name} lies outside the folder of "
             f"{Path(here).name}: a rule file reads only files in its own folder and below",
-            span, hint="move the file there, or let it be read with --include DIR")])
+            span, hint=_include_hint(written, target))])
     if real.suffix not in suffixes:
         raise RulesError([Diagnostic(
             "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
     return target
+
+
+def _include_hint(written: Path, target: Path) -> str:
+    """How to let the file be read: the folder to include, when the rule file names it
+    relative to itself (a folder of the same project). An absolute path may be anything on
+    the host: the hint then does not suggest opening that folder."""
+    if written.is_absolute():
+        return "move the file there, or let its folder be read with --include DIR"
+    return f"move the file there, or let its folder be read: --include " \
+           f"{os.path.normpath(target.parent)}"

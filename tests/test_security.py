@@ -302,8 +302,15 @@ def test_include_reaches_a_folder_the_user_names(tmp_path):
     variant.write_text('extends "../shared/base.rules"\nconst EXTRA = 1\n', encoding="utf-8")
     with pytest.raises(rulesdsl.RulesError) as err:
         rulesdsl.load(variant)
-    assert err.value.diagnostics[0].code == "V007"
+    refused = err.value.diagnostics[0]
+    assert refused.code == "V007"
+    # the hint names the folder a relative path reaches, and nothing the host holds
+    assert refused.hint is not None and refused.hint.endswith(f"--include {shared}")
     assert rulesdsl.load(variant, include=[shared]).name == "Base"
+    variant.write_text('extends "/etc/passwd.rules"\n', encoding="utf-8")
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(variant)
+    assert err.value.diagnostics[0].hint.endswith("--include DIR")
 
 
 # ---- the sandbox: the second wall ----------------------------------------------------

@@ -15,7 +15,7 @@ Stage: check. These statements and declarations build on the rest of the checker
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from .analysis import EnumInfo, Proc, Scope, plural, walk
@@ -50,19 +50,20 @@ class FlowChecker(DeclarationChecker):
         self.point_nodes: dict[str, tuple[Proc, A.Point]] = {}
         self.teams_declared = False  # a `teams` line, even one E082 refused
 
-    # the statements' checks, from checker.py (the layer above this one)
-    def stmt(self, s: Any, scope: Scope) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:
+        # the statements' checks, defined by checker.py (the layer above this one)
+        def stmt(self, s: Any, scope: Scope) -> None:
+            ...
 
-    def block(self, stmts: list, scope: Scope, bind: dict[str, Var] | None = None) -> None:
-        raise NotImplementedError
+        def block(self, stmts: list, scope: Scope, bind: dict[str, Var] | None = None) -> None:
+            ...
 
-    def bind(self, node: A.Node, name: str, t: Type) -> Var:
-        raise NotImplementedError
+        def bind(self, node: A.Node, name: str, t: Type) -> Var:
+            ...
 
-    def option_scope(self, s: Any, t: Type, scope: Scope, where: A.Expr | None,
-                     label: A.StrLit | None) -> None:
-        raise NotImplementedError
+        def option_scope(self, s: Any, t: Type, scope: Scope, where: A.Expr | None,
+                         label: A.StrLit | None) -> None:
+            ...
 
     # ---- declarations --------------------------------------------------------------------
 
