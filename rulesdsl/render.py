@@ -96,17 +96,11 @@ def _stmt(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
         if node.reveal is not None:
             out += [indent + "then reveal:"] + _body(node.reveal, lines, indent)
         return out
-    if isinstance(node, A.Offer):
+    if isinstance(node, (A.Offer, A.ChooseMenu)):  # a header, then its answers or options
         out = _header(node, lines, indent)
-        for answer in node.answers:
-            out += _header(answer, lines, indent + INDENT)
-            out += _body(answer.body, lines, indent + INDENT)
-        return out
-    if isinstance(node, A.ChooseMenu):
-        out = _header(node, lines, indent)
-        for option in node.options:
-            out += _header(option, lines, indent + INDENT)
-            out += _body(option.body, lines, indent + INDENT)
+        for part in node.answers if isinstance(node, A.Offer) else node.options:
+            out += _header(part, lines, indent + INDENT)
+            out += _body(part.body, lines, indent + INDENT)
         return out
     inside = getattr(node, "body", None)
     if isinstance(inside, list):
