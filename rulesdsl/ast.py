@@ -217,10 +217,12 @@ class Add(Node):
 
 
 class Place(Node):
-    """`place piece at cell`: put a piece (a player's mark, a value) on a board cell."""
+    """`place piece at cell`: put a piece (a player's mark, a value) on a board cell;
+    `place tile at cell turned 90`: a tile on a territory, turned clockwise."""
 
     piece: Expr
     cell: Expr
+    turn: Expr | None = None
 
 
 class Clear(Node):
@@ -551,6 +553,14 @@ class BoardDecl(Named):
     of: str | None = None
     holding: str | None = None  # what its cells hold: player, a kind or an enum
     refs: list[Name] = []  # the other declarations it names, where they are written
+    # a territory of tiles (`shape` "territory", `of` the kind of its tiles): one per
+    # player or shared, the kind's fields for its four edges (north, east, south, west),
+    # its centre, its roads and its road groups
+    per_player: bool = False
+    edges: list[str] = []
+    centre: str | None = None
+    roads: str | None = None
+    groups: str | None = None
 
 
 class Each(Node):

@@ -27,6 +27,7 @@ from .analysis import (  # noqa: F401  (Analysis is part of this module's interf
 )
 from .bindings import CounterRef, DieKindRef, PieceRef, Var, VarRef
 from .flow import FlowChecker
+from .tiles import check_turned
 from .types import (
     ANY,
     BOOL,
@@ -253,6 +254,8 @@ class Checker(FlowChecker):
                 if not compatible(piece, holds) or piece == NONE:
                     self.err("E030", f"board {cell_t[1]} holds {with_article(holds)}, not "
                              f"{with_article(piece)}", s.piece.span)
+            if s.turn is not None:
+                check_turned(self, s, t, self.expr(s.turn, scope))
         elif isinstance(s, A.Shuffle):
             self.zone(s.zone, scope)
         elif isinstance(s, A.Move):

@@ -15,6 +15,13 @@ from .. import ast as A
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
 from ..limits import MAX_COMPONENTS, MAX_SLOTS
+from ..territory import (
+    MAX_TERRITORY,
+    TerritoryBoard,
+    TurnBoard,
+    tile_fields_problem,
+    turns_name,
+)
 from .analysis import (
     CounterInfo,
     DiceInfo,
@@ -135,6 +142,9 @@ class DeclarationChecker(ExpressionChecker):
             board = TriangleBoard(d.name, side)
             self.add_board(board)
             return
+        if d.shape == "territory":
+            self.territory_decl(d)
+            return
         if d.shape == "corners":
             under = self.a.boards.get(d.of or "")
             if not isinstance(under, TriangleBoard):
@@ -193,6 +203,31 @@ class DeclarationChecker(ExpressionChecker):
         held = self.held_type(d.holding or "", d.span)
         if held is not None:
             self.a.holding[d.name] = held
+        if d.shape == "territory" and d.name in self.a.boards and held is not None:
+            problem = tile_fields_problem(d, self.a.kinds[d.of or ""])
+            if problem:
+                self.err("E051", problem, d.span,
+                         hint="for example: board land: territory 9 x 9 of Tile edges n, e, "
+                              "s, w roads roads")
+
+    def territory_decl(self, d: A.BoardDecl) -> None:
+        width, height = self.size(d.width, d.span), self.size(d.height, d.span)
+        if width is None or height is None:
+            return
+        if not (1 <= width <= MAX_TERRITORY and 1 <= height <= MAX_TERRITORY):
+            self.err("E051", f"a territory is 1 to {MAX_TERRITORY} columns by 1 to "
+                     f"{MAX_TERRITORY} rows, not {width} x {height}", d.span)
+            return
+        seats = self.a.max_players if d.per_player else 1
+        board = TerritoryBoard(d.name, width, height, seats, d.of or "", list(d.edges),
+                               d.centre, d.roads, d.groups, d.adjacency)
+        if d.per_player:
+            # every seat's territory has a g7: cells are named through territory(land, p)
+            self.a.boards[board.name] = board
+        else:
+            self.add_board(board)
+        # the turns of the tiles are kept as a board of their own, not nameable in rules
+        self.a.boards[turns_name(board.name)] = TurnBoard(board)
 
     def add_board(self, board: Any) -> None:
         self.a.boards[board.name] = board

@@ -36,6 +36,7 @@ from .bindings import (
     VarRef,
     ZoneRef,
 )
+from .tiles import TILE_DOCS, tile_call
 from .types import (
     ANY,
     BOOL,
@@ -422,6 +423,8 @@ class ExpressionChecker(CheckerBase):
 
     def call(self, e: A.Call, scope: Scope) -> Type:
         arg_types = [self.expr(arg, scope) for arg in e.args]
+        if e.func in TILE_DOCS and e.func not in self.a.defines:
+            return tile_call(self, e, arg_types)
         if e.func in LATTICE_DOCS and e.func not in self.a.defines:
             return self.lattice_call(e, arg_types)
         if e.func in self.a.defines:

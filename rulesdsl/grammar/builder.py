@@ -209,6 +209,17 @@ class AstBuilder(Transformer):
                            refs=self.refs(c[1], c[2]))
 
     @v_args(meta=True)
+    def territory_board(self, meta: Any, c: list) -> A.BoardDecl:
+        adjacency = str(c[4]) if c[4] is not None else "orthogonal"
+        kind, edges = c[5], c[6:10]
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="territory",
+                           width=_size(c[2]), height=_size(c[3]), adjacency=adjacency,
+                           of=str(kind), holding=str(kind), per_player=c[1] is not None,
+                           edges=[str(t) for t in edges], centre=_text(c[10]),
+                           roads=_text(c[11]), groups=_text(c[12]),
+                           name_span=self.tok_span(c[0]), refs=self.refs(c[2], c[3], kind))
+
+    @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:
         count = _size(c[0]) if c[0] is not None else 1
         return A.KindRow(span=self.span(meta), count=count, values=c[1:], refs=self.refs(c[0]))
@@ -474,7 +485,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def place_stmt(self, meta: Any, c: list) -> A.Place:
-        return A.Place(span=self.span(meta), piece=c[0], cell=c[1])
+        return A.Place(span=self.span(meta), piece=c[0], cell=c[1], turn=c[2])
 
     @v_args(meta=True)
     def clear_stmt(self, meta: Any, c: list) -> A.Clear:

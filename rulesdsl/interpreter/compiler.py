@@ -32,6 +32,7 @@ from .layout import Layout, layout_of
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
 from .statistics import reader, stats_function
+from .tiles import clear_tile, place_tile
 
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
@@ -486,6 +487,9 @@ class Compiler(ExpressionCompiler):
         elif isinstance(s, A.Place):
             self.place(s, pos)
             self.after_change(pos)
+        elif isinstance(s, A.Clear) and clear_tile(self, s) is not None:
+            self.emit(pos, clear_tile(self, s))  # type: ignore[arg-type]
+            self.after_change(pos)
         elif isinstance(s, A.Clear):
             cell_t = a.type_of(s.cell)
             board = self.board_cells(cell_t[1]) if isinstance(cell_t, tuple) else E.name("B0")
@@ -605,6 +609,10 @@ class Compiler(ExpressionCompiler):
 
     def place(self, s: A.Place, pos: list) -> None:
         """`place p at c`, or at each cell of a list (a piece covering several cells)."""
+        tile = place_tile(self, s, self.expr(s.turn) if s.turn is not None else E.const(0))
+        if tile is not None:
+            self.emit(pos, tile)
+            return
         cell_t = self.a.type_of(s.cell)
         several = isinstance(cell_t, tuple) and cell_t[0] == "list"
         board_t = element(cell_t) if several else cell_t

@@ -34,10 +34,12 @@ from ..check.bindings import (
     VarRef,
     ZoneRef,
 )
+from ..check.tiles import TILE_DOCS
 from ..diagnostics import Span
 from . import emit as E
 from .layout import Layout
 from .runtime import MAX_NUMBER, WORK_BUDGET
+from .tiles import tile_code
 
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
@@ -619,6 +621,8 @@ class ExpressionCompiler:
                                self.read(e.args[0]))
             return E.call("_sort", pairs, sid)
         args = [self.expr(x) for x in e.args]
+        if f in TILE_DOCS:
+            return tile_code(self, e, args)
         if f in ("lines", "column", "row", "cell"):
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
             if f == "lines":

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Span
 from ..limits import MAX_ITEMS, MAX_NUMBER, WORK_BUDGET
+from ..territory import tile_helpers
 
 
 class Code(IntEnum):
@@ -244,8 +245,9 @@ def make_helpers(env: Env) -> dict[str, Any]:
         return _err("R008", f"a number of about {digits} digits: numbers stay between "
                     "-10^18 and 10^18", sid)
 
-    return {name: fn for name, fn in locals().items() if name.startswith("_") and callable(fn)
-            and name != "_err"}
+    helpers = {name: fn for name, fn in locals().items() if name.startswith("_")
+               and callable(fn) and name != "_err"}
+    return {**helpers, **tile_helpers(_err)}   # territories: rulesdsl/territory.py
 
 
 def _first(pair: tuple[Any, Any]) -> Any:

@@ -1,0 +1,396 @@
+"""Tile territories: square tiles with four edges, placed turned, growing from a start tile.
+
+Stage: shared. The checker builds a `TerritoryBoard` for `board land: territory 13 x 13 of
+Tile edges n, e, s, w` (its cells, names and neighbours); the compiler bakes a
+`Geometry` of it into the compiled program; the helpers made by `tile_helpers` are what the
+generated code calls at run time to answer the questions of a tile-laying game: where a
+tile fits, its areas, its roads, its runs of tiles.
+
+A territory `per player` is one stripe of W x H cells per seat: cell `p * W * H + y * W + x`
+is column x, row y of seat p's territory, named like a chess board (`a1` bottom left) within
+its stripe, so every seat's territory has a `g7`. The start cell is the middle one.
+
+The board's cells hold tiles (components); a second list of the same length holds each
+tile's turn, in quarter turns clockwise (the language speaks of 0, 90, 180 and 270
+degrees). Sides are numbered 0 north, 1 east, 2 south, 3 west, as the rows and columns
+run: north is the next row up. A tile turned k quarter turns shows its printed side i
+towards side (i + k) % 4.
+
+Inside a tile, two sides next to each other (north and east, ...) with the same terrain
+are one part of an area; the tile's centre, when the kind has a centre field, joins every
+side of its own terrain, and a centre whose terrain is on no side is an area of its own.
+Roads: each tile has road groups (sets of sides whose road ends are linked inside it);
+two tiles' roads link when both facing sides are in a group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .boards import LETTERS, STEPS_DIAGONAL, STEPS_ORTHOGONAL
+
+SIDES = ("n", "e", "s", "w")
+SIDE_NAMES = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}
+DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # north, east, south, west as (dx, dy)
+MAX_TERRITORY = 31     # columns and rows of one territory, at most
+MAX_ROAD_TILES = 40    # a road longer than this is counted as this long (see longest_road)
+
+
+@dataclass
+class TerritoryBoard:
+    """A territory of square tiles, one stripe of width x height cells per seat."""
+
+    name: str
+    width: int
+    height: int
+    seats: int
+    kind: str
+    edges: list[str]
+    centre: str | None = None
+    roads: str | None = None
+    groups: str | None = None
+    adjacency: str = "orthogonal"
+
+    @property
+    def cells_per_seat(self) -> int:
+        return self.width * self.height
+
+    @property
+    def size(self) -> int:
+        return self.cells_per_seat * self.seats
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """Column and row of a cell within its seat's territory (both from 0)."""
+        r = cell % self.cells_per_seat
+        return r % self.width, r // self.width
+
+    def seat(self, cell: int) -> int:
+        return cell // self.cells_per_seat
+
+    @cached_property
+    def names(self) -> list[str]:
+        return [f"{LETTERS[x]}{y + 1}" for x, y in map(self.xy, range(self.size))]
+
+    def start(self, seat: int) -> int:
+        return seat * self.cells_per_seat + (self.height // 2) * self.width + self.width // 2
+
+    def _near(self, cell: int, steps: tuple[tuple[int, int], ...]) -> list[int | None]:
+        x, y = self.xy(cell)
+        base = cell - cell % self.cells_per_seat
+        return [base + (y + dy) * self.width + x + dx
+                if 0 <= x + dx < self.width and 0 <= y + dy < self.height else None
+                for dx, dy in steps]
+
+    @cached_property
+    def step(self) -> list[list[int | None]]:
+        """Per cell, the cell beyond each side (north, east, south, west), None off the edge."""
+        return [self._near(c, DIRECTIONS) for c in range(self.size)]
+
+    @cached_property
+    def neighbours(self) -> list[list[int]]:
+        steps = STEPS_ORTHOGONAL + (STEPS_DIAGONAL if self.adjacency == "diagonal" else ())
+        return [sorted(n for n in self._near(c, steps) if n is not None)
+                for c in range(self.size)]
+
+    @cached_property
+    def orthogonal_neighbours(self) -> list[list[int]]:
+        return [sorted(n for n in self._near(c, STEPS_ORTHOGONAL) if n is not None)
+                for c in range(self.size)]
+
+
+class TurnBoard:
+    """The turns of a territory's tiles, in quarter turns: a board of its own in the state
+    (named `turns_name(territory)`, which no rule can write), cell for cell."""
+
+    def __init__(self, territory: TerritoryBoard):
+        self.of = territory
+        self.name = turns_name(territory.name)
+        self.size = territory.size
+        self.names = territory.names
+
+
+def turns_name(territory: str) -> str:
+    return f"{territory} turns"
+
+
+def road_groups(roads: Any, groups: Any, edges: list[str]) -> list[list[int]]:
+    """A tile's road groups, as lists of sides, from its fields: `groups` (a list of lists
+    of side names) when it has any, else `roads` (a list of side names, all linked).
+    A side is named by a compass letter or word, or by the name of its edge field."""
+    def side(name: Any) -> int:
+        key = str(name).lower()
+        if key in SIDE_NAMES:
+            return SIDE_NAMES[key]
+        return edges.index(str(name))
+    if groups:
+        return [sorted({side(s) for s in g}) for g in groups if g]
+    if roads:
+        return [sorted({side(s) for s in roads})]
+    return []
+
+
+def tile_fields_problem(decl: Any, kind: Any) -> str | None:
+    """Why a territory's kind cannot be its tiles (the fields it names are missing, or its
+    roads name no sides), or None. `decl` is the board's declaration, `kind` the KindInfo."""
+    named = [*decl.edges, decl.centre, decl.roads, decl.groups]
+    missing = [f for f in named if f is not None and f not in kind.fields]
+    if missing:
+        return (f"kind {kind.name} has no field {', '.join(missing)} (it has "
+                f"{', '.join(kind.fields)})")
+    for field in (decl.roads, decl.groups):
+        for value in kind.columns[field] if field is not None else []:
+            bad = side_name_problem(value if value is not None else [], decl.edges)
+            if bad:
+                return f"the field {field} of a {kind.name} lists sides: {bad}"
+    return None
+
+
+def side_name_problem(value: Any, edges: list[str]) -> str | None:
+    """Why a value of a roads field does not name sides, or None when it does."""
+    names = value if isinstance(value, list) else [value]
+    for n in names:
+        if isinstance(n, list):
+            bad = side_name_problem(n, edges)
+            if bad:
+                return bad
+        elif str(n).lower() not in SIDE_NAMES and str(n) not in edges:
+            return f"'{n}' is not a side (n, e, s, w, or {', '.join(edges)})"
+    return None
+
+
+# ---- run time ------------------------------------------------------------------------------
+# A geometry, as the compiler bakes it: (width, height, cells per seat, step table, the
+# edges of each tile (4 terrains), the centre terrain of each tile (or None), the road groups
+# of each tile). Components are numbered from 0 within their kind.
+
+Geometry = tuple[int, int, int, list, list, list, list]
+
+
+def geometry(board: TerritoryBoard, edges: list[list[Any]], centre: list[Any] | None,
+             groups: list[list[list[int]]]) -> Geometry:
+    count = len(edges[0]) if edges else 0
+    sides = [[edges[i][t] for i in range(4)] for t in range(count)]
+    return (board.width, board.height, board.cells_per_seat, board.step, sides,
+            centre if centre is not None else [None] * count, groups)
+
+
+def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]:
+    """The run-time helpers of territories; `err(code, message, sid)` makes a rule error."""
+
+    def _tq(degrees: Any, sid: int) -> int:
+        if not isinstance(degrees, int) or degrees % 90:
+            raise err("R009", f"a tile is turned 0, 90, 180 or 270 degrees, not {degrees}",
+                      sid)
+        return degrees // 90 % 4
+
+    def _tput(cells: list, turns: list, cell: int, tile: Any, degrees: int, sid: int) -> None:
+        q = _tq(degrees, sid)
+        if cells[cell] is not None:
+            raise err("R004", "placing a tile on a cell that is not empty", sid)
+        cells[cell] = tile
+        turns[cell] = q
+
+    def _tclear(cells: list, turns: list, cell: int) -> None:
+        cells[cell] = None
+        turns[cell] = None
+
+    def _tturn(cells: list, turns: list, cell: int) -> int | None:
+        return None if cells[cell] is None else (turns[cell] or 0) * 90
+
+    def _side(geo: Geometry, cells: list, turns: list, cell: int, d: int) -> Any:
+        return geo[4][cells[cell]][(d - (turns[cell] or 0)) % 4]
+
+    def _fit(geo: Geometry, cells: list, turns: list, cell: int, tile: Any, q: int) -> bool:
+        if cells[cell] is not None:
+            return False
+        touching = False
+        printed = geo[4][tile]
+        for d, n in enumerate(geo[3][cell]):
+            if n is None or cells[n] is None:
+                continue
+            touching = True
+            if printed[(d - q) % 4] != _side(geo, cells, turns, n, (d + 2) % 4):
+                return False
+        return touching
+
+    def _empty(cells: list, xs: list) -> bool:
+        return all(cells[c] is None for c in xs)
+
+    def _tstart(geo: Geometry, xs: list) -> int:
+        base = xs[0] - xs[0] % geo[2] if xs else 0
+        return base + (geo[1] // 2) * geo[0] + geo[0] // 2
+
+    def _tturns(geo: Geometry, cells: list, turns: list, xs: list, cell: int,
+                tile: Any) -> list[int]:
+        if _empty(cells, xs) and cell == _tstart(geo, xs):
+            return [0, 90, 180, 270]
+        return [q * 90 for q in range(4) if _fit(geo, cells, turns, cell, tile, q)]
+
+    def _tfits(geo: Geometry, cells: list, turns: list, xs: list, cell: int, tile: Any,
+               degrees: int, sid: int) -> bool:
+        return _tq(degrees, sid) * 90 in _tturns(geo, cells, turns, xs, cell, tile)
+
+    def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> list[int]:
+        if _empty(cells, xs):
+            return [_tstart(geo, xs)]
+        return [c for c in xs if cells[c] is None and any(
+            _fit(geo, cells, turns, c, tile, q) for q in range(4))]
+
+    def _parts(geo: Geometry, cells: list, turns: list,
+               xs: list) -> list[tuple[Any, list[tuple[int, int]]]]:
+        """The areas of a territory: (terrain, parts), a part being (cell, side) with side
+        4 the centre; each area's parts in order."""
+        parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def find(p: tuple[int, int]) -> tuple[int, int]:
+            while parent[p] != p:
+                parent[p] = parent[parent[p]]
+                p = parent[p]
+            return p
+
+        def join(a: tuple[int, int], b: tuple[int, int]) -> None:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+
+        terrain: dict[tuple[int, int], Any] = {}
+        placed = [c for c in xs if cells[c] is not None]
+        for c in placed:
+            sides = [_side(geo, cells, turns, c, d) for d in range(4)]
+            centre = geo[5][cells[c]]
+            for d in range(4):
+                parent[(c, d)] = (c, d)
+                terrain[(c, d)] = sides[d]
+            if centre is not None:
+                parent[(c, 4)] = (c, 4)
+                terrain[(c, 4)] = centre
+            for d in range(4):
+                if sides[d] == sides[(d + 1) % 4]:
+                    join((c, d), (c, (d + 1) % 4))
+                if centre is not None and sides[d] == centre:
+                    join((c, d), (c, 4))
+        for c in placed:
+            for d in (0, 1):   # each shared edge once: towards north and east
+                n = geo[3][c][d]
+                if n is not None and cells[n] is not None and (
+                        terrain[(c, d)] == terrain[(n, d + 2)]):
+                    join((c, d), (n, d + 2))
+        areas: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for p in parent:
+            areas.setdefault(find(p), []).append(p)
+        return [(terrain[root], sorted(ps)) for root, ps in sorted(areas.items())]
+
+    def _closed(geo: Geometry, cells: list, parts: list[tuple[int, int]]) -> bool:
+        for c, d in parts:
+            if d < 4:
+                n = geo[3][c][d]
+                if n is None or cells[n] is None:
+                    return False
+        return True
+
+    def _cells_of(parts: list[tuple[int, int]]) -> list[int]:
+        return sorted({c for c, _ in parts})
+
+    def _tareas(geo: Geometry, cells: list, turns: list, xs: list, completed: bool,
+                *terrain: Any) -> list[list[int]]:
+        return [_cells_of(ps) for t, ps in _parts(geo, cells, turns, xs)
+                if (not terrain or t == terrain[0])
+                and (not completed or _closed(geo, cells, ps))]
+
+    def _tcentre_done(geo: Geometry, cells: list, turns: list, xs: list, cell: int) -> bool:
+        for _t, ps in _parts(geo, cells, turns, xs):
+            if (cell, 4) in ps:
+                return _closed(geo, cells, ps)
+        return False
+
+    def _groups(geo: Geometry, cells: list, turns: list, cell: int) -> list[list[int]]:
+        q = turns[cell] or 0
+        return [[(s + q) % 4 for s in g] for g in geo[6][cells[cell]]]
+
+    def _network(geo: Geometry, cells: list, turns: list,
+                 xs: list) -> dict[tuple[int, int], set[tuple[int, int]]]:
+        """The road links: each (cell, group) to the (cell, group)s its road ends meet."""
+        links: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        side_group: dict[tuple[int, int], tuple[int, int]] = {}
+        for c in xs:
+            if cells[c] is None:
+                continue
+            for k, g in enumerate(_groups(geo, cells, turns, c)):
+                links[(c, k)] = set()
+                for s in g:
+                    side_group[(c, s)] = (c, k)
+        for (c, s), node in side_group.items():
+            n = geo[3][c][s]
+            other = side_group.get((n, (s + 2) % 4)) if n is not None else None
+            if other is not None:
+                links[node].add(other)
+        return links
+
+    def _tby_road(geo: Geometry, cells: list, turns: list, xs: list, cell: int) -> list[int]:
+        links = _network(geo, cells, turns, xs)
+        todo = [node for node in links if node[0] == cell]
+        seen = set(todo)
+        while todo:
+            for m in links[todo.pop()]:
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return sorted({c for c, _ in seen})
+
+    def _tlongest(geo: Geometry, cells: list, turns: list, xs: list) -> int:
+        """The most tiles on one road that enters no tile twice (searched depth first,
+        capped at MAX_ROAD_TILES tiles so that the work stays small)."""
+        links = _network(geo, cells, turns, xs)
+        best = 0
+
+        def walk(node: tuple[int, int], used: set[int]) -> None:
+            nonlocal best
+            best = max(best, len(used))
+            if best >= MAX_ROAD_TILES:
+                return
+            for m in links[node]:
+                if m[0] not in used:
+                    used.add(m[0])
+                    walk(m, used)
+                    used.discard(m[0])
+        for node in links:
+            if links[node] and best < MAX_ROAD_TILES:
+                walk(node, {node[0]})
+        return best
+
+    def _truns(geo: Geometry, cells: list, xs: list, dx: int, dy: int) -> list[list[int]]:
+        """Every unbroken run of tiles in direction (dx, dy), longest first, each from its
+        start; a lone tile is a run of one."""
+        w, h, per_seat = geo[0], geo[1], geo[2]
+        inside = set(xs)
+        runs = []
+        for c in xs:
+            if cells[c] is None:
+                continue
+            x, y = (c % per_seat) % w, (c % per_seat) // w
+            px, py = x - dx, y - dy
+            if 0 <= px < w and 0 <= py < h and cells[c - dy * w - dx] is not None:
+                continue   # not the start of its run
+            run = []
+            while 0 <= x < w and 0 <= y < h and cells[c] is not None and c in inside:
+                run.append(c)
+                x, y, c = x + dx, y + dy, c + dy * w + dx
+            runs.append(run)
+        runs.sort(key=lambda r: (-len(r), r[0]))
+        return runs
+
+    def _tsquares(geo: Geometry, cells: list, xs: list) -> list[list[int]]:
+        out = []
+        for c in xs:
+            right, up = geo[3][c][1], geo[3][c][0]
+            if right is None or up is None:
+                continue
+            block = [c, right, up, up + 1]
+            if all(cells[b] is not None for b in block):
+                out.append(sorted(block))
+        return out
+
+    return {name: fn for name, fn in locals().items() if name.startswith("_t")}
