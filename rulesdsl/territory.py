@@ -157,7 +157,8 @@ def side_name_problem(value: Any, edges: list[str]) -> str | None:
             if bad:
                 return bad
         elif str(n).lower() not in SIDE_NAMES and str(n) not in edges:
-            return f"'{n}' is not a side (n, e, s, w, or {', '.join(edges)})"
+            names = ["n", "e", "s", "w"] + [e for e in edges if e not in SIDE_NAMES]
+            return f"'{n}' is not a side ({', '.join(names)})"
     return None
 
 

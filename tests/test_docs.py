@@ -21,6 +21,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.check.analysis import LATTICE_DOCS
+from rulesdsl.check.tiles import TILE_DOCS
 from rulesdsl.check.types import BUILTIN_NAMES, BUILTINS
 from rulesdsl.diagnostics import Diagnostic, RulesError
 from rulesdsl.interpreter.examples import run_examples
@@ -304,12 +305,13 @@ def test_form_has_an_example(form: str):
     "change", "display", "step", "base", "each", "from", "bag", "sort",
     "chooses in secret", "then reveal", "offer", "accept", "refuse", "going", "all at once",
     "teams of", "rank team", "point", "expect options", "clockwise", "anticlockwise",
+    "territory", "turned", "centre", "roads", "grouped",
 ])
 def test_keyword_has_an_example(keyword: str):
     assert re.search(rf"\b{keyword}\b", good_text()), f"no ```rules block uses {keyword!r}"
 
 
-@pytest.mark.parametrize("name", sorted(BUILTINS) + sorted(LATTICE_DOCS))
+@pytest.mark.parametrize("name", sorted(BUILTINS) + sorted(LATTICE_DOCS) + sorted(TILE_DOCS))
 def test_builtin_function_has_an_example(name: str):
     assert re.search(rf"\b{name}\(", good_text()), f"no ```rules block calls {name}(...)"
 

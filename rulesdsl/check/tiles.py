@@ -82,6 +82,8 @@ def tile_call(checker: ExpressionChecker, e: A.Call, types: list[Type]) -> Type:
     first_ok = board is not None and {
         "board": is_a(types[0], "board"), "cell": is_a(types[0], "cell"),
         "cells": is_a(types[0], "board") or is_a(types[0], "list")}[wanted[0]]
+    if types[0] == ANY:
+        return ANY   # the argument is wrong already, and said so
     if board is None or not first_ok:
         what = {"board": "a territory", "cell": "a cell of a territory",
                 "cells": "a territory or a list of its cells"}[wanted[0]]
@@ -115,7 +117,7 @@ def tile_call(checker: ExpressionChecker, e: A.Call, types: list[Type]) -> Type:
 
 def check_turned(checker: ExpressionChecker, s: A.Place, cell_t: Type, turn_t: Type) -> None:
     """`place tile at c turned r`: c is one cell of a territory, r a number."""
-    if territory_of(checker, cell_t) is None or not is_a(cell_t, "cell"):
+    if cell_t != ANY and (territory_of(checker, cell_t) is None or not is_a(cell_t, "cell")):
         checker.err("E030", f"only a tile on one cell of a territory is turned, not a piece "
                     f"on {with_article(cell_t)}", s.cell.span,
                     hint="board land: territory 9 x 9 of Tile edges n, e, s, w")
