@@ -217,22 +217,30 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 return False
         return touching
 
-    def _empty(cells: list, xs: list) -> bool:
+    def _empty(cells: list, xs: Any) -> bool:
         return all(cells[c] is None for c in xs)
 
-    def _tstart(geo: Geometry, xs: list) -> int:
+    def _tstart(geo: Geometry, xs: Any) -> int:
         base = xs[0] - xs[0] % geo[2] if xs else 0
         return base + (geo[1] // 2) * geo[0] + geo[0] // 2
 
-    def _tturns(geo: Geometry, cells: list, turns: list, xs: list, cell: int,
-                tile: Any) -> list[int]:
+    def _tland(per_seat: int, seat: int) -> list[int]:
+        return list(range(seat * per_seat, (seat + 1) * per_seat))
+
+    def _seat_of(geo: Geometry, cell: int) -> range:
+        """The cells of the territory that holds a cell."""
+        base = cell - cell % geo[2]
+        return range(base, base + geo[2])
+
+    def _tturns(geo: Geometry, cells: list, turns: list, cell: int, tile: Any) -> list[int]:
+        xs = _seat_of(geo, cell)
         if _empty(cells, xs) and cell == _tstart(geo, xs):
             return [0, 90, 180, 270]
         return [q * 90 for q in range(4) if _fit(geo, cells, turns, cell, tile, q)]
 
-    def _tfits(geo: Geometry, cells: list, turns: list, xs: list, cell: int, tile: Any,
-               degrees: int, sid: int) -> bool:
-        return _tq(degrees, sid) * 90 in _tturns(geo, cells, turns, xs, cell, tile)
+    def _tfits(geo: Geometry, cells: list, turns: list, cell: int, tile: Any, degrees: int,
+               sid: int) -> bool:
+        return _tq(degrees, sid) * 90 in _tturns(geo, cells, turns, cell, tile)
 
     def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> list[int]:
         if _empty(cells, xs):
@@ -241,7 +249,7 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
             _fit(geo, cells, turns, c, tile, q) for q in range(4))]
 
     def _parts(geo: Geometry, cells: list, turns: list,
-               xs: list) -> list[tuple[Any, list[tuple[int, int]]]]:
+               xs: Any) -> list[tuple[Any, list[tuple[int, int]]]]:
         """The areas of a territory: (terrain, parts), a part being (cell, side) with side
         4 the centre; each area's parts in order."""
         parent: dict[tuple[int, int], tuple[int, int]] = {}
@@ -301,8 +309,8 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 if (not terrain or t == terrain[0])
                 and (not completed or _closed(geo, cells, ps))]
 
-    def _tcentre_done(geo: Geometry, cells: list, turns: list, xs: list, cell: int) -> bool:
-        for _t, ps in _parts(geo, cells, turns, xs):
+    def _tcentre_done(geo: Geometry, cells: list, turns: list, cell: int) -> bool:
+        for _t, ps in _parts(geo, cells, turns, _seat_of(geo, cell)):
             if (cell, 4) in ps:
                 return _closed(geo, cells, ps)
         return False
@@ -312,7 +320,7 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         return [[(s + q) % 4 for s in g] for g in geo[6][cells[cell]]]
 
     def _network(geo: Geometry, cells: list, turns: list,
-                 xs: list) -> dict[tuple[int, int], set[tuple[int, int]]]:
+                 xs: Any) -> dict[tuple[int, int], set[tuple[int, int]]]:
         """The road links: each (cell, group) to the (cell, group)s its road ends meet."""
         links: dict[tuple[int, int], set[tuple[int, int]]] = {}
         side_group: dict[tuple[int, int], tuple[int, int]] = {}
@@ -330,8 +338,8 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 links[node].add(other)
         return links
 
-    def _tby_road(geo: Geometry, cells: list, turns: list, xs: list, cell: int) -> list[int]:
-        links = _network(geo, cells, turns, xs)
+    def _tby_road(geo: Geometry, cells: list, turns: list, cell: int) -> list[int]:
+        links = _network(geo, cells, turns, _seat_of(geo, cell))
         todo = [node for node in links if node[0] == cell]
         seen = set(todo)
         while todo:

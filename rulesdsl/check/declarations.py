@@ -219,15 +219,16 @@ class DeclarationChecker(ExpressionChecker):
                      f"{MAX_TERRITORY} rows, not {width} x {height}", d.span)
             return
         seats = self.a.max_players if d.per_player else 1
-        board = TerritoryBoard(d.name, width, height, seats, d.of or "", list(d.edges),
-                               d.centre, d.roads, d.groups, d.adjacency)
+        board: Any = TerritoryBoard(d.name, width, height, seats, d.of or "", list(d.edges),
+                                    d.centre, d.roads, d.groups, d.adjacency)
         if d.per_player:
             # every seat's territory has a g7: cells are named through territory(land, p)
             self.a.boards[board.name] = board
         else:
             self.add_board(board)
         # the turns of the tiles are kept as a board of their own, not nameable in rules
-        self.a.boards[turns_name(board.name)] = TurnBoard(board)
+        turns: Any = TurnBoard(board)
+        self.a.boards[turns_name(board.name)] = turns
 
     def add_board(self, board: Any) -> None:
         self.a.boards[board.name] = board

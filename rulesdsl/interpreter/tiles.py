@@ -49,10 +49,7 @@ def tile_code(c: ExpressionCompiler, e: A.Call, args: list[ast.expr]) -> ast.exp
     board = territory_named(c.a, c.a.type_of(e.args[0]))
     assert board is not None
     if f == "territory":
-        n = board.cells_per_seat
-        return E.call("list", E.call("range", E.binop(args[1], "*", E.const(n)),
-                                     E.binop(E.binop(args[1], "+", E.const(1)), "*",
-                                             E.const(n))))
+        return E.call("_tland", E.const(board.cells_per_seat), args[1])
     cells = c.board_cells(board.name)
     turns = c.board_cells(turns_name(board.name))
     geo = geometry_const(c, board)
@@ -62,14 +59,10 @@ def tile_code(c: ExpressionCompiler, e: A.Call, args: list[ast.expr]) -> ast.exp
     if f == "start":
         return E.call("_tstart", geo, args[0])
     if f in ("turns", "fits", "completed_at", "by_road"):
-        # the territory a cell belongs to: its seat's stripe of cells
-        n = E.const(board.cells_per_seat)
-        base = E.binop(args[0], "-", E.binop(args[0], "%", n))
-        xs = E.call("range", base, E.binop(base, "+", n))
         helper = {"turns": "_tturns", "fits": "_tfits", "completed_at": "_tcentre_done",
                   "by_road": "_tby_road"}[f]
         extra = [sid] if f == "fits" else []
-        return E.call(helper, geo, cells, turns, xs, *args, *extra)
+        return E.call(helper, geo, cells, turns, *args, *extra)
     if f == "spots":
         return E.call("_tspots", geo, cells, turns, *args)
     if f in ("areas", "completed"):
