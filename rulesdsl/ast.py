@@ -601,6 +601,7 @@ class KindDecl(Named):
     rows: list[KindRow]
     field_spans: list[Span] = []
     source: DataSource | None = None
+    defaults: dict[str, Expr] = {}  # with `source`: the value of a field a row leaves out
 
 
 class ZoneDecl(Named):

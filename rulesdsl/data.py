@@ -12,6 +12,11 @@ may not read anything else of the machine. A file that is not what it should be 
 elsewhere, too large, not UTF-8 text, not YAML) is reported by its name and place only: its
 text is never quoted back.
 
+A field `edges_n` that a row lacks reads the key `n` of the row's mapping `edges` (nested
+mappings flattened with `_`). A field declared with a value (`kind Tile(id, scroll = none)`)
+takes that value in the rows that leave it out; any other field missing from a row is an
+error (E009).
+
 Values: whole numbers, true/false, text, none, and lists of those. A text names a value of
 an enum when every text of its field does (the case of letters aside: `fire` is `Fire`).
 """
@@ -97,18 +102,44 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
                            f"{decl.name}'s fields", span)
         values = []
         for field in decl.fields:
-            if field not in row:
+            holder, key = _nested(row, field)
+            if holder is None:
+                if field in decl.defaults:
+                    values.append((_DEFAULT, span))
+                    continue
                 raise _Problem("E009", f"row {i + 1} of {name}{where} has no '{field}' (a "
-                               f"{decl.name} has {', '.join(decl.fields)})", span)
-            values.append((_value(row[field], name, _key_place(name, row, field), counted),
-                           _key_place(name, row, field)))
+                               f"{decl.name} has {', '.join(decl.fields)})", span,
+                               hint=f"give it a value when the rows leave it out: "
+                                    f"kind {decl.name}(..., {field} = none)")
+            values.append((_value(holder[key], name, _key_place(name, holder, key), counted),
+                           _key_place(name, holder, key)))
         table.append(values)
-    types = [_enum_of([row[k][0] for row in table], decl.fields[k], enums, name)
+    types = [_enum_of([row[k][0] for row in table if row[k][0] is not _DEFAULT],
+                      decl.fields[k], enums, name)
              for k in range(len(decl.fields))]
     return [A.KindRow(span=_item_place(name, node, i), count=source.count,
-                      values=[_literal(v, span, types[k]) for k, (v, span) in enumerate(row)],
+                      values=[decl.defaults[decl.fields[k]] if v is _DEFAULT
+                              else _literal(v, span, types[k])
+                              for k, (v, span) in enumerate(row)],
                       refs=source.refs)
             for i, row in enumerate(table)]
+
+
+_DEFAULT = object()   # a row leaves out a field that has a default
+
+
+def _nested(row: Any, field: str) -> tuple[Any, str]:
+    """The mapping that holds a field of a row, and its key there: the row itself, or for
+    a field `edges_n` that the row lacks, the mapping under `edges` when it has a key `n`
+    (and so on down: `a_b_c`). (None, field) when the row has no such value."""
+    if field in row:
+        return row, field
+    for cut in range(1, len(field)):
+        if field[cut] == "_" and isinstance(row.get(field[:cut]), dict):
+            holder, key = _nested(row[field[:cut]], field[cut + 1:])
+            if holder is not None:
+                return holder, key
+    return None, field
 
 
 def _checked_path(source: A.DataSource, include: tuple[str | Path, ...]) -> Path:

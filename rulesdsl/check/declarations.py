@@ -244,6 +244,10 @@ class DeclarationChecker(ExpressionChecker):
         if len(set(d.fields)) != len(d.fields):
             self.err("E021", f"kind {d.name} names a field twice", d.span)
             return
+        if d.defaults and d.source is None:
+            self.err("E009", f"kind {d.name} gives a field a value for the rows that leave it "
+                     "out, and only a kind read from a data file has such rows", d.span,
+                     hint="write the value in each row of the table")
         count = 0
         for row in d.rows:
             n = self.size(row.count, row.span)

@@ -226,11 +226,13 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def kind_decl(self, meta: Any, c: list) -> A.KindDecl:
-        fields = [t for t in c[1:] if isinstance(t, Token)]
+        fields = [f for f, _ in (x for x in c[1:] if isinstance(x, tuple))]
+        defaults = {str(f): v for f, v in (x for x in c[1:] if isinstance(x, tuple))
+                    if v is not None}
         rows = [r for r in c[1:] if isinstance(r, A.KindRow)]
         return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
                           rows=rows, name_span=self.tok_span(c[0]),
-                          field_spans=[self.tok_span(f) for f in fields])
+                          field_spans=[self.tok_span(f) for f in fields], defaults=defaults)
 
     @v_args(meta=True)
     def each_value(self, meta: Any, c: list) -> A.Each:
@@ -245,10 +247,15 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def kind_from(self, meta: Any, c: list) -> A.KindDecl:
-        fields = [t for t in c[1:] if isinstance(t, Token)]
+        fields = [f for f, _ in c[1:-1]]
+        defaults = {str(f): value for f, value in c[1:-1] if value is not None}
         return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
                           rows=[], name_span=self.tok_span(c[0]),
-                          field_spans=[self.tok_span(f) for f in fields], source=c[-1])
+                          field_spans=[self.tok_span(f) for f in fields], source=c[-1],
+                          defaults=defaults)
+
+    def kind_field(self, c: list) -> tuple[Token, A.Expr | None]:
+        return c[0], c[1]
 
     @v_args(meta=True)
     def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
