@@ -587,6 +587,7 @@ class DataSource(Node):
 
     path: str
     key: list[str] = []
+    more: list[list[str]] = []  # `from "tiles.yaml" castles, tiles`: further lists of rows
     count: int | str = 1
     refs: list[Name] = []  # the other declarations it names, where they are written
 

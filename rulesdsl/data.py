@@ -80,22 +80,14 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
     name = str(data_path(source))
     if path not in cache:
         cache[path] = _read(path, name, source.span, sources)
-    node = cache[path]
-    where = ""
-    for key in source.key:
-        if not isinstance(node, dict) or key not in node:
-            have = ", ".join(str(k) for k in node) if isinstance(node, dict) else ""
-            raise _Problem("E009", f"{name} has no key '{key}'{where}", _place(name, node),
-                           hint=f"the keys there: {have}" if have else None)
-        node = node[key]
-        where = f" under '{'.'.join(source.key[:source.key.index(key) + 1])}'"
-    if not isinstance(node, list) or not node:
-        raise _Problem("E009", f"kind {decl.name} reads its rows from {name}"
-                       f"{where}, which is not a list of rows", _place(name, node),
-                       hint="a list of mappings: - {field: value, ...}")
+    entries = []   # (the list, the row's number in it, where the list is) per row
+    for key_path in [source.key, *source.more]:
+        rows, where = _list_at(cache[path], key_path, decl, name)
+        entries += [(rows, i, where) for i in range(len(rows))]
     counted = [0]
     table: list[list[tuple[Any, Span]]] = []
-    for i, row in enumerate(node):
+    for node, i, where in entries:
+        row = node[i]
         span = _item_place(name, node, i)
         if not isinstance(row, dict):
             raise _Problem("E009", f"row {i + 1} of {name}{where} is not a mapping of "
@@ -122,7 +114,24 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
                               else _literal(v, span, types[k])
                               for k, (v, span) in enumerate(row)],
                       refs=source.refs)
-            for i, row in enumerate(table)]
+            for (node, i, _where), row in zip(entries, table)]
+
+
+def _list_at(node: Any, key: list[str], decl: A.KindDecl, name: str) -> tuple[Any, str]:
+    """The list of rows under a key path of a data file, and where it is (for messages)."""
+    where = ""
+    for k, part in enumerate(key):
+        if not isinstance(node, dict) or part not in node:
+            have = ", ".join(str(x) for x in node) if isinstance(node, dict) else ""
+            raise _Problem("E009", f"{name} has no key '{part}'{where}", _place(name, node),
+                           hint=f"the keys there: {have}" if have else None)
+        node = node[part]
+        where = f" under '{'.'.join(key[:k + 1])}'"
+    if not isinstance(node, list) or not node:
+        raise _Problem("E009", f"kind {decl.name} reads its rows from {name}"
+                       f"{where}, which is not a list of rows", _place(name, node),
+                       hint="a list of mappings: - {field: value, ...}")
+    return node, where
 
 
 _DEFAULT = object()   # a row leaves out a field that has a default

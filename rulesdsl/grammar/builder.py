@@ -241,9 +241,13 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def data_source(self, meta: Any, c: list) -> A.DataSource:
         count = _size(c[0]) if c[0] is not None else 1
-        key = [str(t) for t in c[2:] if isinstance(t, Token)]
-        return A.DataSource(span=self.span(meta), path=self.plain(c[1]), key=key, count=count,
+        keys = [k for k in c[2:] if k is not None]
+        return A.DataSource(span=self.span(meta), path=self.plain(c[1]),
+                            key=keys[0] if keys else [], more=keys[1:], count=count,
                             refs=self.refs(c[0]))
+
+    def data_key(self, c: list) -> list[str]:
+        return [str(t) for t in c]
 
     @v_args(meta=True)
     def kind_from(self, meta: Any, c: list) -> A.KindDecl:
