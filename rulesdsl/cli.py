@@ -372,6 +372,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(game.to_json(), indent=1))
         return 0
+    from .terminal import territories
+
+    for line in territories(game.view(seat), rules):  # what tile-laying built
+        say(line)
     for line in describe_result(game):
         say(line)
     return 0

@@ -21,6 +21,7 @@ from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
 from .runner import describe_result
+from .territory import TerritoryBoard, draw_territory, road_groups
 
 
 def text(value: Any) -> str:
@@ -65,6 +66,9 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
             return shown[:2] if short else shown
 
         board = shape.geometry
+        if isinstance(board, TerritoryBoard):
+            lines += territory_lines(_title(name, screen), board, cells, rules)
+            continue
         lines.append(f"{_title(name, screen)}:")
         if isinstance(board, SquareBoard):
             marks = {c: mark(p, short=True) for c, p in cells.items()}
@@ -86,6 +90,42 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
         for row in rows.values():
             lines.append("    " + "  ".join(row))
     return lines
+
+
+def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules) -> list[str]:
+    """Each territory drawn tile by tile, under its owner's name (see draw_territory)."""
+    disp, kind = rules.program.display, rules.analysis.kinds[board.kind]
+    ids = disp.components[board.kind][0]
+
+    def letter(field: str | None, k: int) -> str:
+        if field is None:
+            return "*"
+        shown = disp.show(kind.columns[field][k], kind.types[field])
+        return (shown[:1] or "?").lower()
+    looks = {ids[k]: ([letter(f, k) for f in board.edges], letter(board.centre, k),
+                      [g for group in road_groups(
+                          kind.columns[board.roads][k] if board.roads else None,
+                          kind.columns[board.groups][k] if board.groups else None,
+                          board.edges) for g in group])
+             for k in range(kind.count)}
+    seats = cells if isinstance(cells, list) else [cells]
+    out = []
+    for p, placed in enumerate(seats):
+        owner = f" of player {p + 1}" if isinstance(cells, list) else ""
+        out.append(f"{title}{owner}:")
+        out += draw_territory(board, placed, looks)
+    out.append("    (a letter per edge and the centre: its terrain; a capital: a road "
+               "ends there)")
+    return out
+
+
+def territories(view: dict[str, Any], rules: Rules) -> list[str]:
+    """The territories of tiles of a view, drawn (none for a game without them)."""
+    return [line for name, shape in rules.boards.items()
+            if isinstance(shape.geometry, TerritoryBoard)
+            and name not in rules.display["hidden"]
+            for line in territory_lines(_title(name, rules.display), shape.geometry,
+                                        view["boards"][name], rules)]
 
 
 def _owner(view: dict[str, Any], screen: dict[str, Any], kind: str, piece: str) -> str:

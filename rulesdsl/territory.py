@@ -162,6 +162,55 @@ def side_name_problem(value: Any, edges: list[str]) -> str | None:
     return None
 
 
+# ---- views and drawings --------------------------------------------------------------------
+
+def territory_view(board: TerritoryBoard, cells: list, turns: list, ids: list[str],
+                   players: int) -> Any:
+    """A territory as a view shows it: per placed cell, [the tile's id, its turn in
+    degrees]; one such mapping per player for a territory per player."""
+    def seat(p: int) -> dict[str, list]:
+        base = p * board.cells_per_seat
+        return {board.names[c]: [ids[cells[c]], (turns[c] or 0) * 90]
+                for c in range(base, base + board.cells_per_seat) if cells[c] is not None}
+    if board.seats == 1:
+        return seat(0)
+    return [seat(p) for p in range(players)]
+
+
+def draw_territory(board: TerritoryBoard, placed: dict[str, list],
+                   looks: dict[str, tuple[list[str], str, list[int]]]) -> list[str]:
+    """A territory as text: three lines of three characters per row of tiles, from the
+    northernmost row down, over the columns and rows its tiles reach. `looks` gives for
+    each tile id its four edges' letters as printed, its centre's letter and the sides
+    where a road ends. Each edge shows its terrain's letter, a capital where a road ends
+    there; the middle shows the centre's."""
+    if not placed:
+        return ["    (no tile)"]
+    spots = {name: board.xy(board.names.index(name)) for name in placed}
+    xs = [x for x, _ in spots.values()]
+    ys = [y for _, y in spots.values()]
+    at = {xy: name for name, xy in spots.items()}
+    lines = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        rows = ["    ", f"{y + 1:>3} ", "    "]
+        for x in range(min(xs), max(xs) + 1):
+            name = at.get((x, y))
+            if name is None:
+                block = ["   ", " . ", "   "]
+            else:
+                tile, degrees = placed[name]
+                edges, centre, roads = looks[tile]
+                q = degrees // 90 % 4
+                side = [edges[(d - q) % 4] for d in range(4)]
+                side = [c.upper() if (d - q) % 4 in roads else c for d, c in enumerate(side)]
+                block = [f" {side[0]} ", f"{side[3]}{centre}{side[1]}", f" {side[2]} "]
+            for k in range(3):
+                rows[k] += block[k] + " "
+        lines += [rows[0].rstrip(), rows[1].rstrip(), rows[2].rstrip()]
+    lines.append("    " + " ".join(f" {LETTERS[x]} " for x in range(min(xs), max(xs) + 1)))
+    return lines
+
+
 # ---- run time ------------------------------------------------------------------------------
 # A geometry, as the compiler bakes it: (width, height, cells per seat, step table, the
 # edges of each tile (4 terrains), the centre terrain of each tile (or None), the road groups

@@ -138,6 +138,8 @@ class ActionSpace:
                                        f"{MAX_SUBSET_ACTIONS:,})", site.span)
                 return self._domain(f"subsets of {inner}", lambda: ids, subsets=True)
             return self._domain(f"lists of {inner}", lambda: ids, pairs=True)
+        if t == "int" and _is_turns(node):
+            return self._domain("turns", lambda: ["0", "90", "180", "270"])
         if t == "int":
             low, high = self._number_range(node)
             key = f"numbers {low}..{high}"
@@ -243,3 +245,10 @@ def _type_name(t: Any) -> str:
     if isinstance(t, tuple):
         return " of ".join(str(x) for x in t)
     return {"text": "text", "any": "values of any kind"}.get(t, str(t))
+
+
+def _is_turns(node: Any) -> bool:
+    """Whether a choice is among the turns of a tile (`choose r in turns(c, t)`): its
+    options are 0, 90, 180 and 270, four actions."""
+    domain = node.domain if isinstance(node, A.Choose) else None
+    return isinstance(domain, A.Call) and domain.func == "turns"

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..territory import TurnBoard
 from .compiler import Program
 from .flow import teams_of, waiting
 from .public import (
@@ -150,6 +151,8 @@ class Rules:
     def boards(self) -> dict[str, BoardShape]:
         out = {}
         for name, board in self.analysis.boards.items():
+            if isinstance(board, TurnBoard):
+                continue  # part of its territory: the view shows each tile's turn
             holds = self.analysis.holding.get(name)
             out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
                                    else holds[1])

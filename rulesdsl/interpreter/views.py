@@ -21,6 +21,7 @@ from typing import Any
 
 from ..check.analysis import Analysis, CounterInfo
 from ..check.types import Type
+from ..territory import TerritoryBoard, TurnBoard, territory_view, turns_name
 from .display import Display
 from .layout import Layout
 from .public import Decision, Result
@@ -146,6 +147,13 @@ def _boards(st: State, a: Analysis, layout: Layout, disp: Display) -> dict[str, 
     else as shown; a board that does not say what it holds shows the raw value."""
     out = {}
     for name, board in a.boards.items():
+        if isinstance(board, TurnBoard):
+            continue   # shown with its territory
+        if isinstance(board, TerritoryBoard):
+            out[name] = territory_view(board, st.b[layout.board[name]],
+                                       st.b[layout.board[turns_name(name)]],
+                                       disp.components[board.kind][0], st.np)
+            continue
         cells = st.b[layout.board[name]]
         holds = a.holding.get(name)
         ids = disp.components[holds[1]][0] if isinstance(holds, tuple) and \
