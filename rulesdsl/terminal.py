@@ -21,7 +21,7 @@ from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
 from .runner import describe_result
-from .territory import TerritoryBoard, draw_territory, road_groups
+from .territory import TerritoryBoard, draw_territory, tile_looks
 
 
 def text(value: Any) -> str:
@@ -94,20 +94,11 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
 
 def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules) -> list[str]:
     """Each territory drawn tile by tile, under its owner's name (see draw_territory)."""
-    disp, kind = rules.program.display, rules.analysis.kinds[board.kind]
-    ids = disp.components[board.kind][0]
-
-    def letter(field: str | None, k: int) -> str:
-        if field is None:
-            return "*"
-        shown = disp.show(kind.columns[field][k], kind.types[field])
-        return (shown[:1] or "?").lower()
-    looks = {ids[k]: ([letter(f, k) for f in board.edges], letter(board.centre, k),
-                      [g for group in road_groups(
-                          kind.columns[board.roads][k] if board.roads else None,
-                          kind.columns[board.groups][k] if board.groups else None,
-                          board.edges) for g in group])
-             for k in range(kind.count)}
+    disp = rules.program.display
+    looks = {tile: ([e[:1].lower() or "?" for e in edges], centre[:1].lower() or "*", roads)
+             for tile, (edges, centre, roads) in tile_looks(
+                 board, rules.analysis.kinds[board.kind], disp.components[board.kind][0],
+                 disp.show).items()}
     seats = cells if isinstance(cells, list) else [cells]
     out = []
     for p, placed in enumerate(seats):

@@ -177,6 +177,21 @@ def territory_view(board: TerritoryBoard, cells: list, turns: list, ids: list[st
     return [seat(p) for p in range(players)]
 
 
+def tile_looks(board: TerritoryBoard, kind: Any, ids: list[str],
+               show: Callable[[Any, Any], str]) -> dict[str, tuple[list[str], str, list[int]]]:
+    """For each tile (by id) of a territory's kind (a KindInfo): its four edges' terrains as
+    printed and its centre's, as `show(value, type)` names them ("" without a centre), and
+    the sides where a road ends."""
+    def shown(field: str | None, k: int) -> str:
+        return show(kind.columns[field][k], kind.types[field]) if field else ""
+    return {ids[k]: ([shown(f, k) for f in board.edges], shown(board.centre, k),
+                     sorted({g for group in road_groups(
+                         kind.columns[board.roads][k] if board.roads else None,
+                         kind.columns[board.groups][k] if board.groups else None,
+                         board.edges) for g in group}))
+            for k in range(kind.count)}
+
+
 def draw_territory(board: TerritoryBoard, placed: dict[str, list],
                    looks: dict[str, tuple[list[str], str, list[int]]]) -> list[str]:
     """A territory as text: three lines of three characters per row of tiles, from the

@@ -32,7 +32,8 @@ OUTPUT = ROOT / "test-output"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium; .ci/run installs it)")
-FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules"]
+FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
+         "games/isle_of_skye/isle_of_skye.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +158,16 @@ def test_cronberg_two_people_and_a_bot(server, browser):
     watcher.wait_for_selector("body[data-over='true']")
     assert watcher.inner_text("#status").startswith("Game over")
     shot(pages[0], "cronberg.png")
+
+
+def test_isle_of_skye_draws_each_territory(server, browser):
+    table = create(server, 2, ["person", "random"])
+    page = seated(browser, server, table, 1)
+    land = "[data-board='land']"
+    page.wait_for_selector(f"{land} .territory[data-seat='2'] g[data-tile='castle_yellow']")
+    castle = page.locator(f"{land} .territory[data-seat='1'] g[data-tile='castle_blue']")
+    assert castle.get_attribute("data-cell") == "h8"
+    assert castle.locator("line.road").count() == 3        # roads north, south and west
+    assert castle.locator("polygon.edge").count() == 4
+    assert page.locator(f"{land} .territory[data-seat='1'] rect[data-cell='h9']").count() == 1
+    shot(page, "isle_of_skye.png")

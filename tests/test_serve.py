@@ -384,6 +384,13 @@ def test_the_screen_takes_the_display_declaration(load_rules):
     assert crossings["kind"] == "corners" and crossings["of"] == "city"
     assert [p for n, p in crossings["cells"]] == [p for n, p in city["corners"]]
 
+    skye = screen(load_rules(ROOT / "games/isle_of_skye/isle_of_skye.rules"))["boards"]
+    assert [b["kind"] for b in skye] == ["territory"]
+    assert skye[0]["per_player"] and len(skye[0]["cells"]) == 15 * 15
+    assert skye[0]["tiles"]["castle_blue"] == {
+        "edges": ["Pasture", "Water", "Pasture", "Mountain"], "centre": "Pasture",
+        "roads": [0, 2, 3]}
+
     class Declared:   # the rules once the language has `display:` (Rules.display)
         components = cleromancy.components
         boards, zones, counters, name = (cleromancy.boards, cleromancy.zones,

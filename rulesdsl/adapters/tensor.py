@@ -32,6 +32,7 @@ import numpy as np
 from ..interpreter.game import Rules
 from ..interpreter.public import CounterShape
 from ..interpreter.views import HIDDEN
+from ..territory import TerritoryBoard
 
 Writer = Callable[[Any, np.ndarray, int], None]
 
@@ -59,6 +60,13 @@ class ViewTensor:
             self._counter(name, counter)
         for name, shape in rules.boards.items():
             size, write = self._board_cell(shape.holding, seats)
+            if isinstance(shape.geometry, TerritoryBoard):
+                # per seat, per cell: the tile, then its turn (four places)
+                board = shape.geometry
+                cells = _places(board.names[:board.cells_per_seat])
+                self._add(f"territory {name}", board.seats * len(cells) * (size + 4),
+                          partial(_territory, name, cells, size, write))
+                continue
             cells = _places(shape.geometry.names)
             self._add(f"board {name}", size * len(cells),
                       partial(_board, name, cells, size, write))
@@ -213,6 +221,16 @@ def _board(name: str, names: dict[str, int], width: int, write: Writer,
            v: dict[str, Any], t: np.ndarray, o: int) -> None:
     for cell, piece in v["boards"][name].items():
         write(piece, t, o + names[cell] * width)
+
+
+def _territory(name: str, names: dict[str, int], width: int, write: Writer,
+               v: dict[str, Any], t: np.ndarray, o: int) -> None:
+    shown = v["boards"][name]
+    for k, placed in enumerate(shown if isinstance(shown, list) else [shown]):
+        for cell, (tile, degrees) in placed.items():
+            at = o + (k * len(names) + names[cell]) * (width + 4)
+            write(tile, t, at)
+            t[at + width + degrees // 90 % 4] = 1.0
 
 
 def _dice(name: str, faces: dict[Any, int], v: dict[str, Any], t: np.ndarray,

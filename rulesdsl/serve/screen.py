@@ -18,6 +18,7 @@ from typing import Any
 
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..interpreter.game import Rules
+from ..territory import TerritoryBoard, tile_looks
 
 SQRT3 = math.sqrt(3)
 
@@ -45,6 +46,20 @@ def board_shape(name: str, board: Any, holding: str | None) -> dict[str, Any]:
                           zip(board.names, board.of.corner_xy)]}
     return {"name": name, "kind": "cells", "holding": holding,  # a board drawn as a list
             "cells": [[n] for n in board.names]}
+
+
+def territory_shape(rules: Rules, name: str, board: TerritoryBoard) -> dict[str, Any]:
+    """A territory of tiles: the cells of one player's territory (every player's has the
+    same), and how each tile looks: its edges' and centre's terrains (north, east, south,
+    west, as printed) and the sides where a road ends."""
+    disp = rules.program.display
+    looks = tile_looks(board, rules.analysis.kinds[board.kind],
+                       disp.components[board.kind][0], disp.show)
+    return {"name": name, "kind": "territory", "width": board.width, "height": board.height,
+            "per_player": board.seats > 1, "holding": board.kind,
+            "cells": [[board.names[c], *board.xy(c)] for c in range(board.cells_per_seat)],
+            "tiles": {tile: {"edges": edges, "centre": centre, "roads": roads}
+                      for tile, (edges, centre, roads) in looks.items()}}
 
 
 NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs": {},
@@ -84,7 +99,9 @@ def screen(rules: Rules) -> dict[str, Any]:
     return {
         "display": display(rules),
         "game": rules.name,
-        "boards": [board_shape(name, shape.geometry, shape.holding)
+        "boards": [territory_shape(rules, name, shape.geometry)
+                   if isinstance(shape.geometry, TerritoryBoard)
+                   else board_shape(name, shape.geometry, shape.holding)
                    for name, shape in rules.boards.items()],
         "zones": [{"name": name, "kind": z.kind, "per_player": z.per_player,
                    "visibility": z.visibility} for name, z in rules.zones.items()],

@@ -294,12 +294,73 @@ function drawBoards(view) {
           if (name in taken) drawPiece(svg, x, y, taken[name], over.holding, view, 9);
         }
       }
+    } else if (board.kind === "territory") {
+      const seats = board.per_player ? (view.boards[board.name] || []) : [cells];
+      svg = el("div", {class: "territories", "data-board": board.name});
+      seats.forEach((placed, seat) => svg.append(drawTerritory(board, placed, board.per_player ? seat : null)));
     } else {
       svg = el("div", {"data-board": board.name});
       for (const [name] of board.cells) svg.append(el("span", {class: "card"}, name in cells ? `${name}: ${cells[name]}` : name));
     }
     box.append(title, svg);
   }
+}
+
+// A territory of tiles: the tiles placed and the empty cells around them. Each tile is
+// four triangles coloured by its edges' terrains (turned as placed), a square for its
+// centre, a line from the centre to each edge where a road ends, and its id.
+const TERRAIN_COLOURS = ["#8fbf6a", "#6aa4d8", "#a39e93", "#d8c36a", "#c98fbf", "#7fcfc0"];
+const terrainColours = {};
+function terrainColour(name) {
+  if (!(name in terrainColours)) terrainColours[name] = TERRAIN_COLOURS[Object.keys(terrainColours).length % TERRAIN_COLOURS.length];
+  return terrainColours[name];
+}
+
+function drawTerritory(board, placed, seat) {
+  const xy = {};
+  for (const [name, x, y] of board.cells) xy[name] = [x, y];
+  const spots = Object.keys(placed).map((n) => xy[n]);
+  const xs = spots.map((p) => p[0]), ys = spots.map((p) => p[1]);
+  const x0 = Math.max(0, Math.min(...xs) - 1), x1 = Math.min(board.width - 1, Math.max(...xs) + 1);
+  const y0 = Math.max(0, Math.min(...ys) - 1), y1 = Math.min(board.height - 1, Math.max(...ys) + 1);
+  const wrap = el("div", {class: "territory", "data-seat": seat === null ? "" : String(seat + 1)});
+  if (seat !== null) wrap.append(el("div", {class: "board-name"}, `player ${seat + 1}`));
+  const svg = el("svg", {width: (x1 - x0 + 1) * UNIT + 30, height: (y1 - y0 + 1) * UNIT + 30}, null, SVG);
+  for (const [name, x, y] of board.cells) {
+    if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+    const px = 20 + (x - x0) * UNIT, py = 5 + (y1 - y) * UNIT;
+    if (!(name in placed)) {
+      const rect = el("rect", {x: px, y: py, width: UNIT, height: UNIT, class: "cell", "data-cell": name}, null, SVG);
+      if (seat === null || seat === table.seat - 1) cellClick(rect, name);
+      svg.append(rect);
+      continue;
+    }
+    const [tile, degrees] = placed[name];
+    const look = board.tiles[tile] || {edges: ["", "", "", ""], centre: "", roads: []};
+    const q = Math.round(degrees / 90) % 4;
+    const c = [px + UNIT / 2, py + UNIT / 2];
+    const corners = [[px, py], [px + UNIT, py], [px + UNIT, py + UNIT], [px, py + UNIT]];  // nw, ne, se, sw
+    const group = el("g", {"data-cell": name, "data-tile": tile}, null, SVG);
+    group.append(el("title", {}, `${tile} at ${name}, turned ${degrees}`, SVG));
+    for (let d = 0; d < 4; d++) {  // the side facing north, east, south, west
+      const printed = (d - q + 4) % 4;
+      const [a, b] = [corners[d], corners[(d + 1) % 4]];
+      group.append(el("polygon", {points: [a, b, c].map((p) => p.join(",")).join(" "), fill: terrainColour(look.edges[printed]), class: "edge"}, null, SVG));
+    }
+    if (look.centre) group.append(el("rect", {x: c[0] - UNIT / 6, y: c[1] - UNIT / 6, width: UNIT / 3, height: UNIT / 3, fill: terrainColour(look.centre)}, null, SVG));
+    const ends = [[c[0], py], [px + UNIT, c[1]], [c[0], py + UNIT], [px, c[1]]];
+    for (const printed of look.roads) {
+      const [ex, ey] = ends[(printed + q) % 4];
+      group.append(el("line", {x1: c[0], y1: c[1], x2: ex, y2: ey, class: "road", stroke: "#6b4f2a", "stroke-width": 3}, null, SVG));
+    }
+    group.append(el("text", {x: c[0], y: c[1] + UNIT / 3, class: "piece"}, tile.length > 9 ? tile.slice(0, 8) + "…" : tile, SVG));
+    if (changed(board.name, name)) group.classList.add("fresh");
+    svg.append(group);
+  }
+  for (let x = x0; x <= x1; x++) svg.append(el("text", {x: 20 + (x - x0) * UNIT + UNIT / 2, y: (y1 - y0 + 1) * UNIT + 18, class: "piece"}, "abcdefghijklmnopqrstuvwxyz"[x], SVG));
+  for (let y = y0; y <= y1; y++) svg.append(el("text", {x: 10, y: 5 + (y1 - y) * UNIT + UNIT / 2, class: "piece"}, y + 1, SVG));
+  wrap.append(svg);
+  return wrap;
 }
 
 // ---- options, dice, counters, zones ----------------------------------------------------
