@@ -145,6 +145,17 @@ def test_run_narrates_a_game(capsys):
     assert len(after) == 2 and all(re.fullmatch(r"  [12]\. player [12]", x) for x in after)
 
 
+def test_run_draws_the_territories_it_built(capsys):
+    skye = str(GAMES / "isle_of_skye" / "isle_of_skye.rules")
+    code, out, _ = run_cli(capsys, "run", skye, "--players", "2", "--seed", "1")
+    assert code == 0
+    lines = out.splitlines()
+    drawn = lines.index("land of player 1:")
+    assert lines.index("land of player 2:") > drawn and lines[-4].startswith("    (a letter")
+    assert any(re.fullmatch(r"  8 .*", line) for line in lines[drawn:])   # the castle's row
+    assert any(re.fullmatch(r"  player 1: put the t\d\d at [a-o]\d+", line) for line in lines)
+
+
 def test_run_same_seed_same_output(capsys):
     for path in (TICTACTOE, PIG):
         _, first, _ = run_cli(capsys, "run", path, "--seed", "11")
