@@ -231,6 +231,15 @@ async def test_hover_shows_declarations_types_and_distributions(client: Language
     await close(client, PIG)
 
 
+async def test_hover_on_a_territory_function(client: LanguageClient):
+    skye = ROOT / "games" / "isle_of_skye" / "isle_of_skye.rules"
+    text = skye.read_text()
+    await open_doc(client, skye)
+    shown = await hover(client, skye, where(text, "spots(mine(p), t)", 0, 1))
+    assert "spots(cells, tile): the empty cells of a territory" in shown
+    await close(client, skye)
+
+
 async def test_hover_on_a_rule_shows_its_parameters_and_comment(client: LanguageClient):
     text = CROMLECH.read_text()
     await open_doc(client, CROMLECH)

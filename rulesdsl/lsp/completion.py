@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..check.analysis import LATTICE_DOCS
+from ..check.tiles import TILE_DOCS
 from ..check.types import BUILTIN_NAMES, BUILTINS, show
 from ..grammar.lexical import CONSTANTS, OPERATOR_WORDS, builtin_words, leading_phrases
 from ..interpreter.display import Display
@@ -86,7 +87,7 @@ def _expression(index: Index | None, ctx: Context) -> list[types.CompletionItem]
     for name, t in BUILTIN_NAMES.items():
         items.append(types.CompletionItem(label=name, kind=K.Variable, detail=show(t),
                                           documentation=BUILTIN_DOCS.get(name)))
-    docs = {**{n: b.doc for n, b in BUILTINS.items()}, **LATTICE_DOCS,
+    docs = {**{n: b.doc for n, b in BUILTINS.items()}, **LATTICE_DOCS, **TILE_DOCS,
             **{n: QUANTIFIER_DOCS[n] for n in builtin_words()}}
     for name, doc in sorted(docs.items()):
         items.append(types.CompletionItem(label=name, kind=K.Function,

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import LATTICE_DOCS, Analysis
+from ..check.tiles import TILE_DOCS
 from ..check.types import BUILTIN_NAMES, BUILTINS, Type, show
 from .symbols import Index, Occurrence, Symbol
 
@@ -48,7 +49,8 @@ def hover(index: Index, sources: dict[str, str], occ: Occurrence) -> str:
         parts = [_code(sym.name), "built-in" + (f": {show(t)}" if t else ""),
                  BUILTIN_DOCS.get(sym.name, "")]
     elif kind == "function":
-        doc = BUILTINS[sym.name].doc if sym.name in BUILTINS else LATTICE_DOCS[sym.name]
+        doc = (BUILTINS[sym.name].doc if sym.name in BUILTINS
+               else {**LATTICE_DOCS, **TILE_DOCS}[sym.name])
         parts = [_code(doc.split(":")[0]), "built-in function: " + doc]
     elif kind == "enum value":
         parts.append(f"value of enum `{sym.owner}`")

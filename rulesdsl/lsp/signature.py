@@ -14,6 +14,7 @@ import re
 from lsprotocol import types
 
 from ..check.analysis import LATTICE_DOCS
+from ..check.tiles import TILE_DOCS
 from ..check.types import BUILTINS
 from .completion import QUANTIFIER_DOCS
 from .symbols import Index
@@ -59,7 +60,7 @@ def signature(index: Index | None, before: str) -> types.SignatureHelp | None:
         label = f"{name}({', '.join(params)})"
         doc = f"{'rule' if sym.kind == 'rule' else 'definition'} {name}"
     else:
-        text = (BUILTINS[name].doc if name in BUILTINS else LATTICE_DOCS.get(name)
+        text = (BUILTINS[name].doc if name in BUILTINS else {**LATTICE_DOCS, **TILE_DOCS}.get(name)
                 or QUANTIFIER_DOCS.get(name))
         if text is None:
             return None

@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 from .. import ast as A
 from ..check.analysis import LATTICE_DOCS, Analysis
+from ..check.tiles import TILE_DOCS
 from ..check.types import ANY, BUILTIN_NAMES, BUILTINS, Type
 from ..diagnostics import Span
 
@@ -429,7 +430,8 @@ class Index:
             self._expr(e.obj)
         elif isinstance(e, A.Call):
             sym = self.symbols.get(e.func)
-            if sym is None and (e.func in BUILTINS or e.func in LATTICE_DOCS):
+            if sym is None and (e.func in BUILTINS or e.func in LATTICE_DOCS
+                                or e.func in TILE_DOCS):
                 sym = _builtin(e.func, "function")
             self._use(name_at(e.span, e.func), sym, e)
             for arg in e.args:
