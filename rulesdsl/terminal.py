@@ -21,7 +21,7 @@ from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
 from .runner import describe_result
-from .territory import TerritoryBoard, draw_territory, tile_looks
+from .territory import TerritoryBoard, draw_territory
 
 
 def text(value: Any) -> str:
@@ -94,11 +94,8 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
 
 def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules) -> list[str]:
     """Each territory drawn tile by tile, under its owner's name (see draw_territory)."""
-    disp = rules.program.display
     looks = {tile: ([e[:1].lower() or "?" for e in edges], centre[:1].lower() or "*", roads)
-             for tile, (edges, centre, roads) in tile_looks(
-                 board, rules.analysis.kinds[board.kind], disp.components[board.kind][0],
-                 disp.show).items()}
+             for tile, (edges, centre, roads) in rules.tiles(board.name).items()}
     seats = cells if isinstance(cells, list) else [cells]
     out = []
     for p, placed in enumerate(seats):

@@ -74,11 +74,7 @@ def test_every_shared_edge_matches(seed: int) -> None:
     rng = random.Random(seed)
     while not game.over:
         game.apply_index(rng.randrange(game.num_options()))
-    rules = game.rules
-    kind = rules.analysis.kinds["Tile"]
-    ids = rules.program.display.components["Tile"][0]
-    edges = {ids[k]: [kind.columns[f][k] for f in ("n", "e", "s", "w")]
-             for k in range(kind.count)}
+    edges = {tile: looks[0] for tile, looks in game.rules.tiles("land").items()}
     view = game.view(None)["boards"]["land"]
     assert len(view) == 2
     placed = 0

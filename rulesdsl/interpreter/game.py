@@ -18,7 +18,7 @@ from typing import Any
 
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..territory import TurnBoard
+from ..territory import TerritoryBoard, TurnBoard, tile_looks
 from .compiler import Program
 from .flow import teams_of, waiting
 from .public import (
@@ -176,6 +176,17 @@ class Rules:
         if kind not in self.program.display.components:
             raise KeyError(f"{self.name} has no kind of component named {kind!r}")
         return list(self.program.display.components[kind][0])
+
+    def tiles(self, board: str) -> dict[str, tuple[list[str], str, list[int]]]:
+        """How the tiles of a territory look, by id: their edges' terrains (north, east,
+        south, west, as printed), their centre's ("" without one) and the sides where a
+        road ends (0 north to 3 west)."""
+        shape = self.analysis.boards.get(board)
+        if not isinstance(shape, TerritoryBoard):
+            raise KeyError(f"{self.name} has no territory named {board!r}")
+        disp = self.program.display
+        return tile_looks(shape, self.analysis.kinds[shape.kind],
+                          disp.components[shape.kind][0], disp.show)
 
     def value(self, name: str) -> Any:
         """The value of a constant or setting."""

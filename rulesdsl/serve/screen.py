@@ -18,7 +18,7 @@ from typing import Any
 
 from ..boards import CornerBoard, SquareBoard, TriangleBoard
 from ..interpreter.game import Rules
-from ..territory import TerritoryBoard, tile_looks
+from ..territory import TerritoryBoard
 
 SQRT3 = math.sqrt(3)
 
@@ -52,9 +52,7 @@ def territory_shape(rules: Rules, name: str, board: TerritoryBoard) -> dict[str,
     """A territory of tiles: the cells of one player's territory (every player's has the
     same), and how each tile looks: its edges' and centre's terrains (north, east, south,
     west, as printed) and the sides where a road ends."""
-    disp = rules.program.display
-    looks = tile_looks(board, rules.analysis.kinds[board.kind],
-                       disp.components[board.kind][0], disp.show)
+    looks = rules.tiles(name)
     return {"name": name, "kind": "territory", "width": board.width, "height": board.height,
             "per_player": board.seats > 1, "holding": board.kind,
             "cells": [[board.names[c], *board.xy(c)] for c in range(board.cells_per_seat)],
