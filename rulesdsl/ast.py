@@ -888,6 +888,8 @@ def to_json(node: Any) -> Any:
         return [node.line, node.column, node.end_line, node.end_column]
     if isinstance(node, (list, tuple)):
         return [to_json(v) for v in node]
+    if isinstance(node, dict):   # a kind's values for left-out fields
+        return {k: to_json(v) for k, v in node.items()}
     return node
 
 
@@ -906,4 +908,6 @@ def map_spans(node: Any, move: Callable[[Span], Span]) -> Any:
         return [map_spans(v, move) for v in node]
     if isinstance(node, tuple):
         return tuple(map_spans(v, move) for v in node)
+    if isinstance(node, dict):
+        return {k: map_spans(v, move) for k, v in node.items()}
     return node
