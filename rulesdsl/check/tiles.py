@@ -8,7 +8,7 @@ of tiles) for the language.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .. import ast as A
 from ..territory import TerritoryBoard
@@ -16,8 +16,13 @@ from .analysis import is_a, plural
 from .bindings import BuiltinRef
 from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element, list_of, with_article
 
-if TYPE_CHECKING:
-    from .expressions import ExpressionChecker
+
+class ExpressionChecker(Protocol):
+    """What these functions use of the expression checker (expressions.py calls them)."""
+
+    a: Any
+
+    def err(self, code: str, message: str, span: Any, hint: str | None = None) -> None: ...
 
 TILE_DOCS = {
     "territory": "territory(board, p): the cells of player p's territory",

@@ -8,7 +8,7 @@ its list of tiles and its list of turns.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .. import ast as A
 from ..check.analysis import Analysis
@@ -16,8 +16,16 @@ from ..check.types import Type, element
 from ..territory import TerritoryBoard, geometry, road_groups, turns_name
 from . import emit as E
 
-if TYPE_CHECKING:
-    from .expressions import ExpressionCompiler
+
+class ExpressionCompiler(Protocol):
+    """What these functions use of the expression compiler (expressions.py calls them)."""
+
+    a: Analysis
+
+    def board_cells(self, board: str) -> ast.Name: ...
+    def const(self, value: Any) -> ast.expr: ...
+    def sid(self, span: Any) -> int: ...
+    def expr(self, e: Any) -> ast.expr: ...
 
 
 def territory_named(a: Analysis, t: Type) -> TerritoryBoard | None:
