@@ -41,6 +41,20 @@ def choices(agent_class, games):
     return [agent_class(7).choose(Observation(g, g.decider)) for g in games]
 
 
+def opened(observation):
+    """An observation whose made-up game is the real game itself: for bots that cheat."""
+    real = observation._game
+
+    class Open:
+        seat, num_options = observation.seat, observation.num_options
+
+        @staticmethod
+        def sample_game(rng):
+            return real.copy()
+
+    return Open()
+
+
 class Peeker:
     """A bot that cheats: it plays greedy on the real game, future rolls included."""
 
@@ -50,16 +64,7 @@ class Peeker:
         self.greedy = GreedyAgent(seed)
 
     def choose(self, observation):
-        real = observation._game
-
-        class Open:  # an observation whose sample is the real game itself
-            seat, num_options = observation.seat, observation.num_options
-
-            @staticmethod
-            def sample_game(rng):
-                return real.copy()
-
-        return self.greedy.choose(Open())
+        return self.greedy.choose(opened(observation))
 
 
 # the search bots with tiny budgets: what they see, not how well they play, is tested here
@@ -162,16 +167,7 @@ class PeekingMCTS:
         self.mcts = MCTSAgent(seed, sims=200)
 
     def choose(self, observation):
-        real = observation._game
-
-        class Open:
-            seat, num_options = observation.seat, observation.num_options
-
-            @staticmethod
-            def sample_game(rng):
-                return real.copy()
-
-        return self.mcts.choose(Open())
+        return self.mcts.choose(opened(observation))
 
 
 GOOF_SEARCHERS = [functools.partial(MCTSAgent, sims=100),
