@@ -15,7 +15,7 @@ import random
 
 from ..interpreter.game import Game
 from ..interpreter.observation import Observation
-from ..interpreter.state import State, seed_to_rng
+from ..interpreter.state import Generator
 from .parameters import Parameter
 
 
@@ -26,17 +26,14 @@ class RandomAgent:
     `random.Random` fills 2.5 KB of state (about 4 microseconds, more than a whole game of
     tic-tac-toe)."""
 
-    __slots__ = ("rng",)
     name = "random"
     PARAMETERS: tuple[Parameter, ...] = ()
 
     def __init__(self, seed: int = 0):
-        self.rng = seed_to_rng(seed)
-
-    rand = State.rand  # a uniform integer in [0, n), read from and written to `rng`
+        self.rng = Generator(seed)
 
     def choose(self, observation: Observation) -> int:
-        return self.rand(observation.num_options)
+        return self.rng.rand(observation.num_options)
 
 
 class FirstAgent:

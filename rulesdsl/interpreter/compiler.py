@@ -492,7 +492,7 @@ class Compiler(ExpressionCompiler):
             self.emit(pos, E.assign(E.sub_store(board, self.expr(s.cell)), E.const(None)))
             self.after_change(pos)
         elif isinstance(s, A.Shuffle):
-            self.emit(pos, E.expr_stmt(E.call("_shuffle", st, self.zone_list(s.zone))))
+            self.emit(pos, E.expr_stmt(E.call("_shuffle", st, self.zone_number(s.zone))))
             self.after_change(pos)
         elif isinstance(s, A.Move):
             source = self.zone_number(s.source) if s.source is not None else E.const(None)
@@ -504,7 +504,7 @@ class Compiler(ExpressionCompiler):
             dest = self.a.binding[id(s.dest)]
             if isinstance(dest, ZoneRef) and self.a.zones[dest.name].visibility == "bag":
                 # in a bag, what goes in goes to a random place: the top is a blind draw
-                self.emit(pos, E.expr_stmt(E.call("_bag", st, self.zone_list(s.dest))))
+                self.emit(pos, E.expr_stmt(E.call("_bag", st, self.zone_number(s.dest))))
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.point(pos, "end", s.span)
