@@ -38,6 +38,7 @@ from ..diagnostics import Span
 from . import emit as E
 from .layout import Layout
 from .runtime import MAX_NUMBER, WORK_BUDGET
+from .truth import nonempty
 
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
@@ -75,6 +76,7 @@ class ExpressionCompiler:
         self.var_names: dict[Var, str] = {}
         self.frame_slots: dict[Var, int] = {}
         self.templates: dict[int, Template] = {}
+        self.nonempty_tests: dict[int, str | None] = {}  # see truth.py
         self.instance_cost: dict[int, int] = {}
         self.tmp = 0
         self.proc = None
@@ -458,7 +460,11 @@ class ExpressionCompiler:
         if isinstance(inner, A.Quantifier) and inner.kind == "filter":
             found = self.quantifier(inner.model_copy(update={"kind": "any"}), inner)
             return found if e.negated else E.not_(found)
-        test = E.not_(self.read(inner))
+        value = self.read(inner)
+        hit = nonempty(self, value)  # a list built only to be tested: stop at a hit
+        if hit is not None:
+            return hit if e.negated else E.not_(hit)
+        test = E.not_(value)
         return E.not_(test) if e.negated else test
 
     # ---- quantifiers and loop functions ----------------------------------------------------
