@@ -31,6 +31,8 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self.rng = Generator(seed)
+        # the number of options is all it reads: `play_out` asks with that alone
+        self.choose_index = self.rng.rand
 
     def choose(self, observation: Observation) -> int:
         return self.rng.rand(observation.num_options)
