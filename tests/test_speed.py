@@ -70,12 +70,12 @@ def _midgame(rules: rulesdsl.Rules, seed: int, decisions: int) -> rulesdsl.Game:
 def test_a_copy_shares_zones_until_either_side_changes_one(load_rules):
     rules, seed = load_rules(CROMLECH), 1
     game = _midgame(rules, seed, 120)
-    before = game.st.key()
+    before = game.state_key()
     copy = game.copy()
     rng = random.Random(seed + 100)
     while not copy.over and copy.decisions < game.decisions + 60:
         copy.apply_index(rng.randrange(copy.num_options()))
-    assert game.st.key() == before  # the original is as it was
+    assert game.state_key() == before  # the original is as it was
     # and the original goes on as if it had never been copied
     alone = _midgame(rules, seed, 120)
     rng_a, rng_b = random.Random(seed + 7), random.Random(seed + 7)
@@ -84,7 +84,7 @@ def test_a_copy_shares_zones_until_either_side_changes_one(load_rules):
             break
         game.apply_index(rng_a.randrange(game.num_options()))
         alone.apply_index(rng_b.randrange(alone.num_options()))
-        assert game.st.key() == alone.st.key()
+        assert game.state_key() == alone.state_key()
 
 
 def test_random_agents_are_seeded_and_uniform():
