@@ -111,3 +111,16 @@ def test_simulate_compiles_the_rule_file_once(monkeypatch, capsys):
     assert main(["simulate", TICTACTOE, "--games", "20", "--no-db", "--json"]) == 0
     assert '"games": 20' in capsys.readouterr().out
     assert loads == []  # the workers' games use the rules the command has loaded
+
+
+def test_calls_of_pure_functions_are_worked_out_once(load_rules):
+    rules = load_rules(ROOT / "games" / "cleromancy" / "cleromancy.rules")
+    tree = ast.parse(rules.program.code)
+    remembered = []
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and any(
+                isinstance(n, ast.NamedExpr) for n in ast.walk(fn)):
+            remembered.append(fn.name)
+    # `keep_of(p)` inside `near_keep` and inside the loop over the field's cells
+    assert remembered
+    assert all(name[0] in "QDN" for name in remembered)  # never in a block that changes state

@@ -29,6 +29,7 @@ from . import flow
 from .display import Display
 from .expressions import ExpressionCompiler
 from .layout import Layout, layout_of
+from .memo import memoize
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
 from .statistics import reader, stats_function
@@ -311,6 +312,7 @@ class Compiler(ExpressionCompiler):
 
     def finish(self, fn: E.Function) -> ast.FunctionDef:
         """The function with the aliases it reads defined at its top."""
+        fn.body = memoize(fn.name, fn.body)  # see memo.py
         used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
         prologue: list[ast.stmt] = []
         st = E.name("st")
