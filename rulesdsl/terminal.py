@@ -106,7 +106,7 @@ def ring_lines(board: RingBoard, marks: dict[str, str]) -> list[str]:
         for i, ch in enumerate(f"{marks.get(board.names[k], '.'):>2}"):
             canvas[row][col + i] = ch
     ends = "; its two ends are not neighbours" if board.open else ""
-    return ["    " + "".join(r).rstrip() for r in canvas] + [
+    return [("    " + "".join(r)).rstrip() for r in canvas] + [
         f"    ({board.name}1 at the top, then clockwise to {board.name}{board.size}{ends})"]
 
 
