@@ -41,6 +41,20 @@ def choices(agent_class, games):
     return [agent_class(7).choose(Observation(g, g.decider)) for g in games]
 
 
+def opened(observation):
+    """An observation whose made-up game is the real game itself: for bots that cheat."""
+    real = observation._game
+
+    class Open:
+        seat, num_options = observation.seat, observation.num_options
+
+        @staticmethod
+        def sample_game(rng):
+            return real.copy()
+
+    return Open()
+
+
 class Peeker:
     """A bot that cheats: it plays greedy on the real game, future rolls included."""
 
@@ -50,16 +64,7 @@ class Peeker:
         self.greedy = GreedyAgent(seed)
 
     def choose(self, observation):
-        real = observation._game
-
-        class Open:  # an observation whose sample is the real game itself
-            seat, num_options = observation.seat, observation.num_options
-
-            @staticmethod
-            def sample_game(rng):
-                return real.copy()
-
-        return self.greedy.choose(Open())
+        return self.greedy.choose(opened(observation))
 
 
 # the search bots with tiny budgets: what they see, not how well they play, is tested here
@@ -106,6 +111,93 @@ def test_a_bot_does_not_see_the_hidden_cards(path, players, until, agent):
     differ = sum(a.state_key() != b.state_key() for a, b in zip(games, others))
     assert differ > len(games) // 2, "the made-up games should differ in hidden cards"
     assert choices(agent, others) == choices(agent, games)
+
+
+# ---- Goofspiel: the prizes face down, and the other seat's secret bid -------------------------
+# Real games that differ only in what the seat cannot see (a made-up game would not do: its
+# own secret choices are not drawn afresh again when a bot samples from it).
+
+@functools.lru_cache(maxsize=1)
+def goofspiel() -> rulesdsl.Rules:
+    return rulesdsl.load(ROOT / "games/goofspiel/goofspiel.rules")
+
+
+def goofspiel_second_bids(rounds: int) -> list[list[rulesdsl.Game]]:
+    """Goofspiel after `rounds` random rounds (seeds 1 to 4), player 1 having just bid: per
+    position, one game for each card player 1 could have bid, all else alike."""
+    out = []
+    for seed in range(1, 5):
+        game = goofspiel().new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while len(game.history) < 2 * rounds:
+            game.apply_index(rng.randrange(game.num_options()))
+        bids = []
+        for i in range(game.num_options()):
+            bid = game.copy()
+            bid.apply_index(i)
+            assert bid.decider == 1
+            bids.append(bid)
+        out.append(bids)
+    return out
+
+
+def goofspiel_prize_orders(second: bool) -> list[list[rulesdsl.Game]]:
+    """Groups of games of Goofspiel alike in all that is shown (the same three prizes
+    turned up, the same bids) but dealt from other seeds, so that the prizes still face
+    down lie in another order; at player 1's bid in round 3, or with `second` at player
+    2's after it."""
+    groups: dict[str, list[rulesdsl.Game]] = {}
+    for seed in range(1, 300):
+        game = goofspiel().new_game(players=2, seed=seed)
+        for bid in ("13", "1", "1", "13") + (("6",) if second else ()):
+            game.apply(bid)
+        shown = game.view(0)
+        del shown["log"]
+        groups.setdefault(repr(shown), []).append(game)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+class PeekingMCTS:
+    """MCTS that cheats: it searches the real game, the order of the prizes and the other
+    seat's secret bid included."""
+
+    name = "peeking-mcts"
+
+    def __init__(self, seed):
+        self.mcts = MCTSAgent(seed, sims=200)
+
+    def choose(self, observation):
+        return self.mcts.choose(opened(observation))
+
+
+GOOF_SEARCHERS = [functools.partial(MCTSAgent, sims=100),
+                  functools.partial(ISMCTSAgent, sims=100)]
+
+
+def differ(agent, groups) -> int:
+    """In how many groups of games the agent's choices are not all the same."""
+    return sum(len({agent(7).choose(Observation(g, g.decider)) for g in games}) > 1
+               for games in groups)
+
+
+@pytest.mark.parametrize("agent", GOOF_SEARCHERS, ids=["mcts", "ismcts"])
+def test_the_second_bid_does_not_depend_on_the_first(agent):
+    """In Goofspiel player 2 bids after player 1, who bid in secret: with four cards left,
+    player 2's bid is the same whichever card player 1 bid."""
+    assert differ(agent, goofspiel_second_bids(rounds=9)) == 0
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent, *GOOF_SEARCHERS],
+                         ids=["greedy", "mcts", "ismcts"])
+def test_a_bid_does_not_depend_on_the_order_of_the_prizes(agent):
+    groups = goofspiel_prize_orders(False) + goofspiel_prize_orders(True)
+    assert sum(len(g) for g in groups) > 20
+    assert differ(agent, groups) == 0
+
+
+def test_the_check_catches_a_search_that_sees_the_bid_or_the_prizes():
+    assert differ(PeekingMCTS, goofspiel_second_bids(rounds=9)) >= 2
+    assert differ(PeekingMCTS, goofspiel_prize_orders(False)) >= 2
 
 
 def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():

@@ -13,8 +13,8 @@ import pytest
 
 import rulesdsl
 from rulesdsl import Observation
-from rulesdsl.agents import ISMCTSAgent, MCTSAgent, RandomAgent, make_agent
-from rulesdsl.agents.search import margins, place_returns, ranking_of
+from rulesdsl.agents import ISMCTSAgent, MCTSAgent, RandomAgent, ismcts, make_agent
+from rulesdsl.agents.search import Budget, Settings, margins, place_returns, ranking_of
 from rulesdsl.runner import agents_for, play_out
 
 from .conftest import ROOT
@@ -267,6 +267,105 @@ def test_the_choice_does_not_depend_on_another_seats_secret(tmp_path, name):
         game = after(rules, hidden)
         picks.add(choice(SEARCHERS[name](4), game))
     assert len(picks) == 1
+
+
+# ---- ISMCTS as Cowling, Powley and Whitehouse (2012) have it; MCTS on one sampled state ----------
+
+HAND = '''game "Hidden hand"
+players 2
+
+kind Card(value):
+    each 1..4
+zone deck: Card hidden
+zone hand per player: Card owner
+
+setup:
+    for each c in Card:
+        move c to deck
+    shuffle deck
+    repeat 2 times:
+        move top(deck) to hand of player 2
+
+play:
+    choose n in 1..2 by player 1 as "ask {n}"
+    choose c in hand of player 2 by player 2 as "show {c}"
+    if value of c + n > 4:
+        win player 2
+    win player 1
+
+example "player 2 shows a high card":
+    move Card[4] to hand of player 2
+    play "1", "4"
+    expect winner == player 2
+'''
+
+
+class Counting(Observation):
+    """An observation that counts the games made up from it."""
+
+    __slots__ = ("made",)
+
+    def __init__(self, game: rulesdsl.Game, seat: int):
+        super().__init__(game, seat)
+        self.made = 0
+
+    def sample_game(self, rng: random.Random) -> rulesdsl.Game:
+        self.made += 1
+        return super().sample_game(rng)
+
+
+@pytest.mark.parametrize("spec,made", [("ismcts:sims=60", 60), ("mcts:sims=60,solve=false", 1),
+                                       ("mcts:sims=60,worlds=3,solve=false", 3)])
+def test_a_game_is_made_up_per_simulation_or_per_move(tmp_path, spec, made):
+    """ISMCTS makes up a game for every simulation; MCTS on a sampled state one a move
+    (one per world), and spends the same budget on it (without proofs: in its made-up
+    game, where it knows the hand, MCTS proves a win in a few simulations and stops)."""
+    rules = rules_of(tmp_path, HAND)
+    observation = Counting(rules.new_game(seed=2), 0)
+    agent = make_agent(spec, 1)
+    agent.choose(observation)
+    assert observation.made == made
+    assert agent.last.simulations == 60
+
+
+def decision_nodes(node: ismcts.Info) -> list[ismcts.Info]:
+    """The nodes of a seat's tree at which it chose."""
+    found = [node] if node.edges else []
+    for kid in [*node.after.values(), *(k for e in node.edges.values()
+                                       for k in e.after.values())]:
+        found += decision_nodes(kid)
+    return found
+
+
+def test_ismcts_counts_when_each_option_was_available(tmp_path):
+    """Player 2's options are the cards of a hidden hand, two of four in each made-up
+    game: in player 2's tree each option counts the simulations that offered it."""
+    rules = rules_of(tmp_path, HAND)
+    search = ismcts.Search(Observation(rules.new_game(seed=2), 0), Settings(sims=300),
+                           random.Random(1))
+    search.run(Budget(Settings(sims=300)))
+    nodes = decision_nodes(search.roots[1])
+    assert len(nodes) == 2  # after "ask 1" and after "ask 2"
+    for node in nodes:
+        visits = sum(e.n for e in node.edges.values())
+        assert sorted(node.edges) == ["1", "2", "3", "4"] and visits > 20
+        for e in node.edges.values():
+            assert e.n <= e.avail < visits
+        # two options a visit, less the visits that offered an option not yet in the tree
+        assert 2 * visits - 4 <= sum(e.avail for e in node.edges.values()) <= 2 * visits
+
+
+def test_ismcts_explores_by_availability_not_by_the_nodes_visits():
+    """UCB1 in a tree whose options come and go: an option offered in many more
+    simulations than it was taken gets the larger bonus, though its mean is lower."""
+    observation = Observation(rulesdsl.load(TICTACTOE).new_game(), 0)
+    search = ismcts.Search(observation, Settings(sims=1), random.Random(1))
+    node = ismcts.Info()
+    for oid, w, avail in (("a", 5.5, 10), ("b", 5.0, 1000)):
+        edge = node.edges[oid] = ismcts.Edge()
+        edge.n, edge.w, edge.avail = 10, w, avail - 1  # _select counts this visit too
+    edge, i, fresh = search._select(node, ["a", "b"])
+    assert (i, fresh) == (1, False) and edge is node.edges["b"]
 
 
 # ---- reproducible ------------------------------------------------------------------------------
