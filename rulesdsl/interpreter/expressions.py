@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
+from ..boards import RingBoard
 from ..check.analysis import Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
@@ -664,6 +665,8 @@ class ExpressionCompiler:
             return E.sub(self.const(board.neighbours), args[0])
         if f == "distance":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
+            if isinstance(board, RingBoard):  # steps along a ring: a table of its own
+                return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
