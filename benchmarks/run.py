@@ -3,7 +3,12 @@
 For each game, load its rule file, then play whole random games for a fixed
 time budget with the engine and with the hand-written reference
 implementation in ``benchmarks/handwritten/``, and report playouts per second
-for both and their ratio (rulesdsl / hand-written).
+for both and their ratio (rulesdsl / hand-written). The engine is timed twice:
+bare (`Rules.new_game` and `apply_index` in a loop) and as `rulesdsl simulate
+--workers 1` plays (its worker's `play_batch`: a random agent per seat and game,
+each decision through the seat's observation, a record of each game with its
+result, statistics and decisions; not the storing of the records in SQLite, which
+docs/performance.md measures on its own).
 
 Usage, from the repository root:
 
@@ -19,6 +24,8 @@ from pathlib import Path
 
 import rulesdsl
 from benchmarks.handwritten import connect_four, pig, tictactoe, yacht
+from rulesdsl.balance.games import Batch, Plan, play_batch, remember
+from rulesdsl.balance.running import MAX_BATCH
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,6 +54,21 @@ def bench_engine(rules, players: int, seconds: float, seed: int) -> tuple[int, f
             return games, elapsed
 
 
+def bench_simulate(plan: Plan, seconds: float) -> tuple[int, float]:
+    """Play games as a `simulate` worker does, in batches of simulate's size, until
+    `seconds` have passed; return (games, elapsed)."""
+    games = 0
+    start = time.perf_counter()
+    while True:
+        numbers = tuple(range(games + 1, games + MAX_BATCH + 1))
+        result = play_batch(Batch(plan, numbers))
+        assert result.failed is None, result.failed
+        games += len(result.records)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, elapsed
+
+
 def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
     """Play random hand-written games until `seconds` have passed; return (games, elapsed)."""
     rng = random.Random(seed)
@@ -62,38 +84,51 @@ def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
 
 
 def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
-    """Time both sides `repeat` times, in turn (A B A B ...), and report the medians:
-    of each side's rate, and of the ratio within each pair (robust to a drifting machine)."""
+    """Time the three sides `repeat` times, in turn (A B C A B C ...), and report the
+    medians: of each side's rate, and of the ratios within each round (robust to a
+    drifting machine)."""
     rule_file, module = GAMES[name]
     rules = rulesdsl.load(str(ROOT / rule_file))
-    engine_rates, hand_rates, ratios = [], [], []
+    plan = Plan(str(ROOT / rule_file), module.PLAYERS, ("random",), seed)
+    remember(plan, rules)
+    engine_rates, simulate_rates, hand_rates = [], [], []
+    ratios, simulate_ratios = [], []
     for _ in range(repeat):
         engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
+        simulate_games, simulate_time = bench_simulate(plan, seconds)
         hand_games, hand_time = bench_handwritten(module, seconds, seed)
         engine_rates.append(engine_games / engine_time)
+        simulate_rates.append(simulate_games / simulate_time)
         hand_rates.append(hand_games / hand_time)
         ratios.append(engine_rates[-1] / hand_rates[-1])
+        simulate_ratios.append(simulate_rates[-1] / hand_rates[-1])
     return {
         "game": name,
         "players": module.PLAYERS,
         "runs": repeat,
         "rulesdsl_per_sec": round(statistics.median(engine_rates), 1),
+        "simulate_per_sec": round(statistics.median(simulate_rates), 1),
         "handwritten_per_sec": round(statistics.median(hand_rates), 1),
         "ratio": round(statistics.median(ratios), 4),
         "ratio_min": round(min(ratios), 4),
         "ratio_max": round(max(ratios), 4),
+        "simulate_ratio": round(statistics.median(simulate_ratios), 4),
+        "simulate_ratio_min": round(min(simulate_ratios), 4),
+        "simulate_ratio_max": round(max(simulate_ratios), 4),
     }
 
 
 def print_table(results: list[dict]) -> None:
-    header = (f"{'game':<14}{'rulesdsl/s':>14}{'hand-written/s':>16}{'ratio':>10}"
-              f"{'min-max':>16}")
+    header = (f"{'game':<14}{'rulesdsl/s':>12}{'simulate/s':>12}{'hand-written/s':>16}"
+              f"{'ratio':>8}{'min-max':>13}{'simulate ratio':>16}{'min-max':>13}")
     print(header)
     print("-" * len(header))
     for r in results:
-        print(f"{r['game']:<14}{r['rulesdsl_per_sec']:>14,.1f}"
-              f"{r['handwritten_per_sec']:>16,.1f}{r['ratio']:>10.4f}"
-              f"{r['ratio_min']:>8.3f}-{r['ratio_max']:.3f}")
+        print(f"{r['game']:<14}{r['rulesdsl_per_sec']:>12,.0f}{r['simulate_per_sec']:>12,.0f}"
+              f"{r['handwritten_per_sec']:>16,.0f}{r['ratio']:>8.3f}"
+              f"{r['ratio_min']:>7.3f}-{r['ratio_max']:.3f}"
+              f"{r['simulate_ratio']:>16.3f}"
+              f"{r['simulate_ratio_min']:>7.3f}-{r['simulate_ratio_max']:.3f}")
 
 
 def main(argv=None) -> None:

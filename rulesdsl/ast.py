@@ -543,7 +543,9 @@ class BoardDecl(Named):
     """A board. `board grid: square 3 x 3`: a grid of cells named a1, b1, ... (column
     letter, row). `board city: hexagon 3 of triangles`: a hexagon of triangles, 3 along each
     edge, named A1, A2, ... by rows from the top. `board crossings: corners of city`: the
-    corners of those triangles as a board of their own, named a1, a2, ..."""
+    corners of those triangles as a board of their own, named a1, a2, ...
+    `board outer: ring 36`: positions round a circle, outer1 to outer36 (shape "ring"); with
+    `open` after the size, along an arc whose ends are not neighbours (shape "arc")."""
 
     name: str
     shape: str = "square"

@@ -7,6 +7,7 @@ letter then row number, `a1` at the bottom left. Cells are numbered row by row f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -205,3 +206,44 @@ class CornerBoard:
             for a in cs:
                 links[a].update(c for c in cs if c != a)
         self.neighbours = [sorted(s) for s in links]
+
+
+class RingBoard:
+    """Positions round a circle (`ring N`), or along an open arc (`ring N open`, a
+    horseshoe: its two ends are not neighbours). Positions are named by the board's name
+    and their number from 1 (`outer1`, `outer2`, ...), numbered round the ring; each has
+    the positions before and after it as neighbours, and `distance` counts steps along
+    the ring, the shorter way round when it is closed."""
+
+    def __init__(self, name: str, size: int, open_ends: bool = False):
+        self.name = name
+        self.size = size
+        self.open = open_ends
+        self.names = [f"{name}{k + 1}" for k in range(size)]
+        self.neighbours: list[list[int]] = []
+        for k in range(size):
+            around = {k - 1, k + 1} if open_ends else {(k - 1) % size, (k + 1) % size}
+            self.neighbours.append(sorted(c for c in around if 0 <= c < size and c != k))
+
+    def distance(self, a: int, b: int) -> int:
+        """Steps from a to b along the ring (the shorter way round when it is closed)."""
+        d = abs(a - b)
+        return d if self.open else min(d, self.size - d)
+
+    @cached_property
+    def distances(self) -> list[list[int]]:
+        """distance(a, b) for every two positions: a table baked into the program."""
+        return [[self.distance(a, b) for b in range(self.size)] for a in range(self.size)]
+
+    @cached_property
+    def spots(self) -> list[tuple[float, float]]:
+        """Where each position is drawn, on a circle of radius 1 about (0, 0), y downwards:
+        the first at the top, then clockwise; an open arc leaves a gap of 60 degrees at the
+        top between its two ends."""
+        if self.open:
+            gap = math.radians(60)
+            step = (2 * math.pi - gap) / max(1, self.size - 1)
+            angles = [gap / 2 + k * step for k in range(self.size)]
+        else:
+            angles = [2 * math.pi * k / self.size for k in range(self.size)]
+        return [(round(math.sin(t), 4), round(-math.cos(t), 4)) for t in angles]

@@ -13,25 +13,18 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import ast as A
-from .agents import REGISTRY, AgentError, AgentSpec, parse_agents
 from .diagnostics import RulesError, UsageError
-from .grammar import parse_file
-from .interpreter.game import Game, Rules
-from .loader import check_file, load
 from .paths import include
-from .runner import (
-    Failed,
-    RecordEnded,
-    Script,
-    agents_for,
-    describe_result,
-    play_out,
-    report_failure,
-    seat_name,
-)
+
+if TYPE_CHECKING:
+    from .agents import AgentSpec
+    from .interpreter.game import Game, Rules
+    from .runner import Script
+
+# The parser, the compiler and the agents are imported by the commands that use them, not
+# here: `rulesdsl --help` and a mistyped argument answer without loading them.
 
 
 class Parser(argparse.ArgumentParser):
@@ -59,6 +52,8 @@ _natural = _at_least(0)
 
 
 def _agents(text: str) -> list[AgentSpec]:
+    from .agents import AgentError, parse_agents
+
     try:
         return parse_agents(text)
     except AgentError as err:
@@ -177,7 +172,8 @@ def build_parser() -> Parser:
             q.add_argument("file", metavar="FILE")
         q.add_argument("--players", type=_positive, help="number of players")
         q.add_argument("--seed", type=_natural, default=1, help="random seed (default 1)")
-        q.add_argument("--agents", type=_agents, default=[AgentSpec(agents_default)],
+        # a text default: argparse reads it with `type` when the option is not given
+        q.add_argument("--agents", type=_agents, default=agents_default,
                        help="comma-separated agents for the seats, cycled, each with its "
                             "parameters after a colon: mcts:sims=400,random ('rulesdsl "
                             "agents' lists them)")
@@ -269,6 +265,8 @@ def print_diagnostics(err: RulesError) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .loader import check_file
+
     failed = False
     out: list[dict] = []
     for path in args.files:
@@ -314,18 +312,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ast(args: argparse.Namespace) -> int:
+    from . import ast as A
+    from .grammar import parse_file
+
     tree, _ = parse_file(args.file)
     print(json.dumps(A.to_json(tree), indent=1))
     return 0
 
 
 def _load(args: argparse.Namespace) -> Rules:
+    from .loader import load
+
     return load(args.file, dict(args.settings) or None)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """One game, narrated as it is played: each line is printed when it is said, so a
     game that stops on an error keeps what was said before."""
+    from .runner import RecordEnded, agents_for, describe_result, play_out, seat_name
+
     rules = _load(args)
     players = rules.check_players(args.players)
     if args.seat is not None and args.seat > players:
@@ -385,6 +390,8 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
              steps: list[int]) -> RulesError:
     """A run stopped by a rule: where it happened, and its record (not for a replay: the
     record is the one being replayed)."""
+    from .runner import Failed, report_failure
+
     if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
         return err
     return report_failure(rules, args.file, players,
@@ -394,6 +401,8 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .interpreter.records import check_rules, read_record
+    from .loader import load
+    from .runner import Script
 
     record = read_record(args.record)
     path = args.rules or record.file
@@ -429,6 +438,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     from .interpreter.perft import perft
+    from .loader import load
 
     rules = load(args.file)
     game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
@@ -438,6 +448,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from .runner import agents_for
     from .terminal import play_at_terminal, read_save
 
     rules = _load(args)
@@ -481,6 +492,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise
         raise UsageError("serving needs Starlette and uvicorn: pip install "
                          "'rulesdsl[serve]'") from None
+    from .loader import load
+
     if not 0 <= args.bot_delay <= 60:
         raise UsageError("--bot-delay: expected seconds from 0 to 60")
     games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
@@ -504,6 +517,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_agents(args: argparse.Namespace) -> int:
     """The agents there are, each with its parameters and their defaults."""
+    from .agents import REGISTRY, AgentError
     for name in REGISTRY.names():
         try:
             factory = REGISTRY.factory(name)
@@ -551,9 +565,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"rulesdsl: error: {err}", file=sys.stderr)
         return 2
-    except AgentError as err:  # an agent that cannot be made as named
-        print(f"rulesdsl: error: {err}", file=sys.stderr)
-        return 2
     except RulesError as err:
         print_diagnostics(err)
         return 1
@@ -562,6 +573,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as err:
+        from .agents import AgentError
+
+        if isinstance(err, AgentError):  # an agent that cannot be made as named
+            print(f"rulesdsl: error: {err}", file=sys.stderr)
+            return 2
+        raise
 
 
 if __name__ == "__main__":

@@ -9,13 +9,14 @@ Commands at the prompt: a number or an option id; `save FILE` writes the game so
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from .agents import Report
-from .boards import LETTERS, SquareBoard
+from .boards import LETTERS, RingBoard, SquareBoard
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
@@ -83,6 +84,11 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                           for cell, piece in sorted(cells.items(),
                                                     key=lambda cp: board.names.index(cp[0]))]
             continue
+        if isinstance(board, RingBoard):
+            lines += ring_lines(board, {c: mark(p, short=True) for c, p in cells.items()})
+            lines.append("    " + "  ".join(f"{c}={mark(p)}" for c, p in sorted(
+                cells.items(), key=lambda cp: board.names.index(cp[0]))))
+            continue
         rows: dict[str, list[str]] = {}
         for cell in board.names:
             rows.setdefault(cell[0], []).append(
@@ -114,6 +120,22 @@ def territories(view: dict[str, Any], rules: Rules) -> list[str]:
             and name not in rules.display["hidden"]
             for line in territory_lines(_title(name, rules.display), shape.geometry,
                                         view["boards"][name], rules)]
+
+
+def ring_lines(board: RingBoard, marks: dict[str, str]) -> list[str]:
+    """A ring drawn as a circle of marks (`.` for an empty position), its first position at
+    the top and the others clockwise (an open arc leaves a gap at the top). A mark is at
+    most two characters; a line under the circle says how to count round it."""
+    ry = max(2, math.ceil(board.size / 5))  # a row of text is about twice a column's width
+    rx = 3 * ry
+    canvas = [[" "] * (2 * rx + 6) for _ in range(2 * ry + 1)]
+    for k, (x, y) in enumerate(board.spots):
+        row, col = round(ry + y * ry), round(rx + x * rx) + 2
+        for i, ch in enumerate(f"{marks.get(board.names[k], '.'):>2}"):
+            canvas[row][col + i] = ch
+    ends = "; its two ends are not neighbours" if board.open else ""
+    return [("    " + "".join(r)).rstrip() for r in canvas] + [
+        f"    ({board.name}1 at the top, then clockwise to {board.name}{board.size}{ends})"]
 
 
 def _owner(view: dict[str, Any], screen: dict[str, Any], kind: str, piece: str) -> str:

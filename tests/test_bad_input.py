@@ -155,6 +155,12 @@ def test_rule_file_not_utf8(capsys, tmp_path):
     assert "E000" in err and str(path) in err
 
 
+def test_rule_file_named_with_a_null_byte(capsys):
+    code, _, err = run_cli(capsys, "check", "--no-examples", "\x00")
+    assert code == 1
+    assert "E000" in err and "embedded null byte" in err and "Traceback" not in err
+
+
 def test_rule_file_with_syntax_error_run(capsys, tmp_path):
     path = tmp_path / "broken.rules"
     path.write_text('game "Broken"\nplayers 2\n\nplay:\n    foo bar\n')

@@ -2,7 +2,8 @@
 
 Two browser contexts (two people, each with their own storage and seat token) play a
 whole game of tic-tac-toe by clicking the board, and a whole game of Cronberg against
-each other and a bot by clicking their options. A screenshot of each finished game is
+each other and a bot by clicking their options; a person builds a stone on Solstice's
+ring by clicking a position of its circle. A screenshot of each finished game is
 saved under test-output/. Skipped only when Chromium is not installed (.ci/run installs
 it: `apt-get install chromium`).
 """
@@ -33,7 +34,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium; .ci/run installs it)")
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
-         "games/isle_of_skye/isle_of_skye.rules"]
+         "games/solstice/solstice.rules", "games/isle_of_skye/isle_of_skye.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -160,8 +161,21 @@ def test_cronberg_two_people_and_a_bot(server, browser):
     shot(pages[0], "cronberg.png")
 
 
+def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
+    table = create(server, 2, ["person", "random", "random"])
+    page = seated(browser, server, table, 1)
+    # a colour, then (the bots having chosen theirs) no skill, no quarry, a gold upright
+    for option in ("Gold", "go_on", "done", "build", "Gold", "outer"):
+        page.click(f"button[data-option='{option}']")
+    # the first stone goes on the axis trilithon: outer1 and outer2 are the clickable ones
+    page.wait_for_selector("svg[data-board='outer'] circle.can[data-cell='outer1']")
+    assert page.locator("svg[data-board='outer'] circle.can").count() == 2
+    page.click("svg[data-board='outer'] circle[data-cell='outer1']")
+    page.wait_for_selector("svg[data-board='outer'] circle.taken[data-cell='outer1']")
+    assert page.locator("svg[data-board='outer'] [data-piece='Gold']").count() >= 1  # bots go on
+    shot(page, "solstice.png")
 def test_isle_of_skye_draws_each_territory(server, browser):
-    table = create(server, 2, ["person", "random"])
+    table = create(server, 3, ["person", "random"])
     page = seated(browser, server, table, 1)
     land = "[data-board='land']"
     page.wait_for_selector(f"{land} .territory[data-seat='2'] g[data-tile='castle_yellow']")

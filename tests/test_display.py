@@ -107,3 +107,37 @@ def test_cromlech_hides_its_bookkeeping():
     for bookkeeping in ("placements", "rerolls", "major_used", "pair_used", "summoned"):
         assert bookkeeping not in text
     assert "First Player" in text and "wound tokens: 12" in text
+
+
+RING = """game "Circle"
+players 2
+
+enum Colour: Grey, Blue
+board stones: ring 12 holding Colour
+board horseshoe: ring 4 open
+
+display:
+    glyph Colour: Grey "G", Blue "B"
+
+play:
+    turns:
+        choose s in stones where s is empty
+        place Blue at s
+"""
+
+
+def test_the_terminal_draws_a_ring_as_a_circle_with_the_first_position_at_the_top():
+    rules = rulesdsl.load_text(RING)
+    game = rules.new_game(seed=1)
+    game.apply("stones1")
+    game.apply("stones4")
+    lines = show_state(game.view(0), rules)
+    start = lines.index("stones:")
+    circle = lines[start + 1:lines.index("    (stones1 at the top, then clockwise to stones12)")]
+    marks = [(row, line.index("B")) for row, line in enumerate(circle) if "B" in line]
+    # stones1 at the top, stones4 a quarter of the way round: at the right, half-way down
+    assert marks[0][0] == 0 and marks[1][0] == len(circle) // 2
+    assert marks[1][1] > marks[0][1]
+    assert sum(line.count(".") for line in circle) == 10
+    assert "    stones1=B  stones4=B" in lines
+    assert any("horseshoe4; its two ends are not neighbours" in line for line in lines)

@@ -404,6 +404,44 @@ def test_the_screen_takes_the_display_declaration(load_rules):
     assert shown["display"]["owners"] == {"Die": "owner"}
 
 
+def test_a_ring_is_sent_as_a_circle_of_positions_and_played_by_their_names(load_rules):
+    from rulesdsl.serve.screen import screen
+
+    path = "games/solstice/solstice.rules"
+    boards = {b["name"]: b for b in screen(load_rules(ROOT / path))["boards"]}
+    outer, inner = boards["outer"], boards["inner"]
+    assert (outer["kind"], outer["open"], len(outer["cells"])) == ("ring", False, 36)
+    assert outer["cells"][0] == ["outer1", [0.0, -1.0]]      # the first at the top
+    assert outer["cells"][9] == ["outer10", [1.0, 0.0]]      # a quarter of the way round
+    assert (inner["kind"], inner["open"], len(inner["cells"])) == ("ring", True, 10)
+    assert inner["cells"][0][1] != inner["cells"][-1][1]      # the arc's ends stand apart
+    with TestClient(make_app([Served(path, load_rules(ROOT / path))], bot_delay=0)) as c:
+        table = create(c, 0, ["person", "person", "person"])
+        tokens = [take(c, table, seat) for seat in (1, 2, 3)]
+        with c.websocket_connect(f"/ws/{table}") as ws:
+            welcome, view = hello(ws, tokens[0])
+            assert {b["kind"] for b in welcome["screen"]["boards"]} == {"ring"}
+            turn = view["turn"]
+            # each player takes a colour; player 1 then builds an upright on the ring
+            for seat, pick in ((1, "Gold"), (2, "Gold"), (3, "Gold")):
+                if seat != 1:
+                    with c.websocket_connect(f"/ws/{table}") as other:
+                        hello(other, tokens[seat - 1])
+                        other.send_json({"type": "move", "option": pick, "turn": turn})
+                else:
+                    ws.send_json({"type": "move", "option": pick, "turn": turn})
+                turn += 1
+                view = until_turn(ws, turn)
+            # player 1 starts the first month: no skill, no quarry, a gold upright outside
+            for pick in ("go_on", "done", "build", "Gold", "outer"):
+                ws.send_json({"type": "move", "option": pick, "turn": view["turn"]})
+                view = until_turn(ws, view["turn"] + 1)
+            assert set(options(view)) == {"outer1", "outer2"}   # the axis trilithon
+            ws.send_json({"type": "move", "option": "outer2", "turn": view["turn"]})
+            view = until_turn(ws, view["turn"] + 1)
+            assert view["view"]["boards"]["outer"] == {"outer2": "Gold"}
+
+
 def test_a_bot_that_fails_stops_its_own_table_only(client, monkeypatch):
     from rulesdsl.agents import FirstAgent
 

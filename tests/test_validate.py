@@ -93,10 +93,17 @@ def test_the_records_of_a_report_replay(tmp_path: Path, capsys) -> None:
 CI = Options(games=1, agents=("random",), positions=2_000, seek=20_000, records=None)
 
 
+# findings a game's design explains: Solstice for two seats its two dummies at a table of
+# four, and a dummy never scores, so never ranks first (games/solstice/NOTES.md)
+EXPECTED = {"solstice/two_players.rules": ("with 4 players, player 2 never ranked first",
+                                           "with 4 players, player 4 never ranked first")}
+
+
 @pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
 def test_shipped_game_is_clean(path: Path) -> None:
     report = validate_file(str(path), CI)
-    bad = [d for d in report.diagnostics if d.severity in ("error", "warning")]
+    bad = [d for d in report.diagnostics if d.severity in ("error", "warning")
+           and not (d.code == "P005" and d.message.startswith(EXPECTED.get(game_id(path), ())))]
     assert not bad, report.text()
 
 

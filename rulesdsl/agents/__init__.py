@@ -9,7 +9,8 @@ told, the number of players, and a forward model that cannot peek,
 copy and play on. An agent is made as `factory(seed, **parameters)` and may keep state
 between calls; the same seeds play the same game. An agent may also keep `last`, a
 `Report` of its last decision (simulations, seconds, the worth it gives its choice), which
-the terminal shows.
+the terminal shows. An agent that needs nothing but the number of options (`random`) may
+also have `choose_index(n) -> int`: games are then played without making observations.
 
 The built-in agents: `random`, `first`, `greedy` (`basic.py`), `mcts` (`mcts.py`) and
 `ismcts` (`ismcts.py`). Other packages add agents under the entry point group

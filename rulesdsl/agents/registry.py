@@ -58,6 +58,8 @@ class Registry:
     def __init__(self) -> None:
         self._factories: dict[str, Factory] | None = None
         self._plugins: dict[str, metadata.EntryPoint] = {}
+        # each spec's text as parsed and checked: simulate names the agents of every game
+        self._specs: dict[str, AgentSpec] = {}
 
     def _load(self) -> dict[str, Factory]:
         if self._factories is None:
@@ -75,6 +77,7 @@ class Registry:
         """Look for installed agents again (after installing a package, in tests)."""
         self._factories = None
         self._plugins = {}
+        self._specs = {}
 
     def factory(self, name: str) -> Factory:
         factories = self._load()
@@ -137,7 +140,11 @@ class Registry:
     def make(self, spec: AgentSpec | str, seed: int) -> Any:
         """The agent a spec names, made with `seed`."""
         if isinstance(spec, str):
-            (spec,) = self.parse(spec)
+            parsed = self._specs.get(spec)
+            if parsed is None:
+                (parsed,) = self.parse(spec)
+                self._specs[spec] = parsed
+            spec = parsed
         factory = self.factory(spec.name)
         try:
             return factory(seed, **dict(spec.params))

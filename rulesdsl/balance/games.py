@@ -109,12 +109,22 @@ class BatchResult:
 _LOADED: dict[tuple[str, tuple, tuple], Rules] = {}
 
 
+def _key(plan: Plan) -> tuple[str, tuple, tuple]:
+    return (plan.path, plan.settings, plan.include)
+
+
 def rules_of(plan: Plan) -> Rules:
     """The plan's rules, compiled once per process."""
-    key = (plan.path, plan.settings, plan.include)
+    key = _key(plan)
     if key not in _LOADED:
         _LOADED[key] = load(plan.path, dict(plan.settings) or None, include=plan.include)
     return _LOADED[key]
+
+
+def remember(plan: Plan, rules: Rules) -> None:
+    """The rules the command has loaded already serve the plan's games in this process
+    (and in the workers a pool forks from it): the rule file is parsed and compiled once."""
+    _LOADED[_key(plan)] = rules
 
 
 _LABELS: dict[tuple[str, int, int], str] = {}

@@ -18,7 +18,7 @@ from ..interpreter.game import Rules
 from ..runner import report_failure
 from .compare import Comparison, compare, default_metric, differences, metrics_for
 from .figures import Figures, figures
-from .games import GameRecord, Plan
+from .games import GameRecord, Plan, remember
 from .running import Backend, Progress, play_runs
 from .sequential import Sprt
 from .store import Run, Store
@@ -93,6 +93,7 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
                         tuple(str(Path(f).resolve()) for f in o.include))
             run = store.run_for(str(path), rules.name, rules.digest, o.settings, plan,
                                 stat_shapes(rules), rules.limit, rules.teams(o.players))
+            remember(plan, rules)
             runs.append((run, plan))
         for run, _ in runs[1:]:
             store.compared(runs[0][0].id, run.id)

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from .. import ast as A
-from ..boards import CornerBoard, SquareBoard, TriangleBoard
+from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
 from ..limits import MAX_COMPONENTS, MAX_SLOTS
 from ..territory import (
@@ -154,6 +154,15 @@ class DeclarationChecker(ExpressionChecker):
             board = CornerBoard(d.name, under)
             self.corners[under.name] = d.name
             self.add_board(board)
+            return
+        if d.shape in ("ring", "arc"):
+            n = self.size(d.width, d.span)
+            if n is None:
+                return
+            if not 2 <= n <= 99:
+                self.err("E050", f"a ring is 2 to 99 positions, not {n}", d.span)
+                return
+            self.add_board(RingBoard(d.name, n, open_ends=d.shape == "arc"))
             return
         width, height = self.size(d.width, d.span), self.size(d.height, d.span)
         if width is None or height is None:

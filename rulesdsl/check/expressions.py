@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast as A
-from ..boards import CornerBoard, SquareBoard, TriangleBoard
+from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
 from .analysis import (
     LATTICE_DOCS,
@@ -441,9 +441,13 @@ class ExpressionChecker(CheckerBase):
         if e.func in SQUARE_ONLY and arg_types:
             t = arg_types[0]
             board = self.a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
-            if board is not None and not isinstance(board, SquareBoard):
+            ring = e.func == "distance" and isinstance(board, RingBoard)
+            if board is not None and not isinstance(board, SquareBoard) and not ring:
+                hint = ("on a ring: neighbours, distance, reach, index"
+                        if isinstance(board, RingBoard)
+                        else "on triangles: neighbours, reach, corners, around, pairs")
                 self.err("E030", f"{e.func} works on square boards; {board.name} is not one",
-                         e.span, hint="on triangles: neighbours, reach, corners, around, pairs")
+                         e.span, hint=hint)
                 return ANY
         if b is None:
             if e.func in self.a.rules:

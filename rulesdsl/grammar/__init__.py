@@ -420,6 +420,6 @@ def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, ValueError) as err:  # not UTF-8 text, or a name with a null byte
         raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
     return parse(text, str(path)), text

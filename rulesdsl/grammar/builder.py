@@ -220,6 +220,13 @@ class AstBuilder(Transformer):
                            name_span=self.tok_span(c[0]), refs=self.refs(c[2], c[3], kind))
 
     @v_args(meta=True)
+    def ring_board(self, meta: Any, c: list) -> A.BoardDecl:
+        return A.BoardDecl(span=self.span(meta), name=str(c[0]),
+                           shape="arc" if c[2] is not None else "ring", width=_size(c[1]),
+                           height=1, holding=_text(c[3]), name_span=self.tok_span(c[0]),
+                           refs=self.refs(c[1], c[3]))
+
+    @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:
         count = _size(c[0]) if c[0] is not None else 1
         return A.KindRow(span=self.span(meta), count=count, values=c[1:], refs=self.refs(c[0]))

@@ -29,6 +29,7 @@ from . import flow
 from .display import Display
 from .expressions import ExpressionCompiler
 from .layout import Layout, layout_of
+from .memo import memoize
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
 from .statistics import reader, stats_function
@@ -312,6 +313,7 @@ class Compiler(ExpressionCompiler):
 
     def finish(self, fn: E.Function) -> ast.FunctionDef:
         """The function with the aliases it reads defined at its top."""
+        fn.body = memoize(fn.name, fn.body)  # see memo.py
         used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
         prologue: list[ast.stmt] = []
         st = E.name("st")
@@ -496,7 +498,7 @@ class Compiler(ExpressionCompiler):
             self.emit(pos, E.assign(E.sub_store(board, self.expr(s.cell)), E.const(None)))
             self.after_change(pos)
         elif isinstance(s, A.Shuffle):
-            self.emit(pos, E.expr_stmt(E.call("_shuffle", st, self.zone_list(s.zone))))
+            self.emit(pos, E.expr_stmt(E.call("_shuffle", st, self.zone_number(s.zone))))
             self.after_change(pos)
         elif isinstance(s, A.Move):
             source = self.zone_number(s.source) if s.source is not None else E.const(None)
@@ -508,7 +510,7 @@ class Compiler(ExpressionCompiler):
             dest = self.a.binding[id(s.dest)]
             if isinstance(dest, ZoneRef) and self.a.zones[dest.name].visibility == "bag":
                 # in a bag, what goes in goes to a random place: the top is a blind draw
-                self.emit(pos, E.expr_stmt(E.call("_bag", st, self.zone_list(s.dest))))
+                self.emit(pos, E.expr_stmt(E.call("_bag", st, self.zone_number(s.dest))))
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.point(pos, "end", s.span)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
+from ..boards import RingBoard
 from ..check.analysis import Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
@@ -40,6 +41,7 @@ from . import emit as E
 from .layout import Layout
 from .runtime import MAX_NUMBER, WORK_BUDGET
 from .tiles import tile_code
+from .truth import nonempty
 
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
@@ -77,6 +79,7 @@ class ExpressionCompiler:
         self.var_names: dict[Var, str] = {}
         self.frame_slots: dict[Var, int] = {}
         self.templates: dict[int, Template] = {}
+        self.nonempty_tests: dict[int, str | None] = {}  # see truth.py
         self.instance_cost: dict[int, int] = {}
         self.tmp = 0
         self.proc = None
@@ -460,7 +463,11 @@ class ExpressionCompiler:
         if isinstance(inner, A.Quantifier) and inner.kind == "filter":
             found = self.quantifier(inner.model_copy(update={"kind": "any"}), inner)
             return found if e.negated else E.not_(found)
-        test = E.not_(self.read(inner))
+        value = self.read(inner)
+        hit = nonempty(self, value)  # a list built only to be tested: stop at a hit
+        if hit is not None:
+            return hit if e.negated else E.not_(hit)
+        test = E.not_(value)
         return E.not_(test) if e.negated else test
 
     # ---- quantifiers and loop functions ----------------------------------------------------
@@ -662,6 +669,8 @@ class ExpressionCompiler:
             return E.sub(self.const(board.neighbours), args[0])
         if f == "distance":
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
+            if isinstance(board, RingBoard):  # steps along a ring: a table of its own
+                return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",

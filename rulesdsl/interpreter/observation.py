@@ -113,8 +113,13 @@ def play_out(game: Game, agents: Sequence[Chooser],
     observation. Chance steps, if the game pauses at them, are rolled with the game's own
     generator, exactly as they would be rolled without pausing, or, with `chance`, take the
     outcome it gives for a number of outcomes (a record's, for a replay). `before` is called
-    with each step's choice before it is taken, `on_step` after."""
+    with each step's choice before it is taken, `on_step` after.
+
+    An agent that decides from the number of options alone (a random agent) may say so
+    with a `choose_index(n)` method: it is called with the number, and no observation is
+    made (simulations make millions)."""
     st = game.st
+    quick = [getattr(agent, "choose_index", None) for agent in agents]
     while not game.over:
         p = st.pending
         assert p is not None  # a step is pending until the end
@@ -132,7 +137,9 @@ def play_out(game: Game, agents: Sequence[Chooser],
             else:
                 game.roll_chance()
         else:
-            i = _choice(agents[seat], game, seat, len(p[2]))
+            by_number = quick[seat]
+            i = by_number(len(p[2])) if by_number is not None else \
+                _choice(agents[seat], game, seat, len(p[2]))
             if before:
                 before(game, i)
             game.apply_index(i)

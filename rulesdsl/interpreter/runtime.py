@@ -162,12 +162,14 @@ def make_helpers(env: Env) -> dict[str, Any]:
             raise _err("R003", "sorting by none, or by keys of different kinds", sid) from None
         return [item for _, item in pairs]
 
-    def _bag(st: Any, zone: list) -> None:
-        """What went last into a bag goes to a random place in it."""
+    def _bag(st: Any, n: int) -> None:
+        """What went last into bag n goes to a random place in it."""
+        zone = st.own_zone(n)
         if len(zone) > 1:
             zone.insert(st.rand(len(zone)), zone.pop())
 
-    def _shuffle(st: Any, zone: list) -> None:
+    def _shuffle(st: Any, n: int) -> None:
+        zone = st.own_zone(n)
         for i in range(len(zone) - 1, 0, -1):
             j = st.rand(i + 1)
             zone[i], zone[j] = zone[j], zone[i]
@@ -184,16 +186,16 @@ def make_helpers(env: Env) -> dict[str, Any]:
             if item not in zones[source]:
                 raise _err("R007", "moving a component out of a zone that does not hold it",
                            sid)
-            zones[source].remove(item)
+            st.own_zone(source).remove(item)
         else:
             for z in among:
                 st.steps += len(zones[z]) >> 2
                 if item in zones[z]:
-                    zones[z].remove(item)
+                    st.own_zone(z).remove(item)
                     break
         if st.steps > WORK_BUDGET:
             raise _stuck(sid)
-        zones[dest].append(item)
+        st.own_zone(dest).append(item)
 
     def _winners(st: Any) -> list[int]:
         return [p for p, r in enumerate(st.result) if r == 1] if st.result is not None else []

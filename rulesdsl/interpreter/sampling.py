@@ -71,9 +71,10 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
         rng.shuffle(pool)
         moved = {}
         for (i, j), new in zip(where, pool):
-            if st.z[i][j] != new:
-                moved[st.z[i][j]] = new
-            st.z[i][j] = new
+            held = st.own_zone(i)  # shared with the game the sample was copied from
+            if held[j] != new:
+                moved[held[j]] = new
+            held[j] = new
         if moved:
             sigma[kind] = moved
     if sigma:

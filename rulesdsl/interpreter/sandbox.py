@@ -38,7 +38,7 @@ ALLOWED_NODES = (
     ast.Continue, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Call,
     ast.Constant, ast.Attribute, ast.Subscript, ast.Name, ast.List, ast.Tuple, ast.ListComp,
     ast.GeneratorExp, ast.comprehension, ast.Load, ast.Store, ast.boolop, ast.operator,
-    ast.unaryop, ast.cmpop, ast.Slice,
+    ast.unaryop, ast.cmpop, ast.Slice, ast.NamedExpr,
 )
 
 # the shapes of the names the compiler makes: aliases and locals (V, L, B3, Z, st, fr, c12,

@@ -6,6 +6,11 @@ over, the pending decision or chance step, and the position in the rules: a stac
 frames, each a block number and that block's locals. No Python generator or closure holds
 any of it, so a state can be copied for search, saved mid-game, resumed, hashed and
 compared.
+
+Search copies states constantly, and most steps change few zones of many (Cromlech has 45):
+a copy shares the zones' lists with its original, and whichever changes a zone first copies
+that one list (`own_zone`). So a copy costs a few list slices, and every change of a zone
+goes through `own_zone` (the runtime's `_move`, `_shuffle` and `_bag`, and the sampler).
 """
 
 from __future__ import annotations
@@ -26,11 +31,30 @@ def seed_to_rng(seed: int) -> int:
     return z or 0x2545F4914F6CDD1D
 
 
-class State:
+class Generator:
+    """The engine's random generator: xorshift64*, its state one integer (`rng`). The
+    state of a game is one; a random agent has its own, as cheap to seed."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, seed: int):
+        self.rng = seed_to_rng(seed)
+
+    def rand(self, n: int) -> int:
+        """A uniform integer in [0, n): xorshift64* (deterministic on every platform)."""
+        x = self.rng
+        x ^= x >> 12
+        x ^= (x << 25) & MASK
+        x ^= x >> 27
+        self.rng = x
+        return (((x * 0x2545F4914F6CDD1D) & MASK) * n) >> 64
+
+
+class State(Generator):
     """One position of one game. Every field is plain data (ints, strings, lists)."""
 
-    __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "rng", "result", "auto", "log",
-                 "steps", "replay", "first", "ending")
+    __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "result", "auto", "log",
+                 "steps", "replay", "first", "ending", "zown")
     steps: int
     replay: list[str] | None
     first: int | None
@@ -43,6 +67,9 @@ class State:
         self.v = v                    # counters, dice faces; slot 0 is the current player
         self.b = b                    # boards: one list of cells each, None when empty
         self.z = z if z is not None else []   # zones: one list of components each
+        # the zones this state may change in place, or None for all: the others' lists are
+        # shared with a copy (see own_zone)
+        self.zown: set[int] | None = None
         self.stack = stack            # frames: [block number, locals]
         self.pending: tuple | None = None   # (site, player or -1 for chance, options)
         self.rng = rng
@@ -63,8 +90,10 @@ class State:
         new.np = self.np
         new.pl = self.pl
         new.v = self.v[:]
-        new.b = [cells[:] for cells in self.b]
-        new.z = [zone[:] for zone in self.z]
+        new.b = list(map(list.copy, self.b))
+        new.z = self.z[:]  # the zones' lists shared, on both sides copied when changed
+        self.zown = set()
+        new.zown = set()
         new.stack = [[fr[0], fr[1][:]] for fr in self.stack]
         new.pending = self.pending
         new.rng = self.rng
@@ -77,14 +106,13 @@ class State:
         new.ending = self.ending
         return new
 
-    def rand(self, n: int) -> int:
-        """A uniform integer in [0, n): xorshift64* (deterministic on every platform)."""
-        x = self.rng
-        x ^= x >> 12
-        x ^= (x << 25) & MASK
-        x ^= x >> 27
-        self.rng = x
-        return (((x * 0x2545F4914F6CDD1D) & MASK) * n) >> 64
+    def own_zone(self, n: int) -> list:
+        """Zone n's list, to be changed in place: copied first while a copy shares it."""
+        own = self.zown
+        if own is not None and n not in own:
+            self.z[n] = self.z[n][:]
+            own.add(n)
+        return self.z[n]
 
     def to_json(self) -> dict[str, Any]:
         return {

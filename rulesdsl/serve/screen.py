@@ -2,9 +2,10 @@
 
 Stage: serving. What a rule file declares, not what a game holds: each board's cells with
 where they sit (a square grid's columns and rows, a triangle's three corners, a
-crossing's point), each zone (rows of cards, per player or shared), counters (per player
-or shared) and dice. The page fills these shapes from each view it is sent; nothing here
-depends on a game's state, so it is the same for every seat.
+crossing's point, a ring's positions round a circle), each zone (rows of cards, per player
+or shared), counters (per player or shared) and dice. The page fills these shapes from
+each view it is sent; nothing here depends on a game's state, so it is the same for every
+seat.
 
 Everything is named as the rule file names it. A display declaration (how the screen
 names and groups things, which counters are bookkeeping) will refine this description;
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..boards import CornerBoard, SquareBoard, TriangleBoard
+from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..interpreter.game import Rules
 from ..territory import TerritoryBoard
 
@@ -44,6 +45,9 @@ def board_shape(name: str, board: Any, holding: str | None) -> dict[str, Any]:
         return {"name": name, "kind": "corners", "of": board.of.name, "holding": holding,
                 "cells": [[n, _point(q, r)] for n, (q, r) in
                           zip(board.names, board.of.corner_xy)]}
+    if isinstance(board, RingBoard):  # positions round a circle of radius 1, y downwards
+        return {"name": name, "kind": "ring", "open": board.open, "holding": holding,
+                "cells": [[n, list(p)] for n, p in zip(board.names, board.spots)]}
     return {"name": name, "kind": "cells", "holding": holding,  # a board drawn as a list
             "cells": [[n] for n in board.names]}
 

@@ -298,6 +298,25 @@ function drawBoards(view) {
       const seats = board.per_player ? (view.boards[board.name] || []) : [cells];
       svg = el("div", {class: "territories", "data-board": board.name});
       seats.forEach((placed, seat) => svg.append(drawTerritory(board, placed, board.per_player ? seat : null)));
+    } else if (board.kind === "ring") {
+      // a circle of positions, the first at the top; the radius grows with their number
+      const radius = Math.max(2 * UNIT, board.cells.length * UNIT * 0.8 / (2 * Math.PI)), middle = radius + UNIT;
+      const at = ([x, y]) => [middle + x * radius, middle + y * radius];
+      svg = el("svg", {width: 2 * middle, height: 2 * middle, "data-board": board.name}, null, SVG);
+      const ends = board.cells.map(([, p]) => at(p));
+      const path = ends.map(([x, y], i) => `${i ? "L" : "M"}${x},${y}`).join(" ") + (board.open ? "" : " Z");
+      svg.append(el("path", {d: path, class: "ring-line"}, null, SVG));
+      board.cells.forEach(([name], i) => {
+        const [x, y] = ends[i];
+        const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: "cell", "data-cell": name}, null, SVG);
+        spot.append(el("title", {}, name, SVG));
+        if (name in cells) spot.classList.add("taken");
+        if (changed(board.name, name)) spot.classList.add("fresh");
+        cellClick(spot, name);
+        svg.append(spot);
+        if (name in cells) drawPiece(svg, x, y, cells[name], board.holding, view, UNIT * 0.22);
+        else svg.append(el("text", {x, y, class: "piece", fill: "#aaa"}, i + 1, SVG));
+      });
     } else {
       svg = el("div", {"data-board": board.name});
       for (const [name] of board.cells) svg.append(el("span", {class: "card"}, name in cells ? `${name}: ${cells[name]}` : name));

@@ -1,0 +1,89 @@
+"""Benchmark: copy a game and take one option (`Game.copy` + `apply_index`), as search does.
+
+A search agent copies the position it searches from for every simulation and every
+option it tries. This times that step on mid-game positions: for each seed, a game of
+the rule file played by random decisions (seeded) for `--decisions` decisions, then
+`copy()` followed by `apply_index(i)` for each option i in turn, for `--seconds`; the
+table gives the median of the seeds' rates (and their range). Seconds are the process's
+CPU time (the machine is shared: the wall clock would count the other programs' turns).
+
+Usage, from the repository root:
+
+    python -m benchmarks.clone_apply [--rules FILE] [--players N] [--decisions N]
+                                     [--seeds N] [--seconds S] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+
+import rulesdsl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def position(rules: rulesdsl.Rules, players: int, seed: int, decisions: int) -> rulesdsl.Game:
+    """The game after `decisions` random decisions (fewer if it ends: then it is played
+    again from the next seed)."""
+    while True:
+        game = rules.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(decisions):
+            game.apply_index(rng.randrange(game.num_options()))
+            if game.over:
+                break
+        if not game.over:
+            return game
+        seed += 1000
+
+
+def rate(game: rulesdsl.Game, seconds: float) -> float:
+    """Copies and steps a second: copy the game, take option i, for every i in turn."""
+    n = game.num_options()
+    done = 0
+    start = time.process_time()
+    while True:
+        for i in range(n):
+            game.copy().apply_index(i)
+        done += n
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.clone_apply",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="games/cromlech/cromlech.rules",
+                        help="the rule file (default: %(default)s)")
+    parser.add_argument("--players", type=int, default=4, help="default: %(default)s")
+    parser.add_argument("--decisions", type=int, default=300,
+                        help="random decisions before the position (default: %(default)s)")
+    parser.add_argument("--seeds", type=int, default=5,
+                        help="positions, one a seed (default: %(default)s)")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="time per position (default: %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    rules = rulesdsl.load(str(ROOT / args.rules))
+    rates = [rate(position(rules, args.players, seed, args.decisions), args.seconds)
+             for seed in range(1, args.seeds + 1)]
+    out = {"rules": args.rules, "players": args.players, "decisions": args.decisions,
+           "positions": len(rates), "per_sec": round(statistics.median(rates)),
+           "min": round(min(rates)), "max": round(max(rates)),
+           "microseconds": round(1e6 / statistics.median(rates), 2)}
+    if args.json:
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"{args.rules}, {args.players} players, {args.decisions} decisions in: "
+              f"copy + apply {out['per_sec']:,} a second ({out['microseconds']} us; "
+              f"{out['min']:,} to {out['max']:,} over {out['positions']} positions)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""The engine's speed work keeps what it must: copies that share zones stay independent,
+emptiness tests that stop at a hit give the same answers, random agents are as seeded, and
+`simulate` compiles a rule file once (docs/performance.md has the figures)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections import Counter
+
+import rulesdsl
+from rulesdsl.agents import make_agent
+from rulesdsl.balance import games as balance_games
+from rulesdsl.cli import main
+from rulesdsl.interpreter.observation import Observation
+
+from .conftest import ROOT
+
+CROMLECH = ROOT / "games" / "cromlech" / "cromlech.rules"
+TICTACTOE = str(ROOT / "games" / "tictactoe" / "tictactoe.rules")
+
+TARGETS = """game "Targets"
+players 1
+kind Token(value):
+    1
+    2
+    3
+zone box: Token
+zone out: Token
+counter tested = 0
+define in_box(x) = [t for t in box where value of t == x]
+define pick(x) = if x == 1 then in_box(x) else if x == 2 then [] else [t for t in box]
+setup:
+    move Token[1] to box
+    move Token[3] to box
+play:
+    if in_box(1) is not empty:
+        add 1 to tested
+    if in_box(2) is empty:
+        add 10 to tested
+    if pick(1) is not empty and pick(2) is empty and pick(3) is not empty:
+        add 100 to tested
+    move Token[1] from box to out
+    move Token[3] from box to out
+    if pick(3) is empty:
+        add 1000 to tested
+    end game
+"""
+
+
+def test_emptiness_tests_stop_at_a_hit_and_answer_the_same():
+    rules = rulesdsl.load_text(TARGETS, "targets.rules")
+    game = rules.new_game(players=1)
+    assert game.over and game.counter("tested") == 1111
+    # no test of emptiness builds its list: each is a loop that stops at a hit
+    tree = ast.parse(rules.program.code)
+    nots = [n.operand for n in ast.walk(tree) if isinstance(n, ast.UnaryOp)
+            and isinstance(n.op, ast.Not)]
+    assert nots and not any(isinstance(y, ast.ListComp) for x in nots for y in ast.walk(x))
+
+
+def _midgame(rules: rulesdsl.Rules, seed: int, decisions: int) -> rulesdsl.Game:
+    game = rules.new_game(players=4, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        game.apply_index(rng.randrange(game.num_options()))
+    return game
+
+
+def test_a_copy_shares_zones_until_either_side_changes_one(load_rules):
+    rules, seed = load_rules(CROMLECH), 1
+    game = _midgame(rules, seed, 120)
+    before = game.state_key()
+    copy = game.copy()
+    rng = random.Random(seed + 100)
+    while not copy.over and copy.decisions < game.decisions + 60:
+        copy.apply_index(rng.randrange(copy.num_options()))
+    assert game.state_key() == before  # the original is as it was
+    # and the original goes on as if it had never been copied
+    alone = _midgame(rules, seed, 120)
+    rng_a, rng_b = random.Random(seed + 7), random.Random(seed + 7)
+    for _ in range(60):
+        if game.over:
+            break
+        game.apply_index(rng_a.randrange(game.num_options()))
+        alone.apply_index(rng_b.randrange(alone.num_options()))
+        assert game.state_key() == alone.state_key()
+
+
+def test_random_agents_are_seeded_and_uniform():
+    rules = rulesdsl.load(TICTACTOE)
+    game = rules.new_game(players=2, seed=1)
+    observation = Observation(game, 0, 9)
+    picks = [make_agent("random", 5).choose(observation) for _ in range(3)]
+    assert len(set(picks)) == 1  # the same seed, the same choice
+    agent = make_agent("random", 6)
+    counts = Counter(agent.choose(observation) for _ in range(9000))
+    assert sorted(counts) == list(range(9))
+    assert all(800 < n < 1200 for n in counts.values())
+
+
+def test_simulate_compiles_the_rule_file_once(monkeypatch, capsys):
+    loads = []
+    real = balance_games.load
+
+    def counted(*args, **kwargs):
+        loads.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(balance_games, "load", counted)
+    assert main(["simulate", TICTACTOE, "--games", "20", "--no-db", "--json"]) == 0
+    assert '"games": 20' in capsys.readouterr().out
+    assert loads == []  # the workers' games use the rules the command has loaded
+
+
+def test_calls_of_pure_functions_are_worked_out_once(load_rules):
+    rules = load_rules(ROOT / "games" / "cleromancy" / "cleromancy.rules")
+    tree = ast.parse(rules.program.code)
+    remembered = []
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and any(
+                isinstance(n, ast.NamedExpr) for n in ast.walk(fn)):
+            remembered.append(fn.name)
+    # `keep_of(p)` inside `near_keep` and inside the loop over the field's cells
+    assert remembered
+    assert all(name[0] in "QDN" for name in remembered)  # never in a block that changes state
