@@ -52,7 +52,7 @@ def board_shape(name: str, board: Any, holding: str | None) -> dict[str, Any]:
 
 
 NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs": {},
-                              "owners": {}}
+                              "owners": {}, "rings": {}}
 
 
 def display(rules: Rules) -> dict[str, Any]:
