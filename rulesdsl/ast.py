@@ -740,12 +740,14 @@ class DisplayItem(Node):
     - `group "title": a, b`: things drawn together under a title, in this order;
     - `glyph Kind by field: Value "g", ...`: the mark of a piece on a board, by the value of
       one of its fields (or `glyph Enum: Value "g"` for boards holding an enum's values);
-    - `owner Kind by counter`: the counter (kept per component) that holds its owner."""
+    - `owner Kind by counter`: the counter (kept per component) that holds its owner;
+    - `ring zone by counter`: the zone drawn as a ring of the values of an enum, each
+      component at the value its counter (kept per component) holds."""
 
-    what: str             # hide, label, group, glyph, owner
+    what: str             # hide, label, group, glyph, owner, ring
     names: list[Name]     # what it is about: counters, zones, a kind, an enum
     text: str | None = None    # the label or the group's title
-    by: Name | None = None     # glyph: the field; owner: the counter
+    by: Name | None = None     # glyph: the field; owner, ring: the counter
     glyphs: list[tuple[Name, str]] = []
 
 

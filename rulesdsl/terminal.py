@@ -126,16 +126,42 @@ def ring_lines(board: RingBoard, marks: dict[str, str]) -> list[str]:
     """A ring drawn as a circle of marks (`.` for an empty position), its first position at
     the top and the others clockwise (an open arc leaves a gap at the top). A mark is at
     most two characters; a line under the circle says how to count round it."""
+    ends = "; its two ends are not neighbours" if board.open else ""
+    return _circle(board, [marks.get(n, ".") for n in board.names]) + [
+        f"    ({board.name}1 at the top, then clockwise to {board.name}{board.size}{ends})"]
+
+
+def _circle(board: RingBoard, marks: list[str]) -> list[str]:
+    """The marks of a ring's positions (at most two characters each) round a circle."""
     ry = max(2, math.ceil(board.size / 5))  # a row of text is about twice a column's width
     rx = 3 * ry
     canvas = [[" "] * (2 * rx + 6) for _ in range(2 * ry + 1)]
     for k, (x, y) in enumerate(board.spots):
         row, col = round(ry + y * ry), round(rx + x * rx) + 2
-        for i, ch in enumerate(f"{marks.get(board.names[k], '.'):>2}"):
+        for i, ch in enumerate(f"{marks[k]:>2}"):
             canvas[row][col + i] = ch
-    ends = "; its two ends are not neighbours" if board.open else ""
-    return [("    " + "".join(r)).rstrip() for r in canvas] + [
-        f"    ({board.name}1 at the top, then clockwise to {board.name}{board.size}{ends})"]
+    return [("    " + "".join(r)).rstrip() for r in canvas]
+
+
+def zone_ring(view: dict[str, Any], rules: Rules, zone: str, items: list[str]) -> list[str]:
+    """A zone the display draws as a ring (`ring zone by counter`): how many of its
+    components stand at each place round a circle (the first place at the top, then
+    clockwise), then each place with what stands there."""
+    ring = rules.display["rings"][zone]
+    kind, places = rules.zones[zone].kind, ring["places"]
+    at: dict[str, list[str]] = {p: [] for p in places}
+    elsewhere: list[str] = []
+    for cid in items:
+        place = view["components"][kind][cid]["counters"].get(ring["by"])
+        shown = _component(view, rules, kind, cid, True, besides=ring["by"])
+        (at[place] if place in at else elsewhere).append(shown)
+    lines = _circle(RingBoard(zone, len(places)),
+                    [str(len(at[p])) if at[p] else "." for p in places])
+    lines.append(f"    ({places[0]} at the top, then clockwise; the number standing at each)")
+    lines += [f"    {p}: {', '.join(at[p])}" for p in places if at[p]]
+    if elsewhere:
+        lines.append(f"    in no place: {', '.join(elsewhere)}")
+    return lines
 
 
 def _owner(view: dict[str, Any], screen: dict[str, Any], kind: str, piece: str) -> str:
@@ -153,15 +179,15 @@ def _title(name: str, screen: dict[str, Any]) -> str:
 
 
 def _component(view: dict[str, Any], rules: Rules, kind: str, cid: str,
-               changed_only: bool) -> str:
+               changed_only: bool, besides: str = "") -> str:
     """A component's label and, in brackets, the counters kept per component of its kind
     that the view shows (with `changed_only`, those that have left their first value; never
-    those the display hides)."""
+    those the display hides, nor `besides`, which the drawing shows otherwise)."""
     seen = view["components"][kind][cid]
     screen = rules.display
     facts = ", ".join(f"{_title(name, screen)} {text(value)}"
                       for name, value in seen["counters"].items()
-                      if name not in screen["hidden"]
+                      if name not in screen["hidden"] and name != besides
                       and not (changed_only and value == rules.counters[name].initial))
     return f"{seen['label']} ({facts})" if facts else seen["label"]
 
@@ -209,6 +235,8 @@ def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
             if isinstance(items, dict):
                 if items["size"]:
                     lines.append(f"{title}: {items['size']} hidden")
+            elif items and name in screen["rings"]:
+                lines += [f"{title}:", *zone_ring(view, rules, name, items)]
             elif items:  # an empty zone says nothing
                 lines.append(f"{title}: " + ", ".join(
                     _component(view, rules, shape.kind, c, True) for c in items))

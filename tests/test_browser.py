@@ -3,7 +3,8 @@
 Two browser contexts (two people, each with their own storage and seat token) play a
 whole game of tic-tac-toe by clicking the board, and a whole game of Cronberg against
 each other and a bot by clicking their options; a person builds a stone on Solstice's
-ring by clicking a position of its circle. A screenshot of each finished game is
+ring by clicking a position of its circle; a watcher sees Cromlech's circles drawn as rings
+of their Gariadons. A screenshot of each finished game is
 saved under test-output/. Skipped only when Chromium is not installed (.ci/run installs
 it: `apt-get install chromium`).
 """
@@ -34,7 +35,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium; .ci/run installs it)")
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
-         "games/solstice/solstice.rules", "games/isle_of_skye/isle_of_skye.rules"]
+         "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
+         "games/isle_of_skye/isle_of_skye.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +176,25 @@ def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
     page.wait_for_selector("svg[data-board='outer'] circle.taken[data-cell='outer1']")
     assert page.locator("svg[data-board='outer'] [data-piece='Gold']").count() >= 1  # bots go on
     shot(page, "solstice.png")
+
+
+def test_a_watcher_sees_each_cromlech_circle_as_a_ring(server, browser):
+    table = create(server, 3, ["random", "random"])
+    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server}/t/{table}")   # no seat taken: a watcher
+    page.wait_for_selector("body[data-over='true']")
+    page.wait_for_selector("svg[data-ring='circle']")
+    rings = page.locator("svg[data-ring='circle']")
+    assert rings.count() >= 1
+    assert rings.first.locator("circle.cell").count() == 8   # North inner ... West outer
+    standing = page.locator("[data-zone^='circle of player'] [data-place] .card")
+    assert standing.count() >= 1   # the stones still standing, listed by their place
+    shot(page, "cromlech.png")
+
+
 def test_isle_of_skye_draws_each_territory(server, browser):
-    table = create(server, 3, ["person", "random"])
+    table = create(server, 4, ["person", "random"])
     page = seated(browser, server, table, 1)
     land = "[data-board='land']"
     page.wait_for_selector(f"{land} .territory[data-seat='2'] g[data-tile='castle_yellow']")

@@ -117,9 +117,9 @@ def test_the_terminal_shows_each_zone_as_the_player_sees_it(rules):
     assert "First Player: player " in text and "first_player" not in text
     assert "placements" not in text and "rerolls" not in text and "again" not in text
     assert "the supply:\n  wound tokens: 12\n  defence tokens: 12" in text
-    # a stone in a circle shows the Gariadon it stands in
-    assert any(line.startswith("circle of player 1: ") and "(spot North inner)" in line
-               for line in mine)
+    # a stone in a circle is drawn at the Gariadon it stands in, round the circle's ring
+    at = mine.index("circle of player 1:")
+    assert any(line.startswith("    North inner: ") for line in mine[at:])
 
 
 def test_a_player_is_told_the_card_they_pass_and_no_one_else_is(rules):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import rulesdsl
 from rulesdsl.terminal import show_state
 
@@ -59,7 +61,7 @@ def test_the_display_is_plain_data_for_any_screen():
                     "groups": [["the treasury", ["silver", "gold"]]],
                     "glyphs": {"Piece": {"keep-1": "K", "keep-2": "K", "scout-1": "s",
                                          "scout-2": "s"}},
-                    "owners": {"Piece": "owner"}}
+                    "owners": {"Piece": "owner"}, "rings": {}}
 
 
 def test_the_terminal_draws_glyphs_owners_labels_and_groups_and_hides_bookkeeping():
@@ -141,3 +143,58 @@ def test_the_terminal_draws_a_ring_as_a_circle_with_the_first_position_at_the_to
     assert sum(line.count(".") for line in circle) == 10
     assert "    stones1=B  stones4=B" in lines
     assert any("horseshoe4; its two ends are not neighbours" in line for line in lines)
+
+
+def test_cromlech_draws_each_circle_as_a_ring_of_its_gariadons():
+    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "cromlech.rules")
+    game = rules.new_game(players=2, seed=1)
+    while len(game.view(0)["zones"]["circle"][0]) < 3:  # Year 1's drafting goes on
+        game.apply_index(0)
+    view = game.view(0)
+    spots = [view["components"]["Stone"][s]["counters"]["spot"] for s in view["zones"]["circle"][0]]
+    lines = show_state(view, rules)
+    start = lines.index("circle of player 1:")
+    key = lines.index("    (North inner at the top, then clockwise; the number standing at each)")
+    circle = lines[start + 1:key]
+    assert sum(int(ch) for line in circle for ch in line if ch.isdigit()) == 3
+    assert circle[0].strip() == str(spots.count("North inner"))  # the first place at the top
+    listed = lines[key + 1:key + 1 + len(set(spots))]
+    assert sorted(line.split(":")[0].strip() for line in listed) == sorted(set(spots))
+    assert not any("spot" in line for line in listed)  # the ring says where; no need again
+
+
+def test_a_zone_is_drawn_as_a_ring_only_by_a_counter_that_holds_a_place():
+    base = """game "Stones"
+players 2
+
+enum Place: North, East, South, West
+kind Stone(name):
+    "stone 1"
+    "stone 2"
+    "stone 3"
+counter spot per Stone = none holding Place
+counter weight per Stone = 0
+zone circle: Stone public
+
+display:
+    ring circle by {by}
+
+play:
+    move Stone[1] to circle
+    set spot of Stone[1] = East
+    move Stone[2] to circle
+    end game
+"""
+    rules = rulesdsl.load_text(base.replace("{by}", "spot"))
+    game = rules.new_game(seed=1)
+    lines = show_state(game.view(0), rules)
+    at = lines.index("circle:")
+    key = "    (North at the top, then clockwise; the number standing at each)"
+    circle = lines[at + 1:lines.index(key)]
+    assert circle[0].strip() == "." and circle[-1].strip() == "."   # North and South: none
+    assert [line.strip() for line in circle if "1" in line] == [".           1"]  # East
+    assert "    East: stone 1" in lines and "    in no place: stone 2" in lines
+    for wrong in ("weight", "circle"):
+        with pytest.raises(rulesdsl.RulesError) as bad:
+            rulesdsl.load_text(base.replace("{by}", wrong))
+        assert "E090" in str(bad.value)

@@ -383,6 +383,9 @@ def test_the_screen_takes_the_display_declaration(load_rules):
     assert (city["kind"], len(city["cells"]), len(city["corners"])) == ("triangles", 54, 37)
     assert crossings["kind"] == "corners" and crossings["of"] == "city"
     assert [p for n, p in crossings["cells"]] == [p for n, p in city["corners"]]
+    cromlech = screen(load_rules(ROOT / "games/cromlech/cromlech.rules"))["display"]
+    assert cromlech["rings"]["circle"]["by"] == "spot"      # `ring circle by spot`
+    assert cromlech["rings"]["circle"]["places"][:2] == ["North inner", "North outer"]
 
     skye = screen(load_rules(ROOT / "games/isle_of_skye/isle_of_skye.rules"))["boards"]
     assert [b["kind"] for b in skye] == ["territory"]

@@ -138,6 +138,7 @@ class DisplayInfo:
     groups: list[tuple[str, list[str]]] = field(default_factory=list)
     glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
     owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
+    rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
 
 
 @dataclass

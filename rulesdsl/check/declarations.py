@@ -373,6 +373,8 @@ class DeclarationChecker(ExpressionChecker):
                     info.groups.append((item.text or "", names))
             elif item.what == "glyph":
                 self.glyphs(item)
+            elif item.what == "ring":
+                self.ring(item)
             else:
                 self.owner(item)
 
@@ -427,6 +429,25 @@ class DeclarationChecker(ExpressionChecker):
                      hint=f"for example: counter owner per {kind.name} = none holding player")
         else:
             self.a.display.owners[kind.name] = by.name
+
+    def ring(self, item: A.DisplayItem) -> None:
+        """`ring zone by counter`: a zone drawn round a ring of an enum's values, each of
+        its components where a counter kept per component says."""
+        zone, by = item.names[0], item.by
+        assert by is not None
+        z = self.a.zones.get(zone.name)
+        info = self.a.counters.get(by.name)
+        if z is None:
+            self.err("E090", f"'{zone.name}' is not a zone of the game", zone.span,
+                     hint=self.suggest(zone.name))
+        elif info is None or [dim[:2] for dim in info.dims] != [("kind", z.kind)] \
+                or not is_a(info.type, "enum"):
+            self.err("E090", f"a zone drawn as a ring places each {z.kind} by a counter kept "
+                     f"per {z.kind} that holds values of an enum, and '{by.name}' is not one",
+                     by.span, hint=f"for example: counter spot per {z.kind} = none holding "
+                     "Place, with `enum Place: North, East, South, West`")
+        else:
+            self.a.display.rings[zone.name] = by.name
 
     def zone_decl(self, d: A.ZoneDecl) -> None:
         if not self.declare(d.name, "zone", d.span):

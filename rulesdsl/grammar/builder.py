@@ -399,6 +399,10 @@ class AstBuilder(Transformer):
     def display_owner(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "owner", [c[0]], by=self.refs(c[1])[0])
 
+    @v_args(meta=True)
+    def display_ring(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "ring", [c[0]], by=self.refs(c[1])[0])
+
     def glyph(self, c: list) -> tuple:
         return (self.refs(c[0])[0], self.plain(c[1]))
 

@@ -44,7 +44,8 @@ def screen(a: Analysis, disp: Display) -> dict[str, Any]:
     a view: the counters and zones it does not draw (`hidden`), what it calls some
     (`labels`), the titled `groups` it draws together, the `glyphs` of pieces (per kind, by
     component id; per enum, by the value as views show it) and, per kind, the counter that
-    holds a piece's `owner`."""
+    holds a piece's `owner`; the zones drawn as `rings`, each with the counter that places
+    its components and the places round the ring, clockwise from the top."""
     d = a.display
     glyphs: dict[str, dict[str, str]] = {}
     for name, marks in d.glyphs.items():
@@ -56,7 +57,16 @@ def screen(a: Analysis, disp: Display) -> dict[str, Any]:
             glyphs[name] = {labels[v]: g for v, g in enumerate(marks) if g}
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
-            "glyphs": glyphs, "owners": dict(d.owners)}
+            "glyphs": glyphs, "owners": dict(d.owners),
+            "rings": {zone: {"by": by, "places": list(a.enums[_enum_of(a, by)].labels)}
+                      for zone, by in d.rings.items()}}
+
+
+def _enum_of(a: Analysis, counter: str) -> str:
+    """The enum whose values a counter holds (the checker made sure it holds one)."""
+    t = a.counters[counter].type
+    assert isinstance(t, tuple)
+    return str(t[1])
 
 
 def per_component(info: CounterInfo) -> str | None:

@@ -65,7 +65,7 @@ def territory_shape(rules: Rules, name: str, board: TerritoryBoard) -> dict[str,
 
 
 NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs": {},
-                              "owners": {}}
+                              "owners": {}, "rings": {}}
 
 
 def display(rules: Rules) -> dict[str, Any]:

@@ -478,6 +478,37 @@ function cards(row, items, kind, view) {
   }
 }
 
+function ringZone(row, items, z, view) {
+  // a zone the display draws as a ring (`ring zone by counter`): its places round a circle,
+  // the first at the top and then clockwise, each with how many cards stand there; then
+  // each place with its cards
+  const ring = display().rings[z.name], places = ring.places;
+  const at = Object.fromEntries(places.map((p) => [p, []])), elsewhere = [];
+  for (const id of items) {
+    const seen = (view.components[z.kind] || {})[id];
+    const place = seen ? seen.counters[ring.by] : null;
+    (typeof place === "string" && place in at ? at[place] : elsewhere).push(id);
+  }
+  const radius = Math.max(2 * UNIT, places.length * UNIT * 0.8 / (2 * Math.PI)), middle = radius + UNIT;
+  const svg = el("svg", {width: 2 * middle, height: 2 * middle, "data-ring": z.name}, null, SVG);
+  svg.append(el("circle", {cx: middle, cy: middle, r: radius, class: "ring-line"}, null, SVG));
+  places.forEach((place, k) => {
+    const angle = 2 * Math.PI * k / places.length;
+    const x = middle + radius * Math.sin(angle), y = middle - radius * Math.cos(angle);
+    const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: at[place].length ? "cell taken" : "cell", "data-place": place}, null, SVG);
+    spot.append(el("title", {}, place, SVG));
+    svg.append(spot, el("text", {x, y, class: "piece"}, at[place].length ? at[place].length : "", SVG));
+  });
+  row.append(svg);
+  for (const [place, ids] of [...places.map((p) => [p, at[p]]), ["in no place", elsewhere]]) {
+    if (!ids.length) continue;
+    const line = el("div", {class: "zone", "data-place": place});
+    line.append(el("span", {class: "name"}, place));
+    cards(line, ids, z.kind, view);
+    row.append(line);
+  }
+}
+
 function drawZones(view) {
   const box = $("zones");
   box.replaceChildren();
@@ -490,7 +521,8 @@ function drawZones(view) {
       if (Array.isArray(items) ? !items.length : !items.size) continue;  // an empty zone says nothing
       const row = el("div", {class: "zone", "data-zone": title});
       row.append(el("span", {class: "name"}, title));
-      cards(row, items, z.kind, view);
+      if (Array.isArray(items) && (display().rings || {})[name]) ringZone(row, items, z, view);
+      else cards(row, items, z.kind, view);
       box.append(row);
     }
   }
