@@ -148,33 +148,15 @@ def nodes(tree: Any, kind: type) -> list:
     return out
 
 
-def replace_nodes(tree: Any, kind: type, make: Callable[[Any], Any]) -> Any:
-    """A copy of a tree with every node of a kind replaced by `make(node)`."""
-    if isinstance(tree, list):
-        new = [replace_nodes(x, kind, make) for x in tree]
-        return new if any(a is not b for a, b in zip(new, tree)) else tree
-    if isinstance(tree, tuple):
-        new_t = tuple(replace_nodes(x, kind, make) for x in tree)
-        return new_t if any(a is not b for a, b in zip(new_t, tree)) else tree
-    if isinstance(tree, kind):
-        return make(tree)
-    if isinstance(tree, A.Node):
-        updates = {}
-        for key in type(tree).model_fields:
-            value = getattr(tree, key)
-            new_v = replace_nodes(value, kind, make)
-            if new_v is not value:
-                updates[key] = new_v
-        return A.updated(tree, updates) if updates else tree
-    return tree
-
-
-def swap_node(tree: Any, target: Any, new: Any) -> Any:
-    """A copy of a tree with the node `target` (that very node) replaced by `new`."""
-    if tree is target:
-        return new
+def rewrite(tree: Any, change: Callable[[Any], Any]) -> Any:
+    """A copy of a tree in which each node for which `change(node)` gives something other
+    than None is replaced by it (and not looked into); parts that nothing changed in are
+    the original objects."""
+    replaced = change(tree)
+    if replaced is not None:
+        return replaced
     if isinstance(tree, (list, tuple)):
-        items = [swap_node(x, target, new) for x in tree]
+        items = [rewrite(x, change) for x in tree]
         if all(a is b for a, b in zip(items, tree)):
             return tree
         return items if isinstance(tree, list) else tuple(items)
@@ -182,11 +164,21 @@ def swap_node(tree: Any, target: Any, new: Any) -> Any:
         updates = {}
         for key in type(tree).model_fields:
             value = getattr(tree, key)
-            changed = swap_node(value, target, new)
-            if changed is not value:
-                updates[key] = changed
+            new_v = rewrite(value, change)
+            if new_v is not value:
+                updates[key] = new_v
         return A.updated(tree, updates) if updates else tree
     return tree
+
+
+def replace_nodes(tree: Any, kind: type, make: Callable[[Any], Any]) -> Any:
+    """A copy of a tree with every node of a kind replaced by `make(node)`."""
+    return rewrite(tree, lambda node: make(node) if isinstance(node, kind) else None)
+
+
+def swap_node(tree: Any, target: Any, new: Any) -> Any:
+    """A copy of a tree with the node `target` (that very node) replaced by `new`."""
+    return rewrite(tree, lambda node: new if node is target else None)
 
 
 # ---- the edits ---------------------------------------------------------------------------
