@@ -394,7 +394,7 @@ def test_the_screen_takes_the_display_declaration(load_rules):
         "edges": ["Pasture", "Water", "Pasture", "Mountain"], "centre": "Pasture",
         "roads": [0, 2, 3]}
 
-    class Declared:   # the rules once the language has `display:` (Rules.display)
+    class Declared:   # rules whose `display:` says more than the game file does
         components = cleromancy.components
         boards, zones, counters, name = (cleromancy.boards, cleromancy.zones,
                                          cleromancy.counters, cleromancy.name)

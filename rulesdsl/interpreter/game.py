@@ -161,7 +161,7 @@ class Rules:
     @cached_property
     def display(self) -> dict[str, Any]:
         """How a screen shows this game (its `display:` blocks), as plain data: see
-        `views.screen`. The terminal draws a seat's view with it; a browser page will too."""
+        `views.screen`. The terminal and the browser page draw a seat's view with it."""
         return screen(self.analysis, self.program.display)
 
     def teams(self, players: int) -> list[list[int]] | None:

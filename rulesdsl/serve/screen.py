@@ -7,9 +7,9 @@ or shared), counters (per player or shared) and dice. The page fills these shape
 each view it is sent; nothing here depends on a game's state, so it is the same for every
 seat.
 
-Everything is named as the rule file names it. A display declaration (how the screen
-names and groups things, which counters are bookkeeping) will refine this description;
-`screen` is the one place that reads it.
+Everything is named as the rule file names it, refined by its display declaration (how
+the screen names and groups things, which counters are bookkeeping, glyphs, owners,
+zones drawn as rings); `display` is the one place here that reads it.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ NO_DISPLAY: dict[str, Any] = {"hidden": [], "labels": {}, "groups": [], "glyphs"
 
 def display(rules: Rules) -> dict[str, Any]:
     """The rule file's display declaration as plain data (hidden, labels, groups, glyphs,
-    owners), once the language has one (`Rules.display`); until then none. A kind whose
+    owners, rings: `Rules.display`; none for rules without one). A kind whose
     owner is not declared takes its one counter kept per component that holds a player,
     when it has exactly one (Cleromancy's `owner per Die`)."""
     declared = getattr(rules, "display", None)
