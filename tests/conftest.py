@@ -33,3 +33,12 @@ def _in_a_fresh_directory(tmp_path, monkeypatch):
     """Each test runs in a directory of its own: what commands write by default (the
     database of `simulate`, the records of failed games) never lands in the repository."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _checks_not_remembered(monkeypatch):
+    """`rulesdsl check` answers a file it checked before from the user's cache
+    (checkcache.py): tests check afresh, since some change the engine in place."""
+    from rulesdsl import checkcache
+
+    monkeypatch.setattr(checkcache, "ENABLED", False)

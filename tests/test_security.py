@@ -557,8 +557,14 @@ def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
     env.pop("RULESDSL_NO_CACHE", None)
     pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
     for _ in range(2):  # the first run writes the cache, the second reads it
-        done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "check", str(pig)],
+        done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "ast", str(pig)],
                               capture_output=True, text=True, env=env, timeout=120)
         assert done.returncode == 0 and done.stderr == "", done.stderr
     files = list((tmp_path / "rulesdsl").iterdir())
     assert len(files) == 1 and files[0].suffix == ".lark"
+    # `check` keeps its result beside it, in the same private folder (checkcache.py)
+    done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "check", str(pig)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    kept = sorted(f.suffix for f in (tmp_path / "rulesdsl").iterdir())
+    assert kept == [".json", ".lark"]

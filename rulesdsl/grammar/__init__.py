@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +28,7 @@ from lark import (
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
+from ..cachedir import private_folder
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
@@ -101,19 +101,10 @@ def cache_file(grammar: str) -> Path | None:
 
     lark keeps it as a pickle, and loading a pickle runs code: so never in a shared
     folder (lark's own default is the system's temporary folder, where another user could
-    plant one), only in the user's own cache folder, which must belong to the user and be
-    writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
-    if os.environ.get("RULESDSL_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulesdsl"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return None
-    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or
-                                  info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+    plant one), only in the user's own cache folder (`cachedir.private_folder`), which must
+    belong to the user and be writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
+    folder = private_folder()
+    if folder is None:
         return None
     import lark
 

@@ -1,0 +1,48 @@
+"""The user's own cache folder, where commands keep what they worked out between runs.
+
+Stage: command line (shared by the parser's cache in grammar/ and the check results of
+checkcache.py). What is kept there is trusted when it is read back (lark keeps its parser
+as a pickle, and loading a pickle runs code; a remembered check result says a file is
+fine), so the folder must belong to the user and be writable by nobody else: never the
+system's temporary folder, where another user could plant a file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def private_folder() -> Path | None:
+    """`$XDG_CACHE_HOME/rulesdsl` (else `~/.cache/rulesdsl`), made with mode 0700 if
+    missing; None when it cannot be used safely (another owner, writable by others, not
+    creatable) or when RULESDSL_NO_CACHE is set."""
+    if os.environ.get("RULESDSL_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "rulesdsl"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or
+                                  info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        return None
+    return folder
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write a file under a name of this process's own, then put it in place whole: a
+    command starting meanwhile never reads half a file. Failing to write is not an error
+    (the cache only saves time)."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        part.write_bytes(data)
+        os.replace(part, path)
+    except OSError:
+        try:
+            part.unlink()
+        except OSError:
+            pass
