@@ -105,6 +105,7 @@ def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
         if not row_seen(info, owner, seat):
             st.v[j] = _renamed(st.v[j], info.type, sigma)
     prog = game.program
+    st.own_frames()  # those below the top are shared with the game the sample was copied from
     for fr in st.stack:
         types = prog.frame_types[prog.block_proc[fr[0]]]
         for slot, t in types.items():

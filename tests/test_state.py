@@ -1,0 +1,77 @@
+"""Copies of a game share what they can with their original (zones, the frames below the top
+one, the history so far: rulesdsl/interpreter/state.py and Game.copy), so neither side may
+ever see the other's later steps. Each game here is compared with the same game replayed
+from its seed and history."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ["cromlech/cromlech.rules", "cleromancy/expedition.rules", "pig/pig.rules"]
+
+
+def replayed(rules, game):
+    fresh = rules.new_game(players=game.players, seed=game.seed)
+    for i in game.history:
+        fresh.apply_index(i)
+    return fresh
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_copies_and_their_original_never_see_each_others_steps(load_rules, name):
+    rules = load_rules(ROOT / "games" / name)
+    rng = random.Random(7)
+    root = rules.new_game(players=min(4, rules.analysis.max_players), seed=3)
+    for _ in range(40):
+        root.apply_index(rng.randrange(root.num_options()))
+    before = root.st.key()
+    family = [root.copy()]
+    for _ in range(60):  # a tree of copies, each played a few steps on
+        game = rng.choice(family).copy()
+        for _ in range(rng.randrange(1, 6)):
+            if game.over:
+                break
+            game.apply_index(rng.randrange(game.num_options()))
+        family.append(game)
+    assert root.st.key() == before
+    for game in family[::7] + family[-3:]:
+        assert game.st.key() == replayed(rules, game).st.key()
+    root.apply_index(0)  # the original plays on from its shared frames and zones
+    assert root.st.key() == replayed(rules, root).st.key()
+
+
+def test_the_history_of_copies(load_rules):
+    rules = load_rules(ROOT / "games" / "pig" / "pig.rules")
+    game = rules.new_game(players=2, seed=1)
+    game.apply_index(0)
+    first = game.copy()
+    game.apply_index(0)
+    second = game.copy()
+    second.apply_index(1)
+    assert first.history == [0]
+    assert game.history == [0, 0]
+    assert second.history == [0, 0, 1]
+    assert second.copy().copy().history == [0, 0, 1]
+    kept = game.history
+    game.history = [0]   # set whole (a loaded game): copies from then on start from it
+    assert game.copy().history == [0] and kept == [0, 0]
+
+
+def test_a_chance_step_rolled_is_not_in_the_history(load_rules):
+    rules = load_rules(ROOT / "games" / "pig" / "pig.rules")
+    game = rules.new_game(players=2, seed=1, auto_chance=False)
+    rolled = 0
+    while rolled < 3 and not game.over:
+        if game.is_chance:
+            copy = game.copy()
+            game.roll_chance()
+            copy.roll_chance()
+            assert game.st.key() == copy.st.key()
+            rolled += 1
+        else:
+            game.apply_index(0)
+    assert game.history == [0] * len(game.history)
