@@ -5,6 +5,7 @@ from its seed and history."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -75,3 +76,40 @@ def test_a_chance_step_rolled_is_not_in_the_history(load_rules):
         else:
             game.apply_index(0)
     assert game.history == [0] * len(game.history)
+
+
+def test_the_index_of_components_follows_every_move(load_rules):
+    """`State.at` (which zone holds each component) is what the zones' lists say, after
+    random play, in copies and in games the sampler made up."""
+    from rulesdsl.interpreter.sampling import sample_game
+
+    rules = load_rules(ROOT / "games" / "cromlech" / "cromlech.rules")
+    rng = random.Random(2)
+    game = rules.new_game(players=4, seed=5)
+    games = []
+    for step in range(300):
+        game.apply_index(rng.randrange(game.num_options()))
+        if step % 30 == 0:
+            games += [game.copy(), sample_game(game, game.current or 0, rng)]
+    for g in [game, *games]:
+        at = g.st.at
+        g.st.index_zones(rules.zone_kinds, rules.kind_sizes)
+        assert at == g.st.at
+    assert any(c >= 0 for where in game.st.at for c in where)
+
+
+def test_a_save_with_a_component_twice_is_corrupt(load_rules):
+    from rulesdsl.diagnostics import RulesError
+
+    rules = load_rules(ROOT / "games" / "cromlech" / "cromlech.rules")
+    game = rules.new_game(players=2, seed=1)
+    for _ in range(10):
+        game.apply_index(0)
+    data = json.loads(json.dumps(game.to_json()))
+    zones = data["state"]["zones"]
+    full = next(i for i, z in enumerate(zones) if z)
+    zones[full].append(zones[full][0])
+    with pytest.raises(RulesError) as err:
+        rules.load_game(data)
+    assert err.value.diagnostics[0].code == "G001" and "in two places" in str(err.value)
+    assert rules.load_game(game.to_json()).st.key() == game.st.key()

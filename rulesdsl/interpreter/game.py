@@ -59,6 +59,11 @@ class Rules:
         self.layout = program.layout
         self._board_sizes = [b.size for b in self.analysis.boards.values()]
         self._zones = self.layout.nzones
+        # the kinds components of zones are of, numbered: each zone's, and their sizes (the
+        # state's index of where each component is, State.at)
+        kinds = list(dict.fromkeys(self.layout.zone_kind))
+        self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
+        self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
@@ -210,8 +215,10 @@ class Rules:
         boards = [[None] * n for n in self._board_sizes]
         zones: list[list[int]] | None = [[] for _ in range(self._zones)] if self._zones \
             else None
-        return State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed),
-                     zones)
+        st = State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed),
+                   zones)
+        st.index_zones(self.zone_kinds, self.kind_sizes)
+        return st
 
     def frame(self, kind: str, name: str, args: list | None = None) -> list:
         key = (kind, name)
@@ -240,6 +247,10 @@ class Rules:
     def load_game(self, data: Any) -> Game:
         """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
         saved = read_save(data, self.program, self.digest, self.check_players)
+        try:
+            saved.state.index_zones(self.zone_kinds, self.kind_sizes)
+        except ValueError as err:  # a component in two zones, or not a component there
+            raise corrupt(str(err)) from None
         game = Game(self, saved.state, saved.seed)
         game.history = saved.history
         game.decisions = saved.decisions

@@ -75,6 +75,7 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
             if held[j] != new:
                 moved[held[j]] = new
             held[j] = new
+            st.own_index(st.zk[i])[new] = i  # where each component is (State.at)
         if moved:
             sigma[kind] = moved
     if sigma:

@@ -15,6 +15,12 @@ and every frame below the top one, and whichever changes a zone first copies tha
 slices. Every change of a zone goes through `own_zone` (the runtime's `_move`, `_shuffle`
 and `_bag`, and the sampler); code that changes frames other than the top one calls
 `own_frames` first (the sampler).
+
+The state knows where each component is (`at`: per kind, the zone that holds each of its
+components, -1 for none; a component is in one zone at a time, or in none): `move x to Z`
+finds x at once instead of looking through every zone of its kind. The index of a kind is
+shared with a copy as the zones are, and copied by whichever side moves a component of
+that kind first (`own_index`).
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ class State(Generator):
     """One position of one game. Every field is plain data (ints, strings, lists)."""
 
     __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "result", "auto", "log",
-                 "steps", "replay", "first", "ending", "zown", "shared")
+                 "steps", "replay", "first", "ending", "zown", "shared", "at", "zk", "aown")
     steps: int
     replay: list[str] | None
     first: int | None
@@ -77,6 +83,12 @@ class State(Generator):
         self.stack = stack            # frames: [block number, locals]
         # the frames below this index are shared with a copy (see own_top)
         self.shared = 0
+        # where the components are (see index_zones): per kind, each component's zone or -1;
+        # the kind of each zone (shared, never changed); the kinds whose index this state
+        # may change in place, a bit each
+        self.at: list[list[int]] = []
+        self.zk: list[int] = []
+        self.aown = -1
         self.pending: tuple | None = None   # (site, player or -1 for chance, options)
         self.rng = rng
         self.result: list[int] | None = None  # rank per seat once the game is over
@@ -107,6 +119,9 @@ class State(Generator):
             top = stack[-1]
             new.stack[-1] = [top[0], top[1][:]]
         self.shared = new.shared = len(stack) - 1
+        new.at = self.at[:]
+        new.zk = self.zk
+        self.aown = new.aown = 0
         new.pending = self.pending
         new.rng = self.rng
         new.result = self.result
@@ -124,6 +139,31 @@ class State(Generator):
             self.z[n] = self.z[n][:]
             self.zown |= 1 << n
         return self.z[n]
+
+    def index_zones(self, zone_kinds: list[int], sizes: list[int]) -> None:
+        """Work out where every component is from the zones' lists (a new or loaded state):
+        `zone_kinds` numbers the kind of each zone, `sizes` the components of each kind.
+        ValueError when a zone holds something that is not a component of its kind, or a
+        component is in two places."""
+        at = [[-1] * n for n in sizes]
+        for z, items in enumerate(self.z):
+            where = at[zone_kinds[z]]
+            for c in items:
+                if type(c) is not int or not 0 <= c < len(where):
+                    raise ValueError(f"a zone holds {c!r}, which is not one of its "
+                                     "components")
+                if where[c] != -1:
+                    raise ValueError(f"component {c + 1} of a kind is in two places (a "
+                                     "component is in one zone at a time)")
+                where[c] = z
+        self.at, self.zk, self.aown = at, zone_kinds, -1
+
+    def own_index(self, k: int) -> list[int]:
+        """The index of kind k, to be changed in place: copied first while a copy shares it."""
+        if not self.aown >> k & 1:
+            self.at[k] = self.at[k][:]
+            self.aown |= 1 << k
+        return self.at[k]
 
     def own_top(self) -> list:
         """The top frame, to be changed in place: copied first while a copy shares it (the
