@@ -1,17 +1,24 @@
 """The user's own cache folder, where commands keep what they worked out between runs.
 
-Stage: command line (shared by the parser's cache in grammar/ and the check results of
-checkcache.py). What is kept there is trusted when it is read back (lark keeps its parser
-as a pickle, and loading a pickle runs code; a remembered check result says a file is
-fine), so the folder must belong to the user and be writable by nobody else: never the
-system's temporary folder, where another user could plant a file.
+Stage: command line (shared by the parser's cache and the syntax trees in grammar/, and
+the check results of checkcache.py). What is kept there is trusted when it is read back
+(lark keeps its parser as a pickle, the syntax trees are pickles, and loading a pickle runs
+code; a remembered check result says a file is fine), so the folder must belong to the
+user and be writable by nobody else: never the system's temporary folder, where another
+user could plant a file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+import sys
+from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
+
+LIBRARIES = ("lark", "pydantic", "pydantic_core", "ruamel.yaml")
 
 
 def private_folder() -> Path | None:
@@ -46,3 +53,28 @@ def write_whole(path: Path, data: bytes) -> None:
             part.unlink()
         except OSError:
             pass
+
+
+@lru_cache(maxsize=1)
+def engine_digest() -> str:
+    """What a remembered result (a syntax tree, a check) depends on besides the files it
+    was worked out from: the text of every file of this package, the Python version, and
+    where the libraries that parse (lark, pydantic, ruamel.yaml) are and when they were
+    written (installing another version writes them anew). Reading the package's files
+    takes a few milliseconds."""
+    h = hashlib.sha256(f"{sys.version}\0".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        h.update(f"{path.relative_to(package).as_posix()}\0".encode())
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    for name in LIBRARIES:
+        spec = find_spec(name)
+        origin = spec.origin if spec is not None else None
+        if origin is not None and os.path.exists(origin):
+            info = os.stat(origin)
+            h.update(f"{name}\0{origin}\0{info.st_mtime_ns}\0{info.st_size}\0".encode())
+        else:
+            h.update(f"{name}\0-\0".encode())
+    return h.hexdigest()

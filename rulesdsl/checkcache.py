@@ -21,12 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
-from functools import lru_cache
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import cachedir
 from .cachedir import private_folder, write_whole
 
 if TYPE_CHECKING:
@@ -34,32 +32,7 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 ENABLED = True   # tests that change the engine in place turn it off (tests/conftest.py)
-LIBRARIES = ("lark", "pydantic", "pydantic_core", "ruamel.yaml")
 MAX_ENTRY_BYTES = 1 << 22
-
-
-@lru_cache(maxsize=1)
-def engine_digest() -> str:
-    """What the result of a check depends on besides the files checked: the text of every
-    file of this package, the Python version, and where the libraries that parse (lark,
-    pydantic, ruamel.yaml) are and when they were written (installing another version
-    writes them anew)."""
-    h = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
-            continue
-        h.update(f"{path.relative_to(package).as_posix()}\0".encode())
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    for name in LIBRARIES:
-        spec = find_spec(name)
-        origin = spec.origin if spec is not None else None
-        if origin is not None and os.path.exists(origin):
-            info = os.stat(origin)
-            h.update(f"{name}\0{origin}\0{info.st_mtime_ns}\0{info.st_size}\0".encode())
-        else:
-            h.update(f"{name}\0-\0".encode())
-    return h.hexdigest()
 
 
 def _entry(path: str, options: dict[str, Any]) -> Path | None:
@@ -68,7 +41,7 @@ def _entry(path: str, options: dict[str, Any]) -> Path | None:
     folder = private_folder() if ENABLED else None
     if folder is None:
         return None
-    key = json.dumps([engine_digest(), os.getcwd(), os.path.abspath(path), options],
+    key = json.dumps([cachedir.engine_digest(), os.getcwd(), os.path.abspath(path), options],
                      sort_keys=True)
     return folder / f"check-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 

@@ -36,9 +36,12 @@ def _in_a_fresh_directory(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _checks_not_remembered(monkeypatch):
-    """`rulesdsl check` answers a file it checked before from the user's cache
-    (checkcache.py): tests check afresh, since some change the engine in place."""
+def _nothing_remembered(monkeypatch):
+    """Commands answer a file they checked before, and take the syntax tree of a file they
+    parsed before, from the user's cache (checkcache.py, grammar/treecache.py): tests
+    work afresh, since some change the engine in place."""
     from rulesdsl import checkcache
+    from rulesdsl.grammar import treecache
 
     monkeypatch.setattr(checkcache, "ENABLED", False)
+    monkeypatch.setattr(treecache, "ENABLED", False)

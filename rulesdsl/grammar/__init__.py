@@ -32,6 +32,7 @@ from ..cachedir import private_folder
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
+from .treecache import parse_remembered
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_SYNTAX_ERRORS = 20
@@ -413,4 +414,5 @@ def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:
         raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
     except (OSError, ValueError) as err:  # not UTF-8 text, or a name with a null byte
         raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
-    return parse(text, str(path)), text
+    # a file parsed before with the same text is not parsed again (treecache.py)
+    return parse_remembered(text, str(path), parse), text

@@ -1,21 +1,35 @@
-"""`rulesdsl check` remembers a file that passed (rulesdsl/checkcache.py): the second check
-of an unchanged file is answered from the cache, and any change to what the check read (the
-file, a file it extends, a data file, the engine) is checked afresh."""
+"""What commands keep between runs in the user's cache. `rulesdsl check` remembers a file
+that passed (rulesdsl/checkcache.py): the second check of an unchanged file is answered
+from the cache, and any change to what the check read (the file, a file it extends, a data
+file, the engine) is checked afresh. A rule file's syntax tree is kept too
+(rulesdsl/grammar/treecache.py): an unchanged file is not parsed again."""
 
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
-from rulesdsl import checkcache, loader
+from rulesdsl import cachedir, checkcache, grammar, loader
 from rulesdsl.cli import main
-from rulesdsl.diagnostics import Diagnostic, Span
+from rulesdsl.diagnostics import Diagnostic, RulesError, Span
+from rulesdsl.grammar import parse_file, treecache
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = 'game "Count"\nplayers 2\ncounter n = 0\n\nplay:\n    set n = n + 1\n    end game\n'
 BAD = GOOD.replace("n + 1", "m + 1")
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """The caches on, in a folder of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(checkcache, "ENABLED", True)
+    monkeypatch.setattr(treecache, "ENABLED", True)
+    return tmp_path / "cache" / "rulesdsl"
 
 
 @pytest.fixture
@@ -86,7 +100,7 @@ def test_a_changed_base_or_data_file_is_checked_again(cache, capsys, tmp_path):
 def test_another_engine_checks_again(cache, capsys, monkeypatch):
     Path("count.rules").write_text(GOOD)
     check(capsys, "count.rules")
-    monkeypatch.setattr(checkcache, "engine_digest", lambda: "another version")
+    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
     check(capsys, "count.rules")
     assert len(cache) == 2
 
@@ -118,3 +132,54 @@ def test_a_diagnostic_comes_back_as_it_was_kept():
     assert checkcache._diagnostic(json.loads(json.dumps(kept.to_json()))) == kept
     assert checkcache._diagnostic(Diagnostic("W1", "no place").to_json()) == \
         Diagnostic("W1", "no place")
+
+
+# ---- syntax trees ------------------------------------------------------------------------
+
+@pytest.fixture
+def parsed(folder, monkeypatch):
+    """The trees the parser really made (the others came from the cache)."""
+    made: list[str] = []
+    real = grammar.parse
+
+    def counted(text, path="<input>"):
+        made.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(grammar, "parse", counted)
+    return made
+
+
+def test_an_unchanged_file_is_not_parsed_again(parsed, folder):
+    path = Path("count.rules")
+    path.write_text(GOOD)
+    first, _ = parse_file(path)
+    again, text = parse_file(path)
+    assert again == first and text == GOOD and parsed == ["count.rules"]
+    assert [f.name[:5] for f in folder.glob("tree-*")] == ["tree-"]
+    path.write_text(GOOD.replace("n + 1", "n + 2"))
+    changed, _ = parse_file(path)
+    assert changed != first and len(parsed) == 2   # parsed anew
+    parse_file(str(path.resolve()))   # another name: the tree's places carry it
+    assert len(parsed) == 3
+
+
+def test_a_file_with_errors_is_parsed_each_time(parsed):
+    Path("bad.rules").write_text(GOOD.replace("end game", "end game game"))
+    for _ in range(2):
+        with pytest.raises(RulesError):
+            parse_file("bad.rules")
+    assert len(parsed) == 2
+
+
+def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder, monkeypatch):
+    Path("count.rules").write_text(GOOD)
+    first, _ = parse_file("count.rules")
+    (entry,) = folder.glob("tree-*")
+    head = entry.read_bytes().split(b"\n", 1)[0]
+    for junk in (b"", head + b"\nnot a pickle", head + b"\n" + pickle.dumps([1, 2])):
+        entry.write_bytes(junk)
+        assert parse_file("count.rules")[0] == first
+    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
+    parse_file("count.rules")
+    assert len(parsed) == 5
