@@ -559,10 +559,14 @@ def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("RULESDSL_NO_CACHE", None)
     pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
+    kept = []
     for _ in range(2):  # the first run writes the cache, the second reads it
         done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "ast", str(pig)],
                               capture_output=True, text=True, env=env, timeout=120)
         assert done.returncode == 0 and done.stderr == "", done.stderr
+        (parser,) = (tmp_path / "rulesdsl").glob("parser-*.lark")
+        kept.append((parser.stat().st_mtime_ns, parser.read_bytes()))
+    assert kept[0] == kept[1]  # read back as it was written, not built and written again
     # beside it, in the same private folder: the file's syntax tree (grammar/treecache.py)
     kept = sorted(f.suffix for f in (tmp_path / "rulesdsl").iterdir())
     assert kept == [".lark", ".pickle"]

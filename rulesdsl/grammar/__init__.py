@@ -9,7 +9,6 @@ reports the syntax errors of several declarations.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import sys
 from functools import lru_cache
@@ -70,18 +69,12 @@ class RulesIndenter(Indenter):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     text = GRAMMAR.read_text(encoding="utf-8")
-    cache = cache_file(text)
-    if cache is None or cache.exists():
-        return _lark(text, cache)
-    # built once, written under a name of this process's own, then put in place whole: a
-    # command starting meanwhile never reads half a file
-    part = cache.with_name(f"{cache.name}.{os.getpid()}.part")
-    parser = _lark(text, part)
-    try:
-        os.replace(part, cache)
-    except OSError:
-        pass
-    return parser
+    # lark keys the parser it keeps by the grammar, its options and the name of the file it
+    # keeps it in: so it is built under the name it is read back from (built under another
+    # name and renamed, it was never read back, and every command built it again). A
+    # command that reads the file while another writes it finds it incomplete, and builds
+    # the parser itself.
+    return _lark(text, cache_file(text))
 
 
 def _lark(text: str, cache: Path | None) -> Lark:
