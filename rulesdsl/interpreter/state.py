@@ -108,7 +108,7 @@ class State(Generator):
         new.np = self.np
         new.pl = self.pl
         new.v = self.v[:]
-        new.b = list(map(list.copy, self.b))
+        new.b = list(map(list.copy, self.b)) if self.b else self.b  # none: nothing to copy
         new.z = self.z[:]  # the zones' lists shared, on both sides copied when changed
         self.zown = new.zown = 0
         # the top frame copied (it runs next, on both sides); those below shared, copied by
