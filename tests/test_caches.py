@@ -153,33 +153,37 @@ def parsed(folder, monkeypatch):
 def test_an_unchanged_file_is_not_parsed_again(parsed, folder):
     path = Path("count.rules")
     path.write_text(GOOD)
-    first, _ = parse_file(path)
-    again, text = parse_file(path)
-    assert again == first and text == GOOD and parsed == ["count.rules"]
+    first, _ = parse_file(path)    # its text noted
+    second, _ = parse_file(path)   # the same text again: its tree kept
+    third, text = parse_file(path)
+    assert first == second == third and text == GOOD
+    assert parsed == ["count.rules"] * 2
     assert [f.name[:5] for f in folder.glob("tree-*")] == ["tree-"]
-    path.write_text(GOOD.replace("n + 1", "n + 2"))
+    path.write_text(GOOD.replace("n + 1", "n + 2"))   # a file being edited: parsed each time
     changed, _ = parse_file(path)
-    assert changed != first and len(parsed) == 2   # parsed anew
+    assert changed != first and len(parsed) == 3
     parse_file(str(path.resolve()))   # another name: the tree's places carry it
-    assert len(parsed) == 3
+    assert len(parsed) == 4
 
 
 def test_a_file_with_errors_is_parsed_each_time(parsed):
     Path("bad.rules").write_text(GOOD.replace("end game", "end game game"))
-    for _ in range(2):
+    for _ in range(3):
         with pytest.raises(RulesError):
             parse_file("bad.rules")
-    assert len(parsed) == 2
+    assert len(parsed) == 3
 
 
 def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder, monkeypatch):
     Path("count.rules").write_text(GOOD)
     first, _ = parse_file("count.rules")
+    parse_file("count.rules")
     (entry,) = folder.glob("tree-*")
     head = entry.read_bytes().split(b"\n", 1)[0]
     for junk in (b"", head + b"\nnot a pickle", head + b"\n" + pickle.dumps([1, 2])):
         entry.write_bytes(junk)
         assert parse_file("count.rules")[0] == first
+    assert len(parsed) == 2 + 3
     monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
     parse_file("count.rules")
-    assert len(parsed) == 5
+    assert len(parsed) == 6

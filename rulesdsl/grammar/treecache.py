@@ -9,8 +9,11 @@ The tree is kept as a pickle in the user's private cache folder (`cachedir.priva
 loading a pickle runs code, so never in a folder others may write to), one file per rule
 file, headed by a digest of the text it was parsed from, the name it was read under (the
 tree's places carry it) and the engine that parsed it (`cachedir.engine_digest`). A file
-whose text, name or engine differs is parsed afresh, and its tree replaces the one kept.
-Only trees without errors are kept. RULESDSL_NO_CACHE=1 turns it off.
+whose text, name or engine differs is parsed afresh. Keeping a tree costs a twentieth of a
+second (pickling Cromlech's), which a file being edited would pay at every check for
+nothing: so the first parse of a text keeps only its digest, and the second parse of the
+same text keeps the tree. Only trees without errors are kept. RULESDSL_NO_CACHE=1 turns it
+off.
 """
 
 from __future__ import annotations
@@ -39,20 +42,25 @@ def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFi
     entry = folder / f"tree-{name}.pickle"
     head = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
                                       path.encode(), text.encode()))).hexdigest().encode()
-    tree = _load(entry, head)
+    seen, tree = _load(entry, head)
     if tree is None:
         tree = parse(text, path)
-        cachedir.write_whole(entry, head + b"\n" + pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
+        # parsed before (only its digest kept): keep the tree now; else the digest only
+        body = b"\n" + pickle.dumps(tree, pickle.HIGHEST_PROTOCOL) if seen else b""
+        cachedir.write_whole(entry, head + body)
     return tree
 
 
-def _load(entry: Path, head: bytes) -> A.RulesFile | None:
+def _load(entry: Path, head: bytes) -> tuple[bool, A.RulesFile | None]:
+    """Whether the entry is of this text, and the tree kept with it (None if none)."""
     try:
         with entry.open("rb") as f:
             if f.readline().rstrip(b"\n") != head:
-                return None
+                return False, None
+            if not f.peek(1):
+                return True, None
             tree = pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
             ValueError, TypeError):  # missing, half written, or of another engine
-        return None
-    return tree if isinstance(tree, A.RulesFile) else None
+        return False, None
+    return True, tree if isinstance(tree, A.RulesFile) else None
