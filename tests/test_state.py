@@ -113,3 +113,51 @@ def test_a_save_with_a_component_twice_is_corrupt(load_rules):
         rules.load_game(data)
     assert err.value.diagnostics[0].code == "G001" and "in two places" in str(err.value)
     assert rules.load_game(game.to_json()).st.key() == game.st.key()
+
+
+HANDS = """game "Hands"
+players 2
+
+kind Card(n):
+    1
+    2
+    3
+    4
+    5
+    6
+zone deck: Card hidden
+zone hand per player: Card owner
+
+setup:
+    for each c in Card:
+        move c to deck
+    shuffle deck
+
+rule look(x):
+    choose n in 1..2 by player 1 as "n {n}"
+    move x to deck
+
+play:
+    let held = top(deck)
+    move held to hand of player 2
+    look(held)
+    end game
+"""
+
+
+def test_a_made_up_game_renames_components_in_its_own_frames_only():
+    """Player 1 pauses inside `look` while the frame below holds a card player 1 cannot
+    see: the made-up game deals that card anew and renames it in the frame below, which
+    it shares with the real game until then."""
+    import rulesdsl
+    from rulesdsl.interpreter.sampling import sample_game
+
+    rules = rulesdsl.load_text(HANDS, "hands.rules")
+    renamed = 0
+    for seed in range(10):
+        game = rules.new_game(players=2, seed=seed)
+        before = game.st.key()
+        world = sample_game(game, 0, random.Random(seed))
+        assert game.st.key() == before
+        renamed += world.st.stack[0][1] != game.st.stack[0][1]
+    assert renamed
