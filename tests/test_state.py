@@ -133,28 +133,23 @@ HANDS = """game "Hands"
 players 2
 
 kind Card(n):
-    1
-    2
-    3
-    4
-    5
-    6
-zone deck: Card hidden
-zone hand per player: Card owner
+    each 1..6
+zone pile: Card hidden
+zone held per player: Card owner
 
 setup:
     for each c in Card:
-        move c to deck
-    shuffle deck
+        move c to pile
+    shuffle pile
 
 rule look(x):
     choose n in 1..2 by player 1 as "n {n}"
-    move x to deck
+    move x to pile
 
 play:
-    let held = top(deck)
-    move held to hand of player 2
-    look(held)
+    let card = top(pile)
+    move card to held of player 2
+    look(card)
     end game
 """
 
