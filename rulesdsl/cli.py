@@ -265,13 +265,25 @@ def print_diagnostics(err: RulesError) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .loader import check_file
+    from . import checkcache
 
     failed = False
     out: list[dict] = []
+    # a file checked before and unchanged since is answered from the cache (checkcache.py);
+    # `--play` writes records of failed games, so it is always played
+    options = {"examples": not args.no_examples,
+               "include": [str(Path(f).resolve()) for f in getattr(args, "include", [])]}
     for path in args.files:
-        diags, sources = check_file(path, run_examples=not args.no_examples, play=args.play,
-                                    records=args.records)
+        found = checkcache.recall(path, options) if not args.play else None
+        if found is not None:
+            diags, sources = found
+        else:
+            from .loader import check_file
+
+            diags, sources = check_file(path, run_examples=not args.no_examples,
+                                        play=args.play, records=args.records)
+            if not args.play:
+                checkcache.remember(path, options, diags, sources)
         errors = [d for d in diags if d.severity == "error"]
         failed = failed or bool(errors)
         if args.format == "json":

@@ -33,3 +33,15 @@ def _in_a_fresh_directory(tmp_path, monkeypatch):
     """Each test runs in a directory of its own: what commands write by default (the
     database of `simulate`, the records of failed games) never lands in the repository."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_remembered(monkeypatch):
+    """Commands answer a file they checked before, and take the syntax tree of a file they
+    parsed before, from the user's cache (checkcache.py, grammar/treecache.py): tests
+    work afresh, since some change the engine in place."""
+    from rulesdsl import checkcache
+    from rulesdsl.grammar import treecache
+
+    monkeypatch.setattr(checkcache, "ENABLED", False)
+    monkeypatch.setattr(treecache, "ENABLED", False)

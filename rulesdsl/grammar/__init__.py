@@ -9,9 +9,7 @@ reports the syntax errors of several declarations.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -29,9 +27,11 @@ from lark import (
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
+from ..cachedir import private_folder
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
+from .treecache import parse_remembered
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_SYNTAX_ERRORS = 20
@@ -69,18 +69,12 @@ class RulesIndenter(Indenter):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     text = GRAMMAR.read_text(encoding="utf-8")
-    cache = cache_file(text)
-    if cache is None or cache.exists():
-        return _lark(text, cache)
-    # built once, written under a name of this process's own, then put in place whole: a
-    # command starting meanwhile never reads half a file
-    part = cache.with_name(f"{cache.name}.{os.getpid()}.part")
-    parser = _lark(text, part)
-    try:
-        os.replace(part, cache)
-    except OSError:
-        pass
-    return parser
+    # lark keys the parser it keeps by the grammar, its options and the name of the file it
+    # keeps it in: so it is built under the name it is read back from (built under another
+    # name and renamed, it was never read back, and every command built it again). A
+    # command that reads the file while another writes it finds it incomplete, and builds
+    # the parser itself.
+    return _lark(text, cache_file(text))
 
 
 def _lark(text: str, cache: Path | None) -> Lark:
@@ -101,19 +95,10 @@ def cache_file(grammar: str) -> Path | None:
 
     lark keeps it as a pickle, and loading a pickle runs code: so never in a shared
     folder (lark's own default is the system's temporary folder, where another user could
-    plant one), only in the user's own cache folder, which must belong to the user and be
-    writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
-    if os.environ.get("RULESDSL_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulesdsl"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return None
-    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or
-                                  info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+    plant one), only in the user's own cache folder (`cachedir.private_folder`), which must
+    belong to the user and be writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
+    folder = private_folder()
+    if folder is None:
         return None
     import lark
 
@@ -422,4 +407,5 @@ def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:
         raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
     except (OSError, ValueError) as err:  # not UTF-8 text, or a name with a null byte
         raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
-    return parse(text, str(path)), text
+    # a file parsed before with the same text is not parsed again (treecache.py)
+    return parse_remembered(text, str(path), parse), text

@@ -28,27 +28,27 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
     started = False
     try:
         if rules.analysis.proc("setup"):
-            st.stack = [rules.frame("setup", "setup")]
+            st.swap_stack([rules.frame("setup", "setup")])
             if advance(prog, st) is not None:
                 return [Diagnostic("E060", f"example '{name}': the setup asks for a decision, "
                                    "which an example cannot answer", decl.span)]
-        st.stack = [rules.frame("example", name)]
+        st.swap_stack([rules.frame("example", name)])
         while True:
             code = advance(prog, st)
             if code is None:
                 return []
             if code == OPTIONS:
                 spec, st.replay = st.replay or [], None
-                example_stack, st.stack = st.stack, game_stack
+                example_stack = st.swap_stack(game_stack)
                 failed = _options_differ(Game(rules, st, decl.seed or 0), spec, started)
-                st.stack = example_stack
+                st.swap_stack(example_stack)
                 if failed is not None:
                     return [Diagnostic("E061", f"example expectation failed: {failed}",
                                        _replay_span(rules, example_stack))]
                 continue
             if code == REPLAY:
                 choices, st.replay = st.replay or [], None
-                example_stack, st.stack = st.stack, game_stack
+                example_stack = st.swap_stack(game_stack)
                 game = Game(rules, st, decl.seed or 0)
                 if not started:
                     # without a seed, 'play' answers the chance steps too: "6", "roll", ...
@@ -72,7 +72,7 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
                             d.notes.append(f"reached by 'play \"{choice}\"' at {where}")
                             return [d]
                         return [Diagnostic("E060", f"example '{name}': {d.message}", where)]
-                game_stack, st.stack = st.stack, example_stack
+                game_stack = st.swap_stack(example_stack)
                 continue
             what = "a decision" if code == SUSPEND else "the end of the game"
             if code == OVER:

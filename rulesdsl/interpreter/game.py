@@ -59,6 +59,11 @@ class Rules:
         self.layout = program.layout
         self._board_sizes = [b.size for b in self.analysis.boards.values()]
         self._zones = self.layout.nzones
+        # the kinds components of zones are of, numbered: each zone's, and their sizes (the
+        # state's index of where each component is, State.at)
+        kinds = list(dict.fromkeys(self.layout.zone_kind))
+        self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
+        self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
         self._has_setup = self.analysis.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
@@ -210,8 +215,10 @@ class Rules:
         boards = [[None] * n for n in self._board_sizes]
         zones: list[list[int]] | None = [[] for _ in range(self._zones)] if self._zones \
             else None
-        return State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed),
-                     zones)
+        st = State(players, self.program.init_counters[:], boards, [], seed_to_rng(seed),
+                   zones)
+        st.index_zones(self.zone_kinds, self.kind_sizes)
+        return st
 
     def frame(self, kind: str, name: str, args: list | None = None) -> list:
         key = (kind, name)
@@ -240,6 +247,10 @@ class Rules:
     def load_game(self, data: Any) -> Game:
         """A game saved with `Game.to_json`; a corrupt save raises RulesError (G001)."""
         saved = read_save(data, self.program, self.digest, self.check_players)
+        try:
+            saved.state.index_zones(self.zone_kinds, self.kind_sizes)
+        except ValueError as err:  # a component in two zones, or not a component there
+            raise corrupt(str(err)) from None
         game = Game(self, saved.state, saved.seed)
         game.history = saved.history
         game.decisions = saved.decisions
@@ -306,7 +317,11 @@ class Game(Reading):
         self.program = rules.program
         self.st = st  # the interpreter's: everything else reads the game's methods
         self.seed = seed
-        self.history: list[int] = []
+        # the options chosen (see `history`): copies share what was chosen before they were
+        # made, as a chain of tuples (`_past`: the chain before, a tuple, the length up to
+        # its end), and each adds its own choices to `_recent`
+        self._past: tuple | None = None
+        self._recent: list[int] = []
         self.over = st.result is not None  # kept up to date after every step
         # every secret decision so far (None: not known, see `sampling.secret_steps`);
         # `replayable`: the seed and the history reproduce this game (not so for a game
@@ -319,6 +334,29 @@ class Game(Reading):
         self.decisions = 0              # decisions taken (chance outcomes not counted)
         self.limit = rules.limit        # the game ends at this many decisions
         self.ended_by = "rules"         # or "limit", once it has ended there
+
+    @property
+    def history(self) -> list[int]:
+        """The index of every option chosen so far, in order (the chance steps the game
+        rolled itself are not in it: the seed rolls them again)."""
+        past = self._past
+        if past is not None:  # the chain shared with copies, made one list of this game's
+            chunks = []
+            while past is not None:
+                chunks.append(past[1])
+                past = past[0]
+            steps = [i for chunk in reversed(chunks) for i in chunk]
+            steps += self._recent
+            self._past, self._recent = None, steps
+        return self._recent
+
+    @history.setter
+    def history(self, steps: list[int]) -> None:
+        self._past, self._recent = None, steps
+
+    def _steps(self) -> int:
+        """The length of the history (without making it one list)."""
+        return (self._past[2] if self._past is not None else 0) + len(self._recent)
 
     def _run(self) -> None:
         try:
@@ -492,7 +530,7 @@ class Game(Reading):
             raise self._bad_index(i)
         prog = self.program
         if p[0] in self.rules.secret_sites and self._secrets is not None:
-            self._secrets += ((len(self.history), p[1], st.copy(),
+            self._secrets += ((self._steps(), p[1], st.copy(),
                                len(st.log) if st.log is not None else -1),)
         if st.log is not None:
             self._narrate(p, i)
@@ -505,7 +543,7 @@ class Game(Reading):
             lst, idx = site.hidden
             st.v[site.base + fr[1][lst][fr[1][idx]]] = p[2][i]
         st.pending = None
-        self.history.append(i)
+        self._recent.append(i)
         if p[1] >= 0:  # a decision; the step budget counts on over chance outcomes
             st.steps = 0
             self.decisions += 1
@@ -571,8 +609,8 @@ class Game(Reading):
         if i is None and self.is_chance:
             i = self.st.rand(self.num_options())
         self.apply_index(i)  # type: ignore[arg-type]  # None is reported as a bad index
-        self.history.pop()
-        n = len(self.history)
+        self._recent.pop()  # apply_index has just put it there
+        n = self._steps()
         self._rolled = (n, self._rolled[1] + 1 if self._rolled[0] == n else 1)
 
     def _bad_index(self, i: object) -> RulesError:
@@ -610,7 +648,12 @@ class Game(Reading):
         if narrated and self.st.log is not None:
             new.st.log = self.st.log[:]
         new.seed = self.seed
-        new.history = self.history[:]
+        recent = self._recent
+        if recent:  # what this game chose since it was last copied: shared from now on
+            self._past = (self._past, tuple(recent), self._steps())
+            self._recent = []
+        new._past = self._past
+        new._recent = []
         new.over = self.over
         new._secrets = self._secrets
         new._replayable = self._replayable

@@ -176,25 +176,23 @@ def make_helpers(env: Env) -> dict[str, Any]:
 
     def _move(st: Any, item: Any, source: int | None, dest: int, sid: int,
               among: tuple[int, ...] = ()) -> None:
-        # finding the item is a scan of its zones: counted as work (a quarter of a step
-        # per component looked at), so moving a huge kind is R001, not minutes of scanning
-        zones = st.z
+        # the state knows which zone holds the item (State.at; `among`, the zones of its
+        # kind, is where it may be); taking it out of that zone is a scan of the zone,
+        # counted as work (a quarter of a step per component), so moving a huge kind is
+        # R001, not minutes of scanning
         if item is None:
             raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
-        if source is not None:
-            st.steps += len(zones[source]) >> 2
-            if item not in zones[source]:
-                raise _err("R007", "moving a component out of a zone that does not hold it",
-                           sid)
-            st.own_zone(source).remove(item)
-        else:
-            for z in among:
-                st.steps += len(zones[z]) >> 2
-                if item in zones[z]:
-                    st.own_zone(z).remove(item)
-                    break
-        if st.steps > WORK_BUDGET:
-            raise _stuck(sid)
+        k = st.zk[dest]
+        held = st.at[k][item]
+        if source is not None and held != source:
+            raise _err("R007", "moving a component out of a zone that does not hold it", sid)
+        if held >= 0:
+            zone = st.own_zone(held)
+            st.steps += len(zone) >> 2
+            if st.steps > WORK_BUDGET:
+                raise _stuck(sid)
+            zone.remove(item)
+        st.own_index(k)[item] = dest
         st.own_zone(dest).append(item)
 
     def _winners(st: Any) -> list[int]:

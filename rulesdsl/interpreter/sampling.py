@@ -78,6 +78,7 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
             if held[j] != new:
                 moved[held[j]] = new
             held[j] = new
+            st.own_index(st.zk[i])[new] = i  # where each component is (State.at)
         if moved:
             sigma.setdefault(kind, {}).update(moved)
     if sigma:
@@ -115,6 +116,7 @@ def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
         if not row_seen(info, owner, seat):
             st.v[j] = _renamed(st.v[j], info.type, sigma)
     prog = game.program
+    st.own_frames()  # those below the top are shared with the game the sample was copied from
     for fr in st.stack:
         types = prog.frame_types[prog.block_proc[fr[0]]]
         for slot, t in types.items():

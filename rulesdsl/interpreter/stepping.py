@@ -39,7 +39,8 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
                 stack.pop()
                 if not stack:
                     return None
-                fr = stack[-1]
+                # the frame returned to may be shared with a copy of the state (state.py)
+                fr = stack[-1] if len(stack) > st.shared else st.own_top()
             elif r == CALL:
                 if len(stack) > 200:
                     raise RuleRuntimeError("R001", "rules call each other more than 200 "

@@ -1,0 +1,98 @@
+"""Benchmark: the CPU time of `rulesdsl check FILE` as a whole process, from a cold cache to
+a warm one, for one or more checkouts in turn (paired runs).
+
+What a command keeps in the user's cache folder between runs (docs/performance.md, "State
+and start-up"): the built parser, each rule file's syntax tree, and the result of a check
+that found no error. Each checkout gets a cache folder of its own (in a temporary folder),
+its parser built there first (lark keys the parser it keeps by the folder's path, so it is
+built where it is read). Then, `--runs` times, for each checkout in turn:
+
+- cold: every kept file but the parser removed, then `check FILE` (as after an edit);
+- warm: `check FILE` again (unchanged since the cold run);
+- tree: the file's syntax tree kept but no check result, then `check FILE` (as when the
+  file was parsed twice before by other commands, or another engine checked it: the
+  tree is kept after a second parse of the same text, so one untimed
+  `check --no-examples FILE` parses it a second time first).
+
+A checkout that keeps none of these runs the same commands from scratch each time. The
+table gives each median (user + system CPU of the process and its children) and the
+range. Each checkout runs its own code: the command runs with the checkout as its folder.
+
+Usage, from the repository root:
+
+    python -m benchmarks.start [--file FILE] [--runs N] [CHECKOUT ...]
+
+(default: this checkout only; give another checkout first to compare, e.g. one of main).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STATES = ("cold", "tree", "warm")
+
+
+def cpu(args: list[str], cwd: Path, cache: Path) -> float:
+    """The CPU seconds of `python -m rulesdsl.cli ARGS` run in `cwd` with this cache."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RULESDSL_NO_CACHE", "PYTHONPATH")}
+    env["XDG_CACHE_HOME"] = str(cache)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "rulesdsl.cli", *args], cwd=cwd, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def forget(cache: Path, keep: tuple[str, ...]) -> None:
+    """Remove the kept files of a cache folder but those whose names start with `keep`."""
+    folder = cache / "rulesdsl"
+    for f in folder.iterdir() if folder.is_dir() else ():
+        if not f.name.startswith(keep):
+            f.unlink()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.start",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("checkouts", nargs="*", type=Path, default=[ROOT],
+                        help="repository folders to time, in turn (default: this one)")
+    parser.add_argument("--file", default="games/cromlech/cromlech.rules",
+                        help="the rule file, relative to each checkout (default: %(default)s)")
+    parser.add_argument("--runs", type=int, default=5, help="default: %(default)s")
+    args = parser.parse_args(argv)
+    check = ["check", args.file]
+    with tempfile.TemporaryDirectory() as tmp:
+        caches = {c: Path(tmp) / str(n) for n, c in enumerate(args.checkouts)}
+        for c, cache in caches.items():   # the parser, built where it is read back
+            for _ in range(2):
+                cpu(check, c, cache)
+        times: dict[tuple[Path, str], list[float]] = {}
+        for _ in range(args.runs):
+            for c, cache in caches.items():
+                forget(cache, ("parser-",))
+                times.setdefault((c, "cold"), []).append(cpu(check, c, cache))
+                times.setdefault((c, "warm"), []).append(cpu(check, c, cache))
+                # a second parse of the same text keeps its tree (grammar/treecache.py)
+                forget(cache, ("parser-", "tree-"))
+                cpu(["check", "--no-examples", args.file], c, cache)
+                forget(cache, ("parser-", "tree-"))
+                times.setdefault((c, "tree"), []).append(cpu(check, c, cache))
+    print(f"`rulesdsl check {args.file}`: CPU seconds, median of {args.runs} runs (range)")
+    print("| checkout | " + " | ".join(STATES) + " |")
+    print("|---|" + "---:|" * len(STATES))
+    for c in args.checkouts:
+        cells = [f"{statistics.median(times[c, s]):.2f} ({min(times[c, s]):.2f} - "
+                 f"{max(times[c, s]):.2f})" for s in STATES]
+        print(f"| {c} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""What commands keep between runs in the user's cache. `rulesdsl check` remembers a file
+that passed (rulesdsl/checkcache.py): the second check of an unchanged file is answered
+from the cache, and any change to what the check read (the file, a file it extends, a data
+file, the engine) is checked afresh. A rule file's syntax tree is kept too
+(rulesdsl/grammar/treecache.py): an unchanged file is not parsed again."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import cachedir, checkcache, grammar, loader
+from rulesdsl.cli import main
+from rulesdsl.diagnostics import Diagnostic, RulesError, Span
+from rulesdsl.grammar import parse_file, treecache
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = 'game "Count"\nplayers 2\ncounter n = 0\n\nplay:\n    set n = n + 1\n    end game\n'
+BAD = GOOD.replace("n + 1", "m + 1")
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """The caches on, in a folder of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(checkcache, "ENABLED", True)
+    monkeypatch.setattr(treecache, "ENABLED", True)
+    return tmp_path / "cache" / "rulesdsl"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """The cache on, in a folder of the test's own; counts the real checks made."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(checkcache, "ENABLED", True)
+    made: list[str] = []
+    real = loader.check_file
+
+    def counted(path, *args, **kwargs):
+        made.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "check_file", counted)
+    return made
+
+
+def check(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_an_unchanged_file_is_answered_from_the_cache(cache, capsys):
+    Path("count.rules").write_text(GOOD)
+    first = check(capsys, "count.rules")
+    second = check(capsys, "count.rules")
+    assert first == second == (0, "count.rules: ok\n", "")
+    assert cache == ["count.rules"]   # checked once
+    check(capsys, "--no-examples", "count.rules")   # other options: checked again
+    assert len(cache) == 2
+
+
+def test_a_changed_file_is_checked_again(cache, capsys):
+    path = Path("count.rules")
+    path.write_text(GOOD)
+    check(capsys, "count.rules")
+    path.write_text(BAD)
+    code, out, err = check(capsys, "count.rules")
+    assert code == 1 and "error[" in err and out == ""
+    code, _, _ = check(capsys, "count.rules")   # errors are never remembered
+    assert code == 1 and len(cache) == 3
+
+
+def test_a_changed_base_or_data_file_is_checked_again(cache, capsys, tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "cards.yaml").write_text("cards:\n  - {name: a, value: 1}\n  - {name: b, value: 2}\n")
+    (folder / "base.rules").write_text(
+        'game "Cards"\nplayers 2\nkind Card(name, value): from "cards.yaml" cards\n'
+        'counter n = 0\n\nplay:\n    set n = sum(value of c for c in Card)\n    end game\n')
+    (folder / "variant.rules").write_text('extends "base.rules"\n')
+    variant = str(folder / "variant.rules")
+    assert check(capsys, variant)[0] == 0
+    assert check(capsys, variant)[0] == 0 and len(cache) == 1
+    (folder / "cards.yaml").write_text("cards:\n  - {name: a, value: 1}\n  - {name: b}\n")
+    code, _, err = check(capsys, variant)
+    assert code == 1 and "cards.yaml" in err and len(cache) == 2
+    (folder / "cards.yaml").write_text("cards:\n  - {name: a, value: 1}\n")
+    assert check(capsys, variant)[0] == 0 and len(cache) == 3
+    (folder / "base.rules").write_text((folder / "base.rules").read_text() + "# more\n")
+    assert check(capsys, variant)[0] == 0 and len(cache) == 4
+
+
+def test_another_engine_checks_again(cache, capsys, monkeypatch):
+    Path("count.rules").write_text(GOOD)
+    check(capsys, "count.rules")
+    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
+    check(capsys, "count.rules")
+    assert len(cache) == 2
+
+
+def test_a_malformed_or_foreign_cache_is_ignored(cache, capsys, tmp_path):
+    Path("count.rules").write_text(GOOD)
+    check(capsys, "count.rules")
+    (entry,) = (tmp_path / "cache" / "rulesdsl").glob("check-*.json")
+    for junk in ("{", "[]", json.dumps({"format": 1, "files": [["x"]]})):
+        entry.write_text(junk)
+        assert check(capsys, "count.rules") == (0, "count.rules: ok\n", "")
+    (tmp_path / "cache" / "rulesdsl").chmod(0o777)   # others could plant an answer
+    check(capsys, "count.rules")
+    check(capsys, "count.rules")
+    assert len(cache) == 1 + 3 + 2   # each junk entry, and both runs with an open folder
+
+
+def test_the_json_format_is_the_same_from_the_cache(cache, capsys):
+    pig = str(ROOT / "games" / "pig" / "pig.rules")
+    first = check(capsys, "--format", "json", pig)
+    assert check(capsys, "--format", "json", pig) == first and len(cache) == 1
+    assert json.loads(first[1]) == {"diagnostics": [], "ok": True}
+
+
+def test_a_diagnostic_comes_back_as_it_was_kept():
+    kept = Diagnostic("E061", "a message", Span(file="a.rules", line=3, column=2, end_line=3,
+                                                end_column=9),
+                      severity="warning", hint="a hint", notes=["one", "two"])
+    assert checkcache._diagnostic(json.loads(json.dumps(kept.to_json()))) == kept
+    assert checkcache._diagnostic(Diagnostic("W1", "no place").to_json()) == \
+        Diagnostic("W1", "no place")
+
+
+# ---- syntax trees ------------------------------------------------------------------------
+
+@pytest.fixture
+def parsed(folder, monkeypatch):
+    """The trees the parser really made (the others came from the cache)."""
+    made: list[str] = []
+    real = grammar.parse
+
+    def counted(text, path="<input>"):
+        made.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(grammar, "parse", counted)
+    return made
+
+
+def test_an_unchanged_file_is_not_parsed_again(parsed, folder):
+    path = Path("count.rules")
+    path.write_text(GOOD)
+    first, _ = parse_file(path)    # its text noted
+    second, _ = parse_file(path)   # the same text again: its tree kept
+    third, text = parse_file(path)
+    assert first == second == third and text == GOOD
+    assert parsed == ["count.rules"] * 2
+    assert [f.name[:5] for f in folder.glob("tree-*")] == ["tree-"]
+    path.write_text(GOOD.replace("n + 1", "n + 2"))   # a file being edited: parsed each time
+    changed, _ = parse_file(path)
+    assert changed != first and len(parsed) == 3
+    parse_file(str(path.resolve()))   # another name: the tree's places carry it
+    assert len(parsed) == 4
+
+
+def test_a_file_with_errors_is_parsed_each_time(parsed):
+    Path("bad.rules").write_text(GOOD.replace("end game", "end game game"))
+    for _ in range(3):
+        with pytest.raises(RulesError):
+            parse_file("bad.rules")
+    assert len(parsed) == 3
+
+
+def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder, monkeypatch):
+    Path("count.rules").write_text(GOOD)
+    first, _ = parse_file("count.rules")
+    parse_file("count.rules")
+    (entry,) = folder.glob("tree-*")
+    head = entry.read_bytes().split(b"\n", 1)[0]
+    for junk in (b"", head + b"\nnot a pickle", head + b"\n" + pickle.dumps([1, 2])):
+        entry.write_bytes(junk)
+        assert parse_file("count.rules")[0] == first
+    assert len(parsed) == 2 + 3
+    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
+    parse_file("count.rules")
+    assert len(parsed) == 6
