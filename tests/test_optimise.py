@@ -1,0 +1,125 @@
+"""The code generator's tree optimisations (docs/performance.md has the figures): each
+changes the generated code as it says, and the game plays as before."""
+
+from __future__ import annotations
+
+import ast
+
+import rulesdsl
+
+CALLS = """game "Calls"
+players 2
+counter total = 0
+counter depth = 0
+counter asked = 0
+rule add_up(n):
+    for each k in 1..n:
+        add k to total
+    if total >= 30:
+        win player 2
+rule twice(n):
+    add_up(n)
+    add_up(n)
+rule countdown(n):
+    if n > 0:
+        add 1 to depth
+        countdown(n - 1)
+rule ask():
+    choose x in 1..3 by player 1:
+        add 1 to asked
+        twice(x)
+play:
+    countdown(3)
+    repeat:
+        ask()
+"""
+
+
+def _function(code: str, name: str) -> ast.FunctionDef:
+    return next(n for n in ast.parse(code).body
+                if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _pushes(fn: ast.AST) -> int:
+    """The frames a generated function pushes on the state's stack."""
+    return sum(1 for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == "append"
+               and isinstance(n.value, ast.Attribute) and n.value.attr == "stack")
+
+
+def test_rules_that_never_pause_are_called_as_plain_functions():
+    rules = rulesdsl.load_text(CALLS, "calls.rules")
+    prog = rules.new_game(players=2, seed=1).program
+    entry = {name: block for (kind, name), block in prog.entries.items() if kind == "rule"}
+    # `twice` calls `add_up` twice as Python calls: no frame on the stack, one block
+    twice = _function(prog.code, f"S{entry['twice']}")
+    assert _pushes(twice) == 0
+    called = [n.func.id for n in ast.walk(twice) if isinstance(n, ast.Call)
+              and isinstance(n.func, ast.Name)]
+    assert called.count(f"S{entry['add_up']}") == 2
+    # a rule that waits for a decision, and one that calls itself, keep their frames
+    play = _function(prog.code, f"S{prog.entries[('play', 'play')]}")
+    assert _pushes(play) >= 1
+    assert _pushes(_function(prog.code, f"S{entry['countdown']}")) == 1
+    # `ask` calls `twice` plainly after its choice: the block after the choice ends in it
+    resume = prog.sites[0].resume
+    assert _pushes(_function(prog.code, f"S{resume}")) == 0
+
+
+def test_a_plain_call_plays_as_a_call_did():
+    rules = rulesdsl.load_text(CALLS, "calls.rules")
+    game = rules.new_game(players=2, seed=1)
+    assert game.counter("depth") == 3
+    total = asked = 0
+    for pick in (2, 0, 1, 2, 0, 2, 1):
+        if total >= 30:
+            break
+        game.apply_index(pick)
+        asked += 1
+        for _ in range(2):  # twice(x) is add_up(x) twice; add_up wins from 30 on
+            if total < 30:
+                total += sum(range(1, pick + 2))
+        assert game.counter("total") == total and game.counter("asked") == asked
+        assert game.over == (total >= 30)
+    assert game.over and game.result.ranking == [2, 1]  # a win inside a plain call
+
+
+ROLLS = """game "Rolls"
+players 1
+die d6: faces 1..6
+counter total = 0
+rule throw():
+    let r = roll d6
+    add r to total
+rule throws(n):
+    repeat n times:
+        throw()
+play:
+    choose x in 1..2 by player 1:
+        pass
+    throws(3)
+    choose y in 1..2 by player 1:
+        pass
+"""
+
+
+def test_rules_that_pause_only_for_rolls_run_at_once_while_rolls_are_automatic():
+    rules = rulesdsl.load_text(ROLLS, "rolls.rules")
+    game = rules.new_game(players=1, seed=3)
+    prog = game.program
+    entry = {name: block for (kind, name), block in prog.entries.items() if kind == "rule"}
+    play = _function(prog.code, f"S{prog.sites[0].resume}")
+    auto = [n for n in ast.walk(play) if isinstance(n, ast.If) and ast.unparse(n.test) == "st.auto"]
+    # rolled at once: the rule's blocks run from here, no frame on the stack
+    assert len(auto) == 1 and _pushes(ast.Module(body=auto[0].body, type_ignores=[])) == 0
+    assert f"S{entry['throws']}" in ast.unparse(auto[0])
+    game.apply_index(0)
+    assert 3 <= game.counter("total") <= 18 and len(game.st.stack) == 1
+    # rolls that wait: the rules push frames and pause at each roll, as before
+    game = rules.new_game(players=1, seed=3)
+    game.auto_chance = False
+    game.apply_index(0)
+    for face, total in ((0, 1), (5, 7), (2, 10)):
+        assert game.is_chance and len(game.st.stack) == 3  # play, throws, throw
+        game.apply_index(face)
+        assert game.counter("total") == total
+    assert not game.is_chance and len(game.st.stack) == 1
