@@ -123,3 +123,40 @@ def test_rules_that_pause_only_for_rolls_run_at_once_while_rolls_are_automatic()
         game.apply_index(face)
         assert game.counter("total") == total
     assert not game.is_chance and len(game.st.stack) == 1
+
+
+GUARDS = """game "Guards"
+players 1
+counter left = 3
+counter total = 0
+define odd(n) = n % 2 == 1
+play:
+    while left > 0 and any(n in 1..9 where odd(n) and n > total):
+        choose optional n in 1..9 where odd(n) and n > total by player 1
+        if n == none:
+            break
+        set total = n
+        subtract 1 from left
+    if any(n in 1..9 where n > total):
+        choose n in 1..9 where n < total by player 1
+        set total = n
+"""
+
+
+def test_a_guard_builds_the_options_of_the_choice_it_guards():
+    rules = rulesdsl.load_text(GUARDS, "guards.rules")
+    game = rules.new_game(players=1, seed=1)
+    tree = ast.parse(game.program.code)
+    kept = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.NamedExpr)}
+    offered = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and isinstance(n.targets[0], ast.Attribute) and n.targets[0].attr == "pending"]
+    read = [{x.id for x in ast.walk(o) if isinstance(x, ast.Name)} for o in offered]
+    # the `while` keeps the list its test built, and the choice offers it; the `if` asks
+    # for other items than its choice offers: it is left as it was
+    assert any(names & kept for names in read) and not all(names & kept for names in read)
+    seen = []
+    while not game.over:
+        seen.append(game.num_options())
+        game.apply_index(1 if len(seen) <= 3 else 0)  # 3, 7, done; then 1
+    # 1 3 5 7 9 or done; 5 7 9 or done; 9 or done; then 1 to 6, below 7
+    assert seen == [6, 4, 2, 6] and game.counter("total") == 1

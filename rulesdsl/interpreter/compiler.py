@@ -28,6 +28,7 @@ from . import emit as E
 from . import flow
 from .display import Display
 from .expressions import ExpressionCompiler
+from .guards import guarded_test
 from .layout import Layout, layout_of
 from .memo import memoize
 from .plain import call_kinds, chance_call, plain_call
@@ -167,6 +168,7 @@ class Compiler(ExpressionCompiler):
         self.nslots = 0          # frame slots the current procedure has used
         self.cur_sid = -1        # the rule statement being compiled
         self.padding: list[tuple[ast.List, tuple[str, str]]] = []  # a called rule's locals
+        self.known_options: dict[int, str] = {}  # id(choice) -> the name of its options
         self.calls_to = call_kinds(analysis, PAUSING, _bodies,
                                    lambda s: loop_depth(s) > NATIVE_LOOPS)
         self.labels = 0
@@ -569,7 +571,7 @@ class Compiler(ExpressionCompiler):
             self.pause(pos, cont, REPLAY)
             return cont
         elif isinstance(s, A.If):
-            first = self.condition(s.branches[0][0], pos)
+            first = guarded_test(self, *s.branches[0]) or self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
             branches += [(self.expr(c), body) for c, body in s.branches[1:]]
             marks = [("branch", _through(c.span, body), "") for c, body in s.branches]
@@ -870,7 +872,8 @@ class Compiler(ExpressionCompiler):
             return pos
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         self.goto(pos, head)
-        self.emit(head, E.if_(E.not_(self.expr(s.cond)), [E.jump(self.block_number(exit_))]))
+        test = guarded_test(self, s.cond, s.body) or self.expr(s.cond)
+        self.emit(head, E.if_(E.not_(test), [E.jump(self.block_number(exit_))]))
         self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.cond))
         end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
@@ -962,14 +965,19 @@ class Compiler(ExpressionCompiler):
         site.resume = self.block_number(resume)
         return resume
 
+    def choice_list(self, s: A.Choose) -> ast.expr:
+        """The items a choice offers (before duplicates are dropped)."""
+        cname = self.var_name(self.a.candidate[id(s)])
+        domain = self.domain(s.domain)
+        if s.where is None:
+            return E.call("list", domain)
+        return E.listcomp(E.name(cname), cname, domain, self.expr(s.where))
+
     def choose(self, s: A.Choose, pos: list) -> list:
         var = self.a.var_of[id(s)]
         cand = self.a.candidate[id(s)]
-        cname = self.var_name(cand)
-        domain = self.domain(s.domain)
-        where = self.expr(s.where) if s.where is not None else None
-        options: ast.expr = (E.listcomp(E.name(cname), cname, domain, where)
-                             if where is not None else E.call("list", domain))
+        known = self.known_options.get(id(s))  # worked out by the test before (guards.py)
+        options = E.name(known) if known is not None else self.choice_list(s)
         dt = self.a.type_of(s.domain)
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
                 isinstance(s.domain, A.Binary) and s.domain.op == ".."):
