@@ -160,3 +160,40 @@ def test_a_guard_builds_the_options_of_the_choice_it_guards():
         game.apply_index(1 if len(seen) <= 3 else 0)  # 3, 7, done; then 1
     # 1 3 5 7 9 or done; 5 7 9 or done; 9 or done; then 1 to 6, below 7
     assert seen == [6, 4, 2, 6] and game.counter("total") == 1
+
+
+DISTANCES = """game "Distances"
+players 1
+board plain: square 4 x 3 orthogonal
+board royal: square 4 x 3 diagonal
+board wide: square 20 x 20
+counter plain_sum = 0
+counter royal_sum = 0
+counter wide_sum = 0
+setup:
+    for each a in plain:
+        for each b in plain:
+            add distance(a, b) to plain_sum
+    for each a in royal:
+        for each b in royal:
+            add distance(a, b) to royal_sum
+    add distance(cell(wide, 1, 1), cell(wide, 20, 7)) to wide_sum
+play:
+    end game
+"""
+
+
+def test_distances_on_a_small_board_are_a_table():
+    rules = rulesdsl.load_text(DISTANCES, "distances.rules")
+    game = rules.new_game(players=1)
+    xy = [(c % 4, c // 4) for c in range(12)]
+    assert game.counter("plain_sum") == sum(abs(ax - bx) + abs(ay - by)
+                                            for ax, ay in xy for bx, by in xy)
+    assert game.counter("royal_sum") == sum(max(abs(ax - bx), abs(ay - by))
+                                            for ax, ay in xy for bx, by in xy)
+    assert game.counter("wide_sum") == 19 + 6
+    calls = {n.func.id for n in ast.walk(ast.parse(game.program.code))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    # the two small boards look their distances up; the board of 400 cells works its one
+    # out (as the rook steps: a sum of two differences)
+    assert "abs" in calls and "max" not in calls

@@ -45,6 +45,7 @@ from .truth import nonempty
 
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
+DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
 
 
@@ -671,6 +672,10 @@ class ExpressionCompiler:
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
             if isinstance(board, RingBoard):  # steps along a ring: a table of its own
                 return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
+            if board.size <= DISTANCE_TABLE:  # a table: two lookups instead of six sums
+                table = [[board.distance(a, b) for b in range(board.size)]
+                         for a in range(board.size)]
+                return E.sub(E.sub(self.const(table), args[0]), args[1])
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
