@@ -197,3 +197,48 @@ def test_distances_on_a_small_board_are_a_table():
     # the two small boards look their distances up; the board of 400 cells works its one
     # out (as the rook steps: a sum of two differences)
     assert "abs" in calls and "max" not in calls
+
+
+ZONES = """game "Zones"
+players 2 to 4
+kind Card(rank):
+    1
+    2
+    3
+    2
+zone deck: Card
+zone hand per player: Card
+define others(p) = [q for q in players where q != p]
+define low(p) = [c for c in hand of p where rank of c <= 2]
+define ranks(p) = [rank of c for c in hand of p]
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    repeat 2 times:
+        choose c in deck by player 1:
+            move c from deck to hand of player 1
+    choose c in low(player 1) by player 1
+    choose r in ranks(player 1) by player 1
+    choose q in others(player 1) by player 1
+"""
+
+
+def test_choices_among_distinct_items_and_loops_over_players():
+    rules = rulesdsl.load_text(ZONES, "zones.rules")
+    game = rules.new_game(players=3, seed=1)
+    code = game.program.code
+    # a zone, a filter of one, and the players offer each item once as they are; the
+    # ranks of the cards in a hand may repeat
+    dropping = [line for line in code.splitlines() if "_uniq(" in line]
+    assert len(dropping) == 1 and "K1[" in dropping[0]
+    # the players are at most 16: a loop over them is weighed before the game, not counted
+    # item by item
+    assert "st.pl" in code and "_w(st, st.pl" not in code
+    game.apply_index(1)  # the second card, rank 2
+    game.apply_index(2)  # the fourth, rank 2 again
+    assert game.num_options() == 2
+    game.apply_index(0)
+    assert game.num_options() == 1  # rank 2, offered once
+    game.apply_index(0)
+    assert game.num_options() == 2  # players 2 and 3

@@ -27,6 +27,7 @@ from ..diagnostics import Span
 from . import emit as E
 from . import flow
 from .display import Display
+from .distinct import distinct
 from .expressions import ExpressionCompiler
 from .guards import guarded_test
 from .layout import Layout, layout_of
@@ -980,7 +981,8 @@ class Compiler(ExpressionCompiler):
         options = E.name(known) if known is not None else self.choice_list(s)
         dt = self.a.type_of(s.domain)
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
-                isinstance(s.domain, A.Binary) and s.domain.op == ".."):
+                isinstance(s.domain, A.Binary) and s.domain.op == "..") and \
+                not distinct(self.a, s.domain):
             options = E.call("_uniq", options)
         if s.optional:
             options = E.binop(options, "+", E.list_([E.const(None)]))  # None: 'done'

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import ast as A
 from ..boards import RingBoard
-from ..check.analysis import Analysis, DefineInstance, Proc
+from ..check.analysis import MAX_PLAYERS, Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
     BuiltinRef,
@@ -193,6 +193,8 @@ class ExpressionCompiler:
             n = self.a.dice[ref.name].count
         elif isinstance(e, A.ListLit):
             n = len(e.items)
+        elif isinstance(ref, BuiltinRef) and ref.name == "players":
+            n = MAX_PLAYERS
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
                 "neighbours", "corners", "around", "lines"):
             n = 12 if e.func != "lines" else None
