@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 import rulesdsl
 
 CALLS = """game "Calls"
@@ -242,3 +244,57 @@ def test_choices_among_distinct_items_and_loops_over_players():
     assert game.num_options() == 1  # rank 2, offered once
     game.apply_index(0)
     assert game.num_options() == 2  # players 2 and 3
+
+
+def test_constants_are_worked_out_at_compile_time():
+    from rulesdsl.interpreter.fold import fold
+
+    code = """
+a = (x + 1) + 1
+b = (x - 1) + 1
+c = K[1 - 1] if 0 < 1 <= 8 else _pick(K, 1, 3, 'row')
+d = 7 // 2 + 7 % 3
+e = 7 // 0
+f = x + 0 if not True else True
+g = 'a' < 1
+"""
+    folded = [ast.unparse(s) for s in fold(ast.parse(code).body)]
+    assert folded == ["a = x + 2", "b = x + 0", "c = K[0]", "d = 4", "e = 7 // 0",
+                      "f = True", "g = 'a' < 1"]
+
+
+POSITIONS = """game "Positions"
+players 1
+enum Side: North, East, South, West
+enum Spot: n1, n2, e1, e2, s1, s2, w1, w2
+counter turn = 0
+counter far = 5
+counter sides = 0
+counter wrong = 0
+define side_of(g) = Side[(index(g) + 1) / 2]
+define facing() = Side[(turn - 1) % 4 + 1]
+setup:
+    for each g in Spot:
+        if side_of(g) == South:
+            add 1 to sides
+    set turn = 7
+    if facing() == South:
+        add 10 to sides
+play:
+    set wrong = index(Side[far])
+"""
+
+
+def test_items_whose_position_stays_in_range_are_read_directly():
+    rules = rulesdsl.load_text(POSITIONS, "positions.rules")
+    code = rules.program.code
+    # Side 1 to 4 whatever the spot or the turn: read directly; Side[far] is checked
+    assert code.count("_idx(") == 1
+    with pytest.raises(rulesdsl.RulesError, match="item 5 of a list of 4"):
+        rules.new_game(players=1)
+
+
+def test_items_read_directly_are_the_items_the_rules_ask_for():
+    rules = rulesdsl.load_text(POSITIONS.replace("set wrong = index(Side[far])", "pass"),
+                               "positions.rules")
+    assert rules.new_game(players=1).counter("sides") == 12  # s1, s2; turn 7 faces South

@@ -29,6 +29,7 @@ from . import flow
 from .display import Display
 from .distinct import distinct
 from .expressions import ExpressionCompiler
+from .fold import fold
 from .guards import guarded_test
 from .layout import Layout, layout_of
 from .memo import memoize
@@ -322,7 +323,7 @@ class Compiler(ExpressionCompiler):
 
     def finish(self, fn: E.Function) -> ast.FunctionDef:
         """The function with the aliases it reads defined at its top."""
-        fn.body = memoize(fn.name, fn.body)  # see memo.py
+        fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
         used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
         prologue: list[ast.stmt] = []
         st = E.name("st")

@@ -38,6 +38,8 @@ from ..check.bindings import (
 from ..check.tiles import TILE_DOCS
 from ..diagnostics import Span
 from . import emit as E
+from .bounds import bounds
+from .fold import add_constant
 from .layout import Layout
 from .runtime import MAX_NUMBER, WORK_BUDGET
 from .tiles import tile_code
@@ -347,6 +349,11 @@ class ExpressionCompiler:
                 return E.ifexp(E.compare(E.call("len", xs), ">=", i),
                                E.sub(copy.deepcopy(xs), k - 1),
                                E.call("_idx", copy.deepcopy(xs), copy.deepcopy(i), sid))
+            table = self.consts.get(xs.id) if isinstance(xs, ast.Name) else None
+            places = bounds(self.a, e.index)  # see bounds.py
+            if isinstance(table, list) and places is not None and \
+                    1 <= places[0] and places[1] <= len(table):
+                return E.sub(xs, add_constant(i, -1))
             return E.call("_idx", xs, i, sid)
         if isinstance(e, A.Unary):
             operand = self.expr(e.operand)
