@@ -264,6 +264,8 @@ class Compiler(ExpressionCompiler):
         triggers = self.triggers_function() if a.triggers else None
         for frame, key in self.padding:  # the callee's other locals start as none
             frame.elts += [E.const(None) for _ in range(self.nlocals[key] - len(frame.elts))]
+        for block in self.blocks:  # once, before short blocks are copied into others
+            block.body = memoize(block.name, fold(block.body))  # see fold.py and memo.py
         self.inline_jumps()
         rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
         stats = stats_function(self)
@@ -323,7 +325,8 @@ class Compiler(ExpressionCompiler):
 
     def finish(self, fn: E.Function) -> ast.FunctionDef:
         """The function with the aliases it reads defined at its top."""
-        fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
+        if fn.name[:1] != "S":  # blocks were done before inline_jumps
+            fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
         used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
         prologue: list[ast.stmt] = []
         st = E.name("st")

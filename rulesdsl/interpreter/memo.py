@@ -61,7 +61,7 @@ def memoize_statements(body: list[ast.stmt], counter: Iterator[int]) -> list[ast
                  if isinstance(getattr(stmt, f, None), list)}
         for f in inner:
             setattr(stmt, f, [])
-        if not isinstance(stmt, ast.While) and _reads_only(stmt):
+        if not isinstance(stmt, ast.While) and _worth_it(stmt):
             names = _remember([stmt], E.bound_names([stmt]), counter)
             out += [E.assign(E.store(f"u{k}"), E.const(False)) for k in names]
         for f, stmts in inner.items():
@@ -70,16 +70,24 @@ def memoize_statements(body: list[ast.stmt], counter: Iterator[int]) -> list[ast
     return out
 
 
-def _reads_only(stmt: ast.stmt) -> bool:
-    """Whether the statement's own expressions call only what reads the state."""
+def _worth_it(stmt: ast.stmt) -> bool:
+    """Whether the statement's own expressions call a pure function twice, or in a loop,
+    and call nothing but what reads the state."""
+    pure = 0
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Call):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            pure += 1  # a call inside may be made for each item
+        elif isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Attribute):
                 continue  # st.rand, st.log.append, a board's count: never a zone or a slot
-            if not (isinstance(f, ast.Name) and (PURE.match(f.id) or f.id in READING)):
+            if not isinstance(f, ast.Name):
                 return False
-    return True
+            if PURE.match(f.id):
+                pure += 1
+            elif f.id not in READING:
+                return False
+    return pure > 1
 
 
 def _remember(roots: list[ast.stmt], bound: set[str], counter: Iterator[int]) -> list[int]:
