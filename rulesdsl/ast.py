@@ -585,13 +585,16 @@ class KindRow(Node):
 class DataSource(Node):
     """`from "file.yaml" key.path`: a kind's rows read from a YAML data file beside the rule
     file (a list of mappings, one per component, its keys the kind's fields); `N x` before
-    it makes N components of each row."""
+    it makes N components of each row; `and "other.yaml" key` reads further files."""
 
     path: str
     key: list[str] = []
     more: list[list[str]] = []  # `from "tiles.yaml" castles, tiles`: further lists of rows
     count: int | str = 1
     refs: list[Name] = []  # the other declarations it names, where they are written
+    # `from "tiles.yaml" tiles and "druids.yaml" druids`: the rows of further files, after
+    # these (each named relative to the same rule file, with its own span)
+    also: list[DataSource] = []
 
 
 class KindDecl(Named):

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import ast as A
 from .diagnostics import Span
-from .render import decl_lines
+from .render import decl_lines, expression_text
 from .variants import BODIED, Resolved, declarations, describe, hidden_rule, key_of, same
 
 
@@ -89,11 +89,26 @@ def _spans(node: Any) -> list[Span]:
     return []
 
 
+def _replaced_parts(old: Any, new: Any, file: str, lines: dict[str, list[str]]) -> list[str]:
+    """The parts of a definition a variant replaced (`change define`): each old part and
+    the new one, found by walking both versions side by side."""
+    if isinstance(new, A.Node) and new.span.file != file:
+        return [f"  - {expression_text(old, lines)}", f"  + {expression_text(new, lines)}"]
+    if isinstance(new, A.Node) and type(old) is type(new):
+        return [line for key in type(new).model_fields if key != "span"
+                for line in _replaced_parts(getattr(old, key), getattr(new, key), file, lines)]
+    if isinstance(new, (list, tuple)) and isinstance(old, (list, tuple)):
+        return [line for a, b in zip(old, new) for line in _replaced_parts(a, b, file, lines)]
+    return []
+
+
 def _changed_lines(old: Any, new: Any, sources: dict[str, str],
                    lines: dict[str, list[str]]) -> list[str]:
     """The lines of two versions of a declaration that differ, with one line of context
     around each change (`...` where lines are left out)."""
     one, two = _text(old, sources, lines), _text(new, sources, lines)
+    if isinstance(new, A.DefineDecl) and len({s.file for s in _spans(new)}) > 1:
+        return _replaced_parts(old.body, new.body, new.span.file, lines)
     if isinstance(old, BODIED) and (len({s.file for s in _spans(old)}) > 1
                                     or len({s.file for s in _spans(new)}) > 1):
         one, two = decl_lines(old, lines), decl_lines(new, lines)

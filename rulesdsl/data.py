@@ -76,17 +76,18 @@ def data_path(source: A.DataSource) -> Path:
 def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
           sources: dict[str, str], cache: dict[Path, Any],
           include: tuple[str | Path, ...]) -> list[A.KindRow]:
-    path = _checked_path(source, include)
-    name = str(data_path(source))
-    if path not in cache:
-        cache[path] = _read(path, name, source.span, sources)
-    entries = []   # (the list, the row's number in it, where the list is) per row
-    for key_path in [source.key, *source.more]:
-        rows, where = _list_at(cache[path], key_path, decl, name)
-        entries += [(rows, i, where) for i in range(len(rows))]
+    entries = []   # (the list, the row's number in it, where the list is, file) per row
+    for part in [source, *source.also]:
+        path = _checked_path(part, include)
+        name = str(data_path(part))
+        if path not in cache:
+            cache[path] = _read(path, name, part.span, sources)
+        for key_path in [part.key, *part.more]:
+            rows, where = _list_at(cache[path], key_path, decl, name)
+            entries += [(rows, i, where, name) for i in range(len(rows))]
     counted = [0]
     table: list[list[tuple[Any, Span]]] = []
-    for node, i, where in entries:
+    for node, i, where, name in entries:
         row = node[i]
         span = _item_place(name, node, i)
         if not isinstance(row, dict):
@@ -107,14 +108,14 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
                            _key_place(name, holder, key)))
         table.append(values)
     types = [_enum_of([row[k][0] for row in table if row[k][0] is not _DEFAULT],
-                      decl.fields[k], enums, name)
+                      decl.fields[k], enums, str(data_path(source)))
              for k in range(len(decl.fields))]
     return [A.KindRow(span=_item_place(name, node, i), count=source.count,
                       values=[decl.defaults[decl.fields[k]] if v is _DEFAULT
                               else _literal(v, span, types[k])
                               for k, (v, span) in enumerate(row)],
                       refs=source.refs)
-            for (node, i, _where), row in zip(entries, table)]
+            for (node, i, _where, name), row in zip(entries, table)]
 
 
 def _list_at(node: Any, key: list[str], decl: A.KindDecl, name: str) -> tuple[Any, str]:

@@ -1,7 +1,8 @@
 """A variant's edits of the base's declarations: `change rule NAME:` and `base NAME(...)`.
 
 Stage: resolve (part of merging a variant into its base, see variants.py). A `change`
-declaration names a rule, `play`, `setup` or an example of the base and lists edits; each
+declaration names a rule, a definition, `play`, `setup` or an example of the base and
+lists edits (a definition, one expression, takes only `replace OLD with NEW`); each
 edit finds its place in the declaration's body, and the result is the base's declaration
 with that body: every statement keeps the span of the file it was written in, so an error
 points into the base or into the variant. The edits, in the order written:
@@ -187,15 +188,19 @@ def apply_change(decl: Any, change: A.Change, same: Callable[[Any, Any], bool],
                  text: Callable[[Any], str]) -> tuple[Any, list[Diagnostic]]:
     """The declaration with the change's edits made, and the edits that found no place.
     `same` tells two statements that read alike; `text` gives a node's source text."""
-    body = list(decl.body)
+    one = isinstance(decl, A.DefineDecl)   # a definition's body is one expression
+    body = [decl.body] if one else list(decl.body)
     diags: list[Diagnostic] = []
     what = describe_change(change)
     for edit in change.edits:
         try:
+            if one and not isinstance(edit, A.ValueEdit):
+                raise EditError(f"{what} is one expression: change a part of it with "
+                                "`replace OLD with NEW`", edit.span)
             body = _edit(body, edit, what, same, text)
         except EditError as err:
             diags.append(err.diagnostic)
-    return A.updated(decl, {"body": body}), diags
+    return A.updated(decl, {"body": body[0] if one else body}), diags
 
 
 def _one(found: list, edit: Any, none: str, several: str, hint: str | None = None) -> Any:

@@ -31,6 +31,12 @@ def decl_lines(node: Any, lines: dict[str, list[str]]) -> list[str]:
     return _span_lines(node.span, lines, "")
 
 
+def expression_text(expr: Any, lines: dict[str, list[str]]) -> str:
+    """An expression as written, on one line (put together from its parts where a variant
+    replaced some)."""
+    return _text(expr, lines)
+
+
 def _span_lines(span: Span, lines: dict[str, list[str]], indent: str,
                 last: int | None = None) -> list[str]:
     """Lines `span.line` to `last` (or to the end of the span) of its file, the first from
@@ -45,6 +51,10 @@ def _span_lines(span: Span, lines: dict[str, list[str]], indent: str,
             end -= 1  # a span that ends with the line break (and the next line's indentation)
         else:
             cut_at = span.end_column - 1
+    if last is None:
+        while end > span.line and text[min(end, len(text)) - 1].lstrip().startswith("#"):
+            end -= 1  # the comments after a declaration belong to what follows it
+            cut_at = None
     out = []
     first = text[span.line - 1]
     cut = len(first) - len(first.lstrip())

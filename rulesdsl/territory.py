@@ -455,6 +455,19 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         runs.sort(key=lambda r: (-len(r), r[0]))
         return runs
 
+    def _topen(geo: Geometry, cells: list, turns: list, xs: list, *terrain: Any) -> int:
+        """How many edges of the placed tiles (showing the terrain, if given) border an
+        empty cell or the rim of the territory."""
+        count = 0
+        for c in xs:
+            if cells[c] is None:
+                continue
+            for d, n in enumerate(geo[3][c]):
+                if (n is None or cells[n] is None) and (
+                        not terrain or _side(geo, cells, turns, c, d) == terrain[0]):
+                    count += 1
+        return count
+
     def _tsquares(geo: Geometry, cells: list, xs: list) -> list[list[int]]:
         out = []
         for c in xs:

@@ -189,3 +189,22 @@ def test_a_large_file_and_a_file_of_aliases_are_refused(tmp_path, monkeypatch):
     write(tmp_path, "laughs.yaml", "\n".join(laughs) + "\n")
     diags = diagnostics(game(tmp_path, 'kind Card(name): from "laughs.yaml" cards'))
     assert [d.code for d in diags] == ["E009"] and "more than 1,000" in diags[0].message
+
+
+def test_rows_from_two_files_in_order_and_errors_in_the_second_file_point_there(tmp_path):
+    write(tmp_path, "base.yaml", "cards:\n  - {name: Ace, suit: hearts}\n")
+    write(tmp_path, "more/extra.yaml", "extra:\n  - {name: Joker, suit: spades, wild: true}\n")
+    rules = rulesdsl.load(game(
+        tmp_path, 'kind Card(name, suit, wild = false): from "base.yaml" cards and '
+                  '"more/extra.yaml" extra',
+        expect='[name of c for c in Card] == ["Ace", "Joker"] and suit of Card[2] == Spades '
+               'and wild of Card[2] and not wild of Card[1]'))
+    assert run_examples(rules) == []
+    write(tmp_path, "bad.yaml", "extra:\n  - {suit: spades}\n")
+    diags = diagnostics(game(tmp_path, 'kind Card(name, suit): from "base.yaml" cards and '
+                                       '"bad.yaml" extra', name="bad.rules"))
+    assert [d.code for d in diags] == ["E009"] and "has no 'name'" in diags[0].message
+    assert diags[0].span.file.endswith("bad.yaml") and diags[0].span.line == 2
+    diags = diagnostics(game(tmp_path, 'kind Card(name): from "base.yaml" cards and '
+                                       '"../outside.yaml" extra', name="out.rules"))
+    assert [d.code for d in diags] == ["V007"]

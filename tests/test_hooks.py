@@ -169,6 +169,7 @@ def test_statements_a_variant_adds_point_into_the_variant(tmp_path):
     ("change rule advance:\n    replace 7 with 8\n", "V008", "no expression"),
     ("change play:\n    replace 1 with 2\n", "V008", "no expression"),
     ("change rule retreat:\n    at end:\n        pass\n", "V001", "no rule retreat"),
+    ("change define goal:\n    replace 10 with 12\n", "V001", "no define goal"),
     ("rule twice(n):\n    base advance(n)\n", "V009", "does neither"),
 ])
 def test_an_edit_that_finds_no_place(tmp_path, body, code, words):
@@ -177,6 +178,30 @@ def test_an_edit_that_finds_no_place(tmp_path, body, code, words):
         rulesdsl.load(v)
     assert [d.code for d in err.value.diagnostics] == [code]
     assert words in err.value.render()
+
+
+TARGET = BASE.replace("rule advance(n):", "define target() = 10\n\nrule advance(n):").replace(
+    "score of current >= 10:", "score of current >= target():")
+
+
+def test_a_definition_is_changed_by_replacing_a_part_of_it(tmp_path):
+    write(tmp_path, "race.rules", TARGET)
+    v = write(tmp_path, "v.rules", 'extends "race.rules"\n\nchange define target:\n'
+                                   '    replace 10 with 5\n')
+    moves = ["3", "go", "1", "stop", "1"]   # player 1: 4, then 5, then 7
+    assert not played(tmp_path / "race.rules", moves).over
+    game = played(v, moves)
+    assert game.over and game.result is not None and game.result.winners == [0]
+    lines = diff(resolve(tmp_path / "race.rules"), resolve(v))
+    assert any(line.lstrip().startswith("+") and "5" in line for line in lines), lines
+    for body, words in [("    at end:\n        pass\n", "define target is one expression"),
+                        ("    replace 9 with 12\n", "no expression that reads `9`")]:
+        bad = write(tmp_path, "bad.rules", f'extends "race.rules"\n\nchange define target:\n'
+                                           f'{body}')
+        with pytest.raises(rulesdsl.RulesError) as err:
+            rulesdsl.load(bad)
+        assert [d.code for d in err.value.diagnostics] == ["V008"]
+        assert words in err.value.render()
 
 
 def test_an_edit_with_several_places_names_them(tmp_path):

@@ -184,3 +184,26 @@ def test_a_made_up_game_can_be_made_up_again_and_played():
     assert again.zone("hand", 1) == world.zone("hand", 1)
     while not again.over:
         again.apply_index(0)
+
+
+def test_hidden_components_are_dealt_only_among_those_with_the_same_back():
+    """Isle of Skye with the Druids: the Druid tiles' stacks, the bag of landscape tiles and
+    the box of castles are all hidden zones of tiles, but a tile's `back` shows which it is:
+    a made-up game never puts a landscape tile on the Druid stacks (a rule that reads a
+    Druid tile's cost would fail) nor a castle in the bag."""
+    from rulesdsl import load
+    from rulesdsl.interpreter.sampling import sample_game
+
+    rules = load(ROOT / "games" / "isle_of_skye" / "druids.rules")
+    game = rules.new_game(players=3, seed=4)
+    for _ in range(12):
+        game.apply_index(0)
+    back = rules.analysis.kinds["Tile"].columns["back"]
+    rng = random.Random(5)
+    for _ in range(10):
+        world = sample_game(game, 1, rng)
+        stacks, bag, box = (world.zone(z) for z in ("druid_stacks", "bag", "box"))
+        assert {back[c] for c in stacks} == {"druid"}
+        assert {back[c] for c in bag} == {"landscape"}
+        assert {back[c] for c in box} == {"castle"}
+    assert len(game.zone("druid_stacks")) > 20

@@ -131,3 +131,37 @@ def test_the_terminal_draws_each_territory() -> None:
         "    (a letter per edge and the centre: its terrain; a capital: a road ends there)",
     ]
     assert lines[0] in show_state(game.view(0), game.rules)
+
+
+def open_side(shown: dict[str, list[str]], cell: str, d: int) -> bool:
+    """Whether side d of a tile borders no tile of a 7 x 7 territory (or its rim)."""
+    other = neighbour(cell, d)
+    inside = "a" <= other[0] <= "g" and 1 <= int(other[1:]) <= 7
+    return not inside or other not in shown
+
+
+def test_open_edges_count_the_edges_that_border_no_tile_and_the_rim() -> None:
+    """`open_edges` against a count made here from the view: every side of a placed tile,
+    as turned, whose neighbour is empty or beyond the rim (7 x 7)."""
+    text = ISLANDS.replace("zone bag:", "counter open per player = 0\n"
+                           "counter open_water per player = 0\nzone bag:")
+    text += ("            set open of current = open_edges(territory(land, current))\n"
+             "            set open_water of current = open_edges(territory(land, current), "
+             "Water)\n")
+    rules = load_text(text, "islands.rules")
+    edges = {tile: looks[0] for tile, looks in rules.tiles("land").items()}
+    for seed in (1, 2):
+        game = rules.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game.apply_index(rng.randrange(game.num_options()))
+        view = game.view(None)
+        for seat, cells in enumerate(view["boards"]["land"]):
+            shown = sides(cells, edges)
+
+            every = sum(open_side(shown, c, d) for c in shown for d in range(4))
+            water = sum(open_side(shown, c, d) and s[d] == "Water"
+                        for c, s in shown.items() for d in range(4))
+            counters = view["counters"]
+            assert counters["open"][seat] == every and counters["open_water"][seat] == water
+            assert 0 < water < every

@@ -44,6 +44,8 @@ TILE_DOCS = {
     "columns": "columns(cells): the unbroken runs of tiles from south to north",
     "diagonals": "diagonals(cells): the unbroken diagonal runs of tiles, both ways",
     "squares": "squares(cells): every block of 2 x 2 tiles",
+    "open_edges": "open_edges(cells) or open_edges(cells, terrain): how many edges of the "
+                  "placed tiles (of that terrain) border an empty cell or the rim",
 }
 
 # the kind of each argument: a territory's cells (a board or a list of its cells), a cell
@@ -56,6 +58,7 @@ _ARGS: dict[str, tuple[tuple[str, ...], int]] = {
     "completed": (("cells", "terrain"), 1), "completed_at": (("cell",), 0),
     "by_road": (("cell",), 0), "longest_road": (("cells",), 0), "rows": (("cells",), 0),
     "columns": (("cells",), 0), "diagonals": (("cells",), 0), "squares": (("cells",), 0),
+    "open_edges": (("cells", "terrain"), 1),
 }
 _RUNS = ("areas", "completed", "rows", "columns", "diagonals", "squares")
 
@@ -112,7 +115,7 @@ def tile_call(checker: ExpressionChecker, e: A.Call, types: list[Type]) -> Type:
         return cell
     if f in ("turns",):
         return list_of(INT)
-    if f in ("turn", "longest_road"):
+    if f in ("turn", "longest_road", "open_edges"):
         return INT
     if f in ("fits", "completed_at"):
         return BOOL

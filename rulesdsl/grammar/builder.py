@@ -248,10 +248,15 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def data_source(self, meta: Any, c: list) -> A.DataSource:
         count = _size(c[0]) if c[0] is not None else 1
-        keys = [k for k in c[2:] if k is not None]
-        return A.DataSource(span=self.span(meta), path=self.plain(c[1]),
-                            key=keys[0] if keys else [], more=keys[1:], count=count,
-                            refs=self.refs(c[0]))
+        first, *also = c[1:]
+        return A.updated(first, {"span": self.span(meta), "count": count,
+                                 "refs": self.refs(c[0]), "also": also})
+
+    @v_args(meta=True)
+    def data_file(self, meta: Any, c: list) -> A.DataSource:
+        keys = [k for k in c[1:] if k is not None]
+        return A.DataSource(span=self.span(meta), path=self.plain(c[0]),
+                            key=keys[0] if keys else [], more=keys[1:])
 
     def data_key(self, c: list) -> list[str]:
         return [str(t) for t in c]

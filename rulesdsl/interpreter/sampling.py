@@ -13,8 +13,9 @@ from the real one, following the visibility the rule file declares (no per-game 
    it saw comes out the same, so it is not made up. A choice no re-draw can hide (it has
    been revealed since) keeps its value.
 2. Components the seat cannot see (in hidden zones and in other players' `owner` zones)
-   are pooled by kind and dealt back at random, each zone keeping its size: a deck is
-   reshuffled, hands are dealt anew. A component keeps its own counters wherever it goes.
+   are pooled by kind (and by `back`, for a kind with such a field: a component is told
+   apart by its back face down) and dealt back at random, each zone keeping its size: a
+   deck is reshuffled, hands are dealt anew. A component keeps its own counters wherever it goes.
    What the rules hold by place (a rule's local name, another seat's secret counter, the
    options of another seat's pending decision) names the component now in that place;
    a component the seat sees named (a public counter, its own options) stays where it is.
@@ -57,15 +58,17 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
     a, layout, st = game.rules.analysis, game.rules.layout, game.st
     pinned = _seen_named(game, seat)
     placed = on_boards(a, layout, st)
-    places: dict[str, list[tuple[int, int]]] = {}
+    places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
     for zone, owner, i in zone_lists(a, layout, st):
         if zone_seen(zone, owner, seat):
             continue
         keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
-        places.setdefault(zone.kind, []).extend(
-            (i, j) for j, c in enumerate(st.z[i]) if c not in keep)
+        backs = _backs(a, zone.kind)
+        for j, c in enumerate(st.z[i]):
+            if c not in keep:
+                places.setdefault((zone.kind, backs[c] if backs else None), []).append((i, j))
     sigma: dict[str, dict[int, int]] = {}
-    for kind, where in places.items():
+    for (kind, _back), where in places.items():
         # sorted first: games that differ only in what the seat cannot see deal the same
         pool = sorted(st.z[i][j] for i, j in where)
         rng.shuffle(pool)
@@ -76,9 +79,16 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
                 moved[held[j]] = new
             held[j] = new
         if moved:
-            sigma[kind] = moved
+            sigma.setdefault(kind, {}).update(moved)
     if sigma:
         _rename(game, seat, sigma)
+
+
+def _backs(a: Analysis, kind: str) -> list[Any] | None:
+    """The back of each component of a kind with a field `back`: what everyone sees of it
+    face down (Druid tiles have purple backs). None for a kind without one."""
+    table = a.kinds.get(kind)
+    return table.columns.get("back") if table is not None else None
 
 
 def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:

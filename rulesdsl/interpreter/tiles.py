@@ -80,6 +80,8 @@ def tile_code(c: ExpressionCompiler, e: A.Call, args: list[ast.expr]) -> ast.exp
         return E.call("_tlongest", geo, cells, turns, args[0])
     if f == "squares":
         return E.call("_tsquares", geo, cells, args[0])
+    if f == "open_edges":
+        return E.call("_topen", geo, cells, turns, *args)
     if f == "diagonals":
         return E.binop(E.call("_truns", geo, cells, args[0], E.const(1), E.const(1)), "+",
                        E.call("_truns", geo, cells, args[0], E.const(1), E.const(-1)))
