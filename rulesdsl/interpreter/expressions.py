@@ -83,6 +83,7 @@ class ExpressionCompiler:
         self.frame_slots: dict[Var, int] = {}
         self.templates: dict[int, Template] = {}
         self.nonempty_tests: dict[int, str | None] = {}  # see truth.py
+        self.distance_tables: dict[str, str] = {}  # board -> the table of its distances
         self.instance_cost: dict[int, int] = {}
         self.tmp = 0
         self.proc = None
@@ -682,9 +683,13 @@ class ExpressionCompiler:
             if isinstance(board, RingBoard):  # steps along a ring: a table of its own
                 return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
             if board.size <= DISTANCE_TABLE:  # a table: two lookups instead of six sums
-                table = [[board.distance(a, b) for b in range(board.size)]
-                         for a in range(board.size)]
-                return E.sub(E.sub(self.const(table), args[0]), args[1])
+                name = self.distance_tables.get(board.name)
+                if name is None:
+                    made = self.const([[board.distance(a, b) for b in range(board.size)]
+                                       for a in range(board.size)])
+                    assert isinstance(made, ast.Name)
+                    name = self.distance_tables[board.name] = made.id
+                return E.sub(E.sub(E.name(name), args[0]), args[1])
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
