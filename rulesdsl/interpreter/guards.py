@@ -30,13 +30,22 @@ what it offers.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import ast as A
+from ..check.analysis import Analysis
 from . import emit as E
 
-if TYPE_CHECKING:
-    from .compiler import Compiler
+
+class Compiler(Protocol):
+    """What `guarded_test` uses of the compiler (compiler.py calls it)."""
+
+    a: Analysis
+    known_options: dict[int, str]
+
+    def fresh(self, stem: str = "t") -> str: ...
+    def expr(self, e: Any) -> ast.expr: ...
+    def choice_list(self, s: A.Choose) -> ast.expr: ...
 
 
 def guarded_test(c: Compiler, cond: A.Expr, body: list) -> ast.expr | None:
