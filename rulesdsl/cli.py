@@ -348,17 +348,30 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(text, flush=True)
 
+    from .terminal import TerritoryWatch
+
+    watch = TerritoryWatch(rules, seat)
+
     def flush(g: Game = game) -> None:
         nonlocal said
         new = g.lines(said)
         said += len(new)
-        for line in new:
+        # a territory its owner has finished building: drawn after the step's first line
+        # (the choice that placed the last tile), before what the rules went on to say
+        drawn = watch.lines(g) if not args.json else []
+        for k, line in enumerate(new):
             if args.all:
                 say(f"  {line.text}" if line.to is None else
                     f"  [to {', '.join(seat_name(p) for p in line.to) or 'nobody'}] "
                     f"{line.text}")
             elif line.told(seat):
                 say(f"  {line.text}")
+            if k == 0:
+                for text in drawn:
+                    say(text)
+        if not new:
+            for text in drawn:
+                say(text)
 
     say(f"{rules.name}: {players} player{'s' if players > 1 else ''}, seed {args.seed}, "
         f"agents {', '.join(a.name for a in agents)}"

@@ -98,10 +98,15 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
     return lines
 
 
+def tile_looks(rules: Rules, board: str) -> dict[str, Any]:
+    """How each tile of a territory is drawn: a letter per edge, one for the centre, roads."""
+    return {tile: ([e[:1].lower() or "?" for e in edges], centre[:1].lower() or "*", roads)
+            for tile, (edges, centre, roads) in rules.tiles(board).items()}
+
+
 def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules) -> list[str]:
     """Each territory drawn tile by tile, under its owner's name (see draw_territory)."""
-    looks = {tile: ([e[:1].lower() or "?" for e in edges], centre[:1].lower() or "*", roads)
-             for tile, (edges, centre, roads) in rules.tiles(board.name).items()}
+    looks = tile_looks(rules, board.name)
     seats = cells if isinstance(cells, list) else [cells]
     out = []
     for p, placed in enumerate(seats):
@@ -120,6 +125,44 @@ def territories(view: dict[str, Any], rules: Rules) -> list[str]:
             and name not in rules.display["hidden"]
             for line in territory_lines(_title(name, rules.display), shape.geometry,
                                         view["boards"][name], rules)]
+
+
+class TerritoryWatch:
+    """What `run` draws as a game goes: a territory each time its owner has finished
+    placing tiles (when the seat to decide changes), so that a game of tile-laying can be
+    followed tile by tile; the drawing at the end is `territories`."""
+
+    def __init__(self, rules: Rules, seat: int | None):
+        self.rules, self.seat = rules, seat
+        self.boards = [(name, shape.geometry) for name, shape in rules.boards.items()
+                       if isinstance(shape.geometry, TerritoryBoard)
+                       and name not in rules.display["hidden"]]
+        self.drawn: dict[str, list[Any]] = {}
+        self.decider: int | None = None
+
+    def lines(self, game: Any) -> list[str]:
+        """The territories changed since they were last drawn, when the seat to decide
+        has just changed (none for a game without territories)."""
+        if not self.boards:
+            return []
+        decider = None if game.over else game.decider
+        if decider == self.decider and not game.over:
+            return []
+        self.decider = decider
+        view = game.view(self.seat)
+        out: list[str] = []
+        for name, board in self.boards:
+            cells = view["boards"][name]
+            seats = cells if isinstance(cells, list) else [cells]
+            before = self.drawn.setdefault(name, [dict(c) for c in seats])
+            for p, placed in enumerate(seats):
+                if placed != before[p]:
+                    before[p] = dict(placed)
+                    owner = f" of player {p + 1}" if isinstance(cells, list) else ""
+                    out.append(f"{_title(name, self.rules.display)}{owner}:")
+                    out += draw_territory(board, placed, tile_looks(self.rules, name))
+        return out
+
 
 
 def ring_lines(board: RingBoard, marks: dict[str, str]) -> list[str]:

@@ -154,6 +154,14 @@ def test_run_draws_the_territories_it_built(capsys):
     assert lines.index("land of player 2:") > drawn and lines[-4].startswith("    (a letter")
     assert any(re.fullmatch(r"  8 .*", line) for line in lines[drawn:])   # the castle's row
     assert any(re.fullmatch(r"  player 1: put the t\d\d at [a-o]\d+", line) for line in lines)
+    # as the game goes: each territory once its owner has built, round by round
+    rounds = [i for i, line in enumerate(lines) if re.fullmatch(r"  round \d of 6: .*", line)]
+    assert len(rounds) == 6
+    for start, end in zip(rounds, rounds[1:]):
+        between = lines[start:end]
+        assert "land of player 1:" in between and "land of player 2:" in between
+        built = max(i for i, line in enumerate(between) if line.startswith("  player 1: turned"))
+        assert between.index("land of player 1:") == built + 1   # right after its last tile
 
 
 def test_run_same_seed_same_output(capsys):
