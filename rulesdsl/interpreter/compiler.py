@@ -27,9 +27,13 @@ from ..diagnostics import Span
 from . import emit as E
 from . import flow
 from .display import Display
+from .distinct import distinct
 from .expressions import ExpressionCompiler
+from .fold import fold
+from .guards import guarded_test
 from .layout import Layout, layout_of
 from .memo import memoize
+from .plain import call_kinds, chance_call, plain_call
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
 from .statistics import reader, stats_function
@@ -117,11 +121,14 @@ class Program:
         return None
 
 
-def suspends(s: Any) -> bool:
-    """Whether a statement may pause the game (so it must be split into blocks)."""
+def suspends(s: Any, plain: frozenset[str] = frozenset()) -> bool:
+    """Whether a statement may pause the game (so it must be split into blocks); a call of
+    one of the `plain` rules does not (plain.py)."""
+    if isinstance(s, A.CallRule) and s.name in plain:
+        return False
     if isinstance(s, PAUSING):
         return True
-    return any(suspends(x) for body in _bodies(s) for x in body)
+    return any(suspends(x, plain) for body in _bodies(s) for x in body)
 
 
 def loop_depth(s: Any) -> int:
@@ -162,7 +169,10 @@ class Compiler(ExpressionCompiler):
         self.native = 0          # native Python loops around the statement being compiled
         self.nslots = 0          # frame slots the current procedure has used
         self.cur_sid = -1        # the rule statement being compiled
-        self.padding: list[tuple[ast.Constant, tuple[str, str], int]] = []
+        self.padding: list[tuple[ast.List, tuple[str, str]]] = []  # a called rule's locals
+        self.known_options: dict[int, str] = {}  # id(choice) -> the name of its options
+        self.calls_to = call_kinds(analysis, PAUSING, _bodies,
+                                   lambda s: loop_depth(s) > NATIVE_LOOPS)
         self.labels = 0
         self.flow = flow.FlowState()
 
@@ -252,8 +262,10 @@ class Compiler(ExpressionCompiler):
             self.proc_number = n
             self.compile_proc(proc)
         triggers = self.triggers_function() if a.triggers else None
-        for const_node, key, nargs in self.padding:
-            const_node.value = self.nlocals[key] - nargs
+        for frame, key in self.padding:  # the callee's other locals start as none
+            frame.elts += [E.const(None) for _ in range(self.nlocals[key] - len(frame.elts))]
+        for block in self.blocks:  # once, before short blocks are copied into others
+            block.body = memoize(block.name, fold(block.body))  # see fold.py and memo.py
         self.inline_jumps()
         rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
         stats = stats_function(self)
@@ -313,7 +325,8 @@ class Compiler(ExpressionCompiler):
 
     def finish(self, fn: E.Function) -> ast.FunctionDef:
         """The function with the aliases it reads defined at its top."""
-        fn.body = memoize(fn.name, fn.body)  # see memo.py
+        if fn.name[:1] != "S":  # blocks were done before inline_jumps
+            fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
         used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
         prologue: list[ast.stmt] = []
         st = E.name("st")
@@ -447,7 +460,7 @@ class Compiler(ExpressionCompiler):
         """The work a statement does that no loop counts as it runs: its expressions', and
         a small loop's (over at most SMALL items known before the game) whole."""
         work = self.own_calls(s)
-        if isinstance(s, A.ForEach) and not suspends(s):
+        if isinstance(s, A.ForEach) and not self.suspends(s):
             small = self.small(s.domain)
             if small is not None:
                 work += small * (self.calls(s.where) + self.body_weight(s.body))
@@ -563,13 +576,13 @@ class Compiler(ExpressionCompiler):
             self.pause(pos, cont, REPLAY)
             return cont
         elif isinstance(s, A.If):
-            first = self.condition(s.branches[0][0], pos)
+            first = guarded_test(self, *s.branches[0]) or self.condition(s.branches[0][0], pos)
             branches = [(first, s.branches[0][1])]
             branches += [(self.expr(c), body) for c, body in s.branches[1:]]
             marks = [("branch", _through(c.span, body), "") for c, body in s.branches]
             if s.otherwise:
                 marks.append(("branch", _through(s.otherwise[0].span, s.otherwise), "else"))
-            return self.if_chain(branches, s.otherwise, pos, suspends(s), s.span, marks)
+            return self.if_chain(branches, s.otherwise, pos, self.suspends(s), s.span, marks)
         elif isinstance(s, A.ForEach):
             return self.for_each(s, pos)
         elif isinstance(s, A.Repeat):
@@ -712,14 +725,23 @@ class Compiler(ExpressionCompiler):
             self.emit(pos, E.expr_stmt(E.call("_expect", self.expr(c), sid,
                                               E.const(text + " is false"))))
 
+    def suspends(self, s: Any) -> bool:
+        return suspends(s, self.calls_to.plain)
+
     def call_rule(self, s: A.CallRule, pos: list) -> list:
         key = ("rule", s.name)
-        nargs = len(s.args)
-        padding = E.const(0)
-        self.padding.append((padding, key, nargs))
-        locals_ = E.binop(E.list_(self.expr(x) for x in s.args), "+",
-                          E.binop(E.list_([E.const(None)]), "*", padding))
+        locals_ = E.list_(self.expr(x) for x in s.args)
+        self.padding.append((locals_, key))
+        if s.name in self.calls_to.plain:
+            self.emit(pos, *plain_call(self.entries[key], locals_, self.fresh()))
+            return pos
         cont = self.new_block(s.span)
+        if s.name in self.calls_to.chance:
+            frame = copy.deepcopy(locals_)
+            self.padding.append((frame, key))
+            self.emit(pos, chance_call(self.entries[key], frame, (self.fresh(), self.fresh()),
+                                       lambda n: self.count_work(n, s.span),
+                                       E.jump(self.block_number(cont))))
         self.flow.call_cont[id(s)] = self.block_number(cont)  # where a point's game goes on
         self.emit(pos, E.expr_stmt(E.method(E.attr(E.name("st"), "stack"), "append",
                                             E.list_([E.const(self.entries[key]), locals_]))))
@@ -767,7 +789,7 @@ class Compiler(ExpressionCompiler):
         """A loop without a pause inside runs as a Python loop, unless it and the loops in
         it are nested deeper than Python allows: then the whole nest runs as blocks, like a
         loop that pauses (a loop of blocks inside a Python loop would lose its place)."""
-        return not suspends(s) and self.native + loop_depth(s) <= NATIVE_LOOPS
+        return not self.suspends(s) and self.native + loop_depth(s) <= NATIVE_LOOPS
 
     def native_body(self, body: list, pos: list) -> None:
         self.native += 1
@@ -855,7 +877,8 @@ class Compiler(ExpressionCompiler):
             return pos
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         self.goto(pos, head)
-        self.emit(head, E.if_(E.not_(self.expr(s.cond)), [E.jump(self.block_number(exit_))]))
+        test = guarded_test(self, s.cond, s.body) or self.expr(s.cond)
+        self.emit(head, E.if_(E.not_(test), [E.jump(self.block_number(exit_))]))
         self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.cond))
         end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
@@ -947,17 +970,23 @@ class Compiler(ExpressionCompiler):
         site.resume = self.block_number(resume)
         return resume
 
+    def choice_list(self, s: A.Choose) -> ast.expr:
+        """The items a choice offers (before duplicates are dropped)."""
+        cname = self.var_name(self.a.candidate[id(s)])
+        domain = self.domain(s.domain)
+        if s.where is None:
+            return E.call("list", domain)
+        return E.listcomp(E.name(cname), cname, domain, self.expr(s.where))
+
     def choose(self, s: A.Choose, pos: list) -> list:
         var = self.a.var_of[id(s)]
         cand = self.a.candidate[id(s)]
-        cname = self.var_name(cand)
-        domain = self.domain(s.domain)
-        where = self.expr(s.where) if s.where is not None else None
-        options: ast.expr = (E.listcomp(E.name(cname), cname, domain, where)
-                             if where is not None else E.call("list", domain))
+        known = self.known_options.get(id(s))  # worked out by the test before (guards.py)
+        options = E.name(known) if known is not None else self.choice_list(s)
         dt = self.a.type_of(s.domain)
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
-                isinstance(s.domain, A.Binary) and s.domain.op == ".."):
+                isinstance(s.domain, A.Binary) and s.domain.op == "..") and \
+                not distinct(self.a, s.domain):
             options = E.call("_uniq", options)
         if s.optional:
             options = E.binop(options, "+", E.list_([E.const(None)]))  # None: 'done'
@@ -1009,7 +1038,7 @@ class Compiler(ExpressionCompiler):
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         branches = [(E.compare(self.local(slot), "==", E.const(k)), o.body)
                     for k, o in enumerate(s.options)]
-        split = any(suspends(x) for o in s.options for x in o.body)
+        split = any(self.suspends(x) for o in s.options for x in o.body)
         marks = [("option", o.span, o.id) for o in s.options]
         return self.if_chain(branches, None, resume, split, s.span, marks)
 

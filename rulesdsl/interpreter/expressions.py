@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import ast as A
 from ..boards import RingBoard
-from ..check.analysis import Analysis, DefineInstance, Proc
+from ..check.analysis import MAX_PLAYERS, Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
     BuiltinRef,
@@ -38,6 +38,8 @@ from ..check.bindings import (
 from ..check.tiles import TILE_DOCS
 from ..diagnostics import Span
 from . import emit as E
+from .bounds import bounds
+from .fold import add_constant
 from .layout import Layout
 from .runtime import MAX_NUMBER, WORK_BUDGET
 from .tiles import tile_code
@@ -45,6 +47,7 @@ from .truth import nonempty
 
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
+DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
 
 
@@ -80,6 +83,7 @@ class ExpressionCompiler:
         self.frame_slots: dict[Var, int] = {}
         self.templates: dict[int, Template] = {}
         self.nonempty_tests: dict[int, str | None] = {}  # see truth.py
+        self.distance_tables: dict[str, str] = {}  # board -> the table of its distances
         self.instance_cost: dict[int, int] = {}
         self.tmp = 0
         self.proc = None
@@ -192,6 +196,8 @@ class ExpressionCompiler:
             n = self.a.dice[ref.name].count
         elif isinstance(e, A.ListLit):
             n = len(e.items)
+        elif isinstance(ref, BuiltinRef) and ref.name == "players":
+            n = MAX_PLAYERS
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
                 "neighbours", "corners", "around", "lines"):
             n = 12 if e.func != "lines" else None
@@ -344,6 +350,11 @@ class ExpressionCompiler:
                 return E.ifexp(E.compare(E.call("len", xs), ">=", i),
                                E.sub(copy.deepcopy(xs), k - 1),
                                E.call("_idx", copy.deepcopy(xs), copy.deepcopy(i), sid))
+            table = self.consts.get(xs.id) if isinstance(xs, ast.Name) else None
+            places = bounds(self.a, e.index)  # see bounds.py
+            if isinstance(table, list) and places is not None and \
+                    1 <= places[0] and places[1] <= len(table):
+                return E.sub(xs, add_constant(i, -1))
             return E.call("_idx", xs, i, sid)
         if isinstance(e, A.Unary):
             operand = self.expr(e.operand)
@@ -671,6 +682,14 @@ class ExpressionCompiler:
             board = self.a.boards[self.a.type_of(e.args[0])[1]]
             if isinstance(board, RingBoard):  # steps along a ring: a table of its own
                 return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
+            if board.size <= DISTANCE_TABLE:  # a table: two lookups instead of six sums
+                name = self.distance_tables.get(board.name)
+                if name is None:
+                    made = self.const([[board.distance(a, b) for b in range(board.size)]
+                                       for a in range(board.size)])
+                    assert isinstance(made, ast.Name)
+                    name = self.distance_tables[board.name] = made.id
+                return E.sub(E.sub(E.name(name), args[0]), args[1])
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",

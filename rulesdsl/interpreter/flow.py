@@ -159,7 +159,7 @@ def round_end(c: Compiler, s: A.Turns) -> None:
 def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     """The offering seat chooses what to offer (a `choose` of its own), then the seat
     offered to answers: `accept` (0) or `refuse` (1)."""
-    from .compiler import Site, suspends
+    from .compiler import Site
 
     a = c.a
     var = a.var_of[id(s)]
@@ -189,7 +189,7 @@ def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     answered = c.suspend_for(site, c.const([0, 1]), c.local(to), asked, s.span)
     branches = [(E.compare(c.local(answer), "==", E.const(0 if x.accept else 1)), x.body)
                 for x in s.answers]
-    split = any(suspends(x) for answer_ in s.answers for x in answer_.body)
+    split = any(c.suspends(x) for answer_ in s.answers for x in answer_.body)
     marks = [("option", x.span, "accept" if x.accept else "refuse") for x in s.answers]
     end = c.if_chain(branches, None, answered, split, s.span, marks)
     c.goto(end, after)

@@ -19,20 +19,80 @@ still not made, so no error can come from a call the rules did not ask for.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
+from collections.abc import Iterator
 
 from . import emit as E
 
 PURE = re.compile(r"^[QDN][0-9]+$")
+# the runtime helpers and built-ins that only read the state (or count work, or fail)
+READING = frozenset({
+    "_need", "_idx", "_pick", "_cell", "_w", "_n", "_range", "_top", "_sort", "_extreme",
+    "_reach", "_straight", "_uniq", "_subsets", "_div", "_mod", "_bounded", "_show",
+    "_winner", "_winners", "_team", "_teams", "_win", "_none_left", "_occupied", "_stuck",
+    "_too_big", "_expect", "_tq", "_tturn", "_side", "_fit", "_empty",
+    "len", "list", "range", "sum", "any", "all", "abs", "max", "min", "enumerate",
+    "sorted", "reversed", "tuple", "zip", "int", "bool", "str",
+})
 LOOPS = (ast.For, ast.ListComp, ast.GeneratorExp)
 
 
 def memoize(name: str, body: list[ast.stmt]) -> list[ast.stmt]:
     """The body of generated function `name`, its repeated and loop-invariant calls of
-    pure functions remembered (unchanged when it is not a pure function itself)."""
+    pure functions remembered: for the whole call in a pure function, for one statement
+    in a block (see memoize_statements)."""
     if not PURE.match(name):
-        return body
-    bound = E.bound_names(body)
+        return memoize_statements(body, itertools.count(1))
+    names = _remember(body, E.bound_names(body), itertools.count(1))
+    return [E.assign(E.store(f"u{k}"), E.const(False)) for k in names] + body
+
+
+def memoize_statements(body: list[ast.stmt], counter: Iterator[int]) -> list[ast.stmt]:
+    """A block changes the state from one statement to the next, but never while one
+    statement works out its values: the calls of pure functions inside one statement's
+    own expressions (an `if`'s test, not its branches) are remembered for that statement,
+    forgotten (`u1 = False`) just before it runs again. A `while`'s test is worked out
+    anew after its body: it is left as it is. A statement that calls anything that changes
+    the state (a rule's block, a move) is left as it is too."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        inner = {f: getattr(stmt, f) for f in ("body", "orelse")
+                 if isinstance(getattr(stmt, f, None), list)}
+        for f in inner:
+            setattr(stmt, f, [])
+        if not isinstance(stmt, ast.While) and _worth_it(stmt):
+            names = _remember([stmt], E.bound_names([stmt]), counter)
+            out += [E.assign(E.store(f"u{k}"), E.const(False)) for k in names]
+        for f, stmts in inner.items():
+            setattr(stmt, f, memoize_statements(stmts, counter))
+        out.append(stmt)
+    return out
+
+
+def _worth_it(stmt: ast.stmt) -> bool:
+    """Whether the statement's own expressions call a pure function twice, or in a loop,
+    and call nothing but what reads the state."""
+    pure = 0
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            pure += 1  # a call inside may be made for each item
+        elif isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute):
+                continue  # st.rand, st.log.append, a board's count: never a zone or a slot
+            if not isinstance(f, ast.Name):
+                return False
+            if PURE.match(f.id):
+                pure += 1
+            elif f.id not in READING:
+                return False
+    return pure > 1
+
+
+def _remember(roots: list[ast.stmt], bound: set[str], counter: Iterator[int]) -> list[int]:
+    """Rewrite the roots so that each call of a pure function that is repeated, or inside a
+    loop, and reads nothing in `bound` is made once; returns the numbers of the flags."""
     seen: dict[str, int] = {}
     in_loop: set[str] = set()
 
@@ -62,12 +122,12 @@ def memoize(name: str, body: list[ast.stmt]) -> list[ast.stmt]:
                 if isinstance(child, ast.AST):
                     count(child, inner)
 
-    for stmt in body:
-        count(stmt, False)
+    for root in roots:
+        count(root, False)
     chosen = [key for key, n in seen.items() if n > 1 or key in in_loop]
-    if not chosen:
-        return body
-    names = {key: k + 1 for k, key in enumerate(chosen)}
+    names = {key: next(counter) for key in chosen}
+    if not names:
+        return []
 
     class Remember(ast.NodeTransformer):
         def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
@@ -86,6 +146,6 @@ def memoize(name: str, body: list[ast.stmt]) -> list[ast.stmt]:
                 ast.NamedExpr(target=E.store(value), value=node)])
             return E.ifexp(E.name(used), E.name(value), work)
 
-    new = [Remember().visit(stmt) for stmt in body]
-    first = [E.assign(E.store(f"u{k}"), E.const(False)) for k in names.values()]
-    return first + new
+    for k, root in enumerate(roots):
+        roots[k] = Remember().visit(root)
+    return list(names.values())

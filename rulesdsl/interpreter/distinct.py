@@ -1,0 +1,38 @@
+"""Lists whose items are known to differ: a choice among them needs no pass that drops
+repeated items.
+
+Stage: compile (compiler.py asks `distinct` of a choice's domain). A choice offers each
+value once (`_uniq` drops repeats). A zone holds each component at most once (a move
+takes the component out of where it was before it puts it in), so a zone, the players, a
+filter of either that keeps its items as they are, and a definition whose value is one of
+these (on every branch of its `if ... then ... else`) never repeat an item: the choice
+offers them as they are, without building the list a second time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast as A
+from ..check.analysis import Analysis
+from ..check.bindings import BuiltinRef, DefineRef, VarRef, ZoneRef
+
+
+def distinct(a: Analysis, e: Any) -> bool:
+    """Whether the list e's value never holds an item twice."""
+    ref = a.binding.get(id(e))
+    if isinstance(ref, ZoneRef) or isinstance(ref, BuiltinRef) and ref.name == "players":
+        return True
+    if isinstance(e, A.Quantifier) and e.kind == "filter":
+        return distinct(a, e.domain)
+    if isinstance(e, A.ListComp):  # [x for x in xs where ...]: the items themselves
+        item = a.binding.get(id(e.expr))
+        return (isinstance(item, VarRef) and item.var is a.candidate.get(id(e))
+                and distinct(a, e.domain))
+    if isinstance(e, A.ListLit):
+        return len(e.items) <= 1
+    if isinstance(e, A.Cond):
+        return distinct(a, e.then) and distinct(a, e.otherwise)
+    if isinstance(e, A.Call) and isinstance(ref, DefineRef):
+        return distinct(a, a.define_instances[ref.instance].body)
+    return False

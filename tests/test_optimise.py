@@ -1,0 +1,306 @@
+"""The code generator's tree optimisations (docs/performance.md has the figures): each
+changes the generated code as it says, and the game plays as before."""
+
+from __future__ import annotations
+
+import ast
+import json
+
+import pytest
+
+import rulesdsl
+
+CALLS = """game "Calls"
+players 2
+counter total = 0
+counter depth = 0
+counter asked = 0
+rule add_up(n):
+    for each k in 1..n:
+        add k to total
+    if total >= 30:
+        win player 2
+rule twice(n):
+    add_up(n)
+    add_up(n)
+rule countdown(n):
+    if n > 0:
+        add 1 to depth
+        countdown(n - 1)
+rule ask():
+    choose x in 1..3 by player 1:
+        add 1 to asked
+        twice(x)
+play:
+    countdown(3)
+    repeat:
+        ask()
+"""
+
+
+def _function(code: str, name: str) -> ast.FunctionDef:
+    return next(n for n in ast.parse(code).body
+                if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _frames(game: rulesdsl.Game) -> int:
+    """How many frames the game's stack holds (from its saved position)."""
+    return len(json.loads(game.state_key())["stack"])
+
+
+def _pushes(fn: ast.AST) -> int:
+    """The frames a generated function pushes on the state's stack."""
+    return sum(1 for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == "append"
+               and isinstance(n.value, ast.Attribute) and n.value.attr == "stack")
+
+
+def test_rules_that_never_pause_are_called_as_plain_functions():
+    rules = rulesdsl.load_text(CALLS, "calls.rules")
+    prog = rules.new_game(players=2, seed=1).program
+    entry = {name: block for (kind, name), block in prog.entries.items() if kind == "rule"}
+    # `twice` calls `add_up` twice as Python calls: no frame on the stack, one block
+    twice = _function(prog.code, f"S{entry['twice']}")
+    assert _pushes(twice) == 0
+    called = [n.func.id for n in ast.walk(twice) if isinstance(n, ast.Call)
+              and isinstance(n.func, ast.Name)]
+    assert called.count(f"S{entry['add_up']}") == 2
+    # a rule that waits for a decision, and one that calls itself, keep their frames
+    play = _function(prog.code, f"S{prog.entries[('play', 'play')]}")
+    assert _pushes(play) >= 1
+    assert _pushes(_function(prog.code, f"S{entry['countdown']}")) == 1
+    # `ask` calls `twice` plainly after its choice: the block after the choice ends in it
+    resume = prog.sites[0].resume
+    assert _pushes(_function(prog.code, f"S{resume}")) == 0
+
+
+def test_a_plain_call_plays_as_a_call_did():
+    rules = rulesdsl.load_text(CALLS, "calls.rules")
+    game = rules.new_game(players=2, seed=1)
+    assert game.counter("depth") == 3
+    total = asked = 0
+    for pick in (2, 0, 1, 2, 0, 2, 1):
+        if total >= 30:
+            break
+        game.apply_index(pick)
+        asked += 1
+        for _ in range(2):  # twice(x) is add_up(x) twice; add_up wins from 30 on
+            if total < 30:
+                total += sum(range(1, pick + 2))
+        assert game.counter("total") == total and game.counter("asked") == asked
+        assert game.over == (total >= 30)
+    assert game.over and game.result.ranking == [2, 1]  # a win inside a plain call
+
+
+ROLLS = """game "Rolls"
+players 1
+die d6: faces 1..6
+counter total = 0
+rule throw():
+    let r = roll d6
+    add r to total
+rule throws(n):
+    repeat n times:
+        throw()
+play:
+    choose x in 1..2 by player 1:
+        pass
+    throws(3)
+    choose y in 1..2 by player 1:
+        pass
+"""
+
+
+def test_rules_that_pause_only_for_rolls_run_at_once_while_rolls_are_automatic():
+    rules = rulesdsl.load_text(ROLLS, "rolls.rules")
+    game = rules.new_game(players=1, seed=3)
+    prog = game.program
+    entry = {name: block for (kind, name), block in prog.entries.items() if kind == "rule"}
+    play = _function(prog.code, f"S{prog.sites[0].resume}")
+    auto = [n for n in ast.walk(play) if isinstance(n, ast.If) and ast.unparse(n.test) == "st.auto"]
+    # rolled at once: the rule's blocks run from here, no frame on the stack
+    assert len(auto) == 1 and _pushes(ast.Module(body=auto[0].body, type_ignores=[])) == 0
+    assert f"S{entry['throws']}" in ast.unparse(auto[0])
+    game.apply_index(0)
+    assert 3 <= game.counter("total") <= 18 and _frames(game) == 1
+    # rolls that wait: the rules push frames and pause at each roll, as before
+    game = rules.new_game(players=1, seed=3)
+    game.auto_chance = False
+    game.apply_index(0)
+    for face, total in ((0, 1), (5, 7), (2, 10)):
+        assert game.is_chance and _frames(game) == 3  # play, throws, throw
+        game.apply_index(face)
+        assert game.counter("total") == total
+    assert not game.is_chance and _frames(game) == 1
+
+
+GUARDS = """game "Guards"
+players 1
+counter left = 3
+counter total = 0
+define odd(n) = n % 2 == 1
+play:
+    while left > 0 and any(n in 1..9 where odd(n) and n > total):
+        choose optional n in 1..9 where odd(n) and n > total by player 1
+        if n == none:
+            break
+        set total = n
+        subtract 1 from left
+    if any(n in 1..9 where n > total):
+        choose n in 1..9 where n < total by player 1
+        set total = n
+"""
+
+
+def test_a_guard_builds_the_options_of_the_choice_it_guards():
+    rules = rulesdsl.load_text(GUARDS, "guards.rules")
+    game = rules.new_game(players=1, seed=1)
+    tree = ast.parse(game.program.code)
+    kept = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.NamedExpr)}
+    offered = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and isinstance(n.targets[0], ast.Attribute) and n.targets[0].attr == "pending"]
+    read = [{x.id for x in ast.walk(o) if isinstance(x, ast.Name)} for o in offered]
+    # the `while` keeps the list its test built, and the choice offers it; the `if` asks
+    # for other items than its choice offers: it is left as it was
+    assert any(names & kept for names in read) and not all(names & kept for names in read)
+    seen = []
+    while not game.over:
+        seen.append(game.num_options())
+        game.apply_index(1 if len(seen) <= 3 else 0)  # 3, 7, done; then 1
+    # 1 3 5 7 9 or done; 5 7 9 or done; 9 or done; then 1 to 6, below 7
+    assert seen == [6, 4, 2, 6] and game.counter("total") == 1
+
+
+DISTANCES = """game "Distances"
+players 1
+board plain: square 4 x 3 orthogonal
+board royal: square 4 x 3 diagonal
+board wide: square 20 x 20
+counter plain_sum = 0
+counter royal_sum = 0
+counter wide_sum = 0
+setup:
+    for each a in plain:
+        for each b in plain:
+            add distance(a, b) to plain_sum
+    for each a in royal:
+        for each b in royal:
+            add distance(a, b) to royal_sum
+    add distance(cell(wide, 1, 1), cell(wide, 20, 7)) to wide_sum
+play:
+    end game
+"""
+
+
+def test_distances_on_a_small_board_are_a_table():
+    rules = rulesdsl.load_text(DISTANCES, "distances.rules")
+    game = rules.new_game(players=1)
+    xy = [(c % 4, c // 4) for c in range(12)]
+    assert game.counter("plain_sum") == sum(abs(ax - bx) + abs(ay - by)
+                                            for ax, ay in xy for bx, by in xy)
+    assert game.counter("royal_sum") == sum(max(abs(ax - bx), abs(ay - by))
+                                            for ax, ay in xy for bx, by in xy)
+    assert game.counter("wide_sum") == 19 + 6
+    calls = {n.func.id for n in ast.walk(ast.parse(game.program.code))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    # the two small boards look their distances up; the board of 400 cells works its one
+    # out (as the rook steps: a sum of two differences)
+    assert "abs" in calls and "max" not in calls
+
+
+ZONES = """game "Zones"
+players 2 to 4
+kind Card(rank):
+    1
+    2
+    3
+    2
+zone deck: Card
+zone hand per player: Card
+define others(p) = [q for q in players where q != p]
+define low(p) = [c for c in hand of p where rank of c <= 2]
+define ranks(p) = [rank of c for c in hand of p]
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    repeat 2 times:
+        choose c in deck by player 1:
+            move c from deck to hand of player 1
+    choose c in low(player 1) by player 1
+    choose r in ranks(player 1) by player 1
+    choose q in others(player 1) by player 1
+"""
+
+
+def test_choices_among_distinct_items_and_loops_over_players():
+    rules = rulesdsl.load_text(ZONES, "zones.rules")
+    game = rules.new_game(players=3, seed=1)
+    code = game.program.code
+    # a zone, a filter of one, and the players offer each item once as they are; the
+    # ranks of the cards in a hand may repeat
+    dropping = [line for line in code.splitlines() if "_uniq(" in line]
+    assert len(dropping) == 1 and "K1[" in dropping[0]
+    # the players are at most 16: a loop over them is weighed before the game, not counted
+    # item by item
+    assert "st.pl" in code and "_w(st, st.pl" not in code
+    game.apply_index(1)  # the second card, rank 2
+    game.apply_index(2)  # the fourth, rank 2 again
+    assert game.num_options() == 2
+    game.apply_index(0)
+    assert game.num_options() == 1  # rank 2, offered once
+    game.apply_index(0)
+    assert game.num_options() == 2  # players 2 and 3
+
+
+def test_constants_are_worked_out_at_compile_time():
+    from rulesdsl.interpreter.fold import fold
+
+    code = """
+a = (x + 1) + 1
+b = (x - 1) + 1
+c = K[1 - 1] if 0 < 1 <= 8 else _pick(K, 1, 3, 'row')
+d = 7 // 2 + 7 % 3
+e = 7 // 0
+f = x + 0 if not True else True
+g = 'a' < 1
+"""
+    folded = [ast.unparse(s) for s in fold(ast.parse(code).body)]
+    assert folded == ["a = x + 2", "b = x + 0", "c = K[0]", "d = 4", "e = 7 // 0",
+                      "f = True", "g = 'a' < 1"]
+
+
+POSITIONS = """game "Positions"
+players 1
+enum Side: North, East, South, West
+enum Spot: n1, n2, e1, e2, s1, s2, w1, w2
+counter turn = 0
+counter far = 5
+counter sides = 0
+counter wrong = 0
+define side_of(g) = Side[(index(g) + 1) / 2]
+define facing() = Side[(turn - 1) % 4 + 1]
+setup:
+    for each g in Spot:
+        if side_of(g) == South:
+            add 1 to sides
+    set turn = 7
+    if facing() == South:
+        add 10 to sides
+play:
+    set wrong = index(Side[far])
+"""
+
+
+def test_items_whose_position_stays_in_range_are_read_directly():
+    rules = rulesdsl.load_text(POSITIONS, "positions.rules")
+    code = rules.program.code
+    # Side 1 to 4 whatever the spot or the turn: read directly; Side[far] is checked
+    assert code.count("_idx(") == 1
+    with pytest.raises(rulesdsl.RulesError, match="item 5 of a list of 4"):
+        rules.new_game(players=1)
+
+
+def test_items_read_directly_are_the_items_the_rules_ask_for():
+    rules = rulesdsl.load_text(POSITIONS.replace("set wrong = index(Side[far])", "pass"),
+                               "positions.rules")
+    assert rules.new_game(players=1).counter("sides") == 12  # s1, s2; turn 7 faces South
