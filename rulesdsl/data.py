@@ -108,7 +108,8 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
                            _key_place(name, holder, key)))
         table.append(values)
     types = [_enum_of([row[k][0] for row in table if row[k][0] is not _DEFAULT],
-                      decl.fields[k], enums, str(data_path(source)))
+                      decl.fields[k], enums,
+                      [str(data_path(part)) for part in [source, *source.also]])
              for k in range(len(decl.fields))]
     return [A.KindRow(span=_item_place(name, node, i), count=source.count,
                       values=[decl.defaults[decl.fields[k]] if v is _DEFAULT
@@ -239,9 +240,9 @@ def _texts(v: Any) -> list[str]:
 
 
 def _enum_of(column: list[Any], field: str, enums: list[A.EnumDecl],
-             name: str) -> dict[str, str] | None:
+             files: list[str]) -> dict[str, str] | None:
     """The enum the texts of a field name values of, as a map from text to value name;
-    None when they are plain text."""
+    None when they are plain text. `files` are the data files the column was read from."""
     texts = {t for v in column for t in _texts(v)}
     if not texts:
         return None
@@ -255,9 +256,9 @@ def _enum_of(column: list[Any], field: str, enums: list[A.EnumDecl],
         if all(t in exact or t.lower() in folded for t in texts):
             fits.append((e.name, {t: exact.get(t) or folded[t.lower()] for t in texts}))
     if len(fits) > 1:
-        raise _Problem("E009", f"the texts of field '{field}' in {name} name values of "
-                       f"several enums: {', '.join(f for f, _ in fits)}",
-                       Span(file=name, line=0, column=0, end_line=0, end_column=0))
+        raise _Problem("E009", f"the texts of field '{field}' in {' and '.join(files)} name "
+                       f"values of several enums: {', '.join(f for f, _ in fits)}",
+                       Span(file=files[0], line=0, column=0, end_line=0, end_column=0))
     return fits[0][1] if fits else None
 
 

@@ -208,3 +208,16 @@ def test_rows_from_two_files_in_order_and_errors_in_the_second_file_point_there(
     diags = diagnostics(game(tmp_path, 'kind Card(name): from "base.yaml" cards and '
                                        '"../outside.yaml" extra', name="out.rules"))
     assert [d.code for d in diags] == ["V007"]
+
+
+def test_texts_that_name_values_of_two_enums_are_reported_with_every_file_read(tmp_path):
+    write(tmp_path, "a.yaml", "cards:\n  - {colour: red}\n")
+    write(tmp_path, "b.yaml", "more:\n  - {colour: RED}\n")
+    path = write(tmp_path, "two.rules", GAME.replace("enum Suit: Hearts, Spades", (
+        "enum Suit: Hearts, Spades\nenum Dye: Red, Blue\nenum Flag: Red, White")).format(
+        kind='kind Card(colour): from "a.yaml" cards and "b.yaml" more', expect="true"))
+    diags = diagnostics(path)
+    assert [d.code for d in diags] == ["E009"]
+    assert "a.yaml and " in diags[0].message and "b.yaml name values of several enums: Dye, " \
+        "Flag" in diags[0].message
+    assert diags[0].span.file.endswith("a.yaml")
