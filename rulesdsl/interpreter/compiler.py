@@ -327,7 +327,8 @@ class Compiler(ExpressionCompiler):
         """The function with the aliases it reads defined at its top."""
         if fn.name[:1] != "S":  # blocks were done before inline_jumps
             fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
-        used = E.loaded_names(fn.body) - set(fn.params) - E.bound_names(fn.body)
+        read, bound = E.names(fn.body)
+        used = read - set(fn.params) - bound
         prologue: list[ast.stmt] = []
         st = E.name("st")
         if "V" in used:
@@ -346,25 +347,28 @@ class Compiler(ExpressionCompiler):
         """Write the code of a short block in place of a jump to it: one Python call less
         per jump. The block stays, for the other places that jump or resume there."""
         originals = [fn.body for fn in self.blocks]
-        sizes = [sum(isinstance(n, ast.stmt) for s in body for n in ast.walk(s))
-                 for body in originals]
+        sizes = [sum(isinstance(n, ast.stmt) for n in E.nodes_of(body)) for body in originals]
 
         def expand(body: list, depth: int) -> list:
+            """The statements with the jumps in them expanded; the originals are left as
+            they are (a statement whose body changes is a new one), as they are copied
+            again for each jump to them."""
             out: list = []
             for s in body:
                 target = E.jump_target(s)
                 if target is not None and depth < INLINE_DEPTH and \
                         sizes[target] <= INLINE_STATEMENTS:
-                    out.extend(expand(copy.deepcopy(originals[target]), depth + 1))
+                    out.extend(expand(E.copy_tree(originals[target]), depth + 1))
                     continue
+                changed: dict[str, list] = {}
                 for fld in ("body", "orelse"):
                     inner = getattr(s, fld, None)
                     if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                        setattr(s, fld, expand(inner, depth))
-                out.append(s)
+                        changed[fld] = expand(inner, depth)
+                out.append(E.replaced(s, **changed) if changed else s)
             return out
 
-        expanded = [expand(copy.deepcopy(body), 0) for body in originals]
+        expanded = [expand(body, 0) for body in originals]
         for fn, body in zip(self.blocks, expanded):
             fn.body = body
 

@@ -189,19 +189,79 @@ def jump_target(s: Stmt) -> int | None:
 
 # ---- functions and the module --------------------------------------------------------------
 
-def _names(nodes: Iterable[ast.AST], ctx: type) -> set[str]:
-    return {n.id for node in nodes for n in ast.walk(node)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+def nodes_of(roots: Iterable[ast.AST]) -> list[ast.AST]:
+    """Every node of the trees `roots`, breadth first (as `ast.walk` gives them, root by
+    root): one list built in one pass, quicker than `ast.walk`, for the passes that look
+    at every node of the generated module (the sandbox's among them)."""
+    out = list(roots)
+    add = out.append
+    for node in out:  # the list grows as it is read
+        for f in node._fields:
+            v = getattr(node, f, None)
+            if isinstance(v, ast.AST):
+                add(v)
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, ast.AST):
+                        add(x)
+    return out
+
+
+_ATOMS = (str, int, bool, type(None))
+
+
+def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
+    """A deep copy of a generated tree (a node or a list of nodes) with every attribute
+    (fields, positions, marks such as `jump` and `sid`), a node met twice copied once:
+    what `copy.deepcopy` gives, at a fraction of its cost, as the generated trees hold only
+    nodes, lists and plain values."""
+    if memo is None:
+        memo = {}
+    new = memo.get(id(node))
+    if new is not None:
+        return new
+    if isinstance(node, list):
+        new = memo[id(node)] = []
+        new.extend(x if isinstance(x, _ATOMS) else copy_tree(x, memo) for x in node)
+    elif isinstance(node, ast.AST):
+        new = memo[id(node)] = node.__class__.__new__(node.__class__)
+        d = new.__dict__
+        for k, v in node.__dict__.items():
+            d[k] = v if isinstance(v, _ATOMS) else copy_tree(v, memo)
+    else:
+        new = node if isinstance(node, _ATOMS) else copy.deepcopy(node, memo)
+    return new
+
+
+def replaced(node: ast.AST, **fields: Any) -> ast.AST:
+    """A new node like `node` (its fields, positions and marks) with these fields."""
+    new = node.__class__.__new__(node.__class__)
+    new.__dict__.update(node.__dict__, **fields)
+    return new
+
+
+def names(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
+    """Every name the code reads, and every name it binds (assignments, loop variables,
+    comprehension items), in one pass."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for n in nodes_of(nodes):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                read.add(n.id)
+            elif isinstance(n.ctx, ast.Store):
+                bound.add(n.id)
+    return read, bound
 
 
 def loaded_names(nodes: Iterable[ast.AST]) -> set[str]:
     """Every name the code reads."""
-    return _names(nodes, ast.Load)
+    return names(nodes)[0]
 
 
 def bound_names(nodes: Iterable[ast.AST]) -> set[str]:
     """Every name the code binds (assignments, loop variables, comprehension items)."""
-    return _names(nodes, ast.Store)
+    return names(nodes)[1]
 
 
 class Function:
@@ -223,36 +283,40 @@ class Function:
                                returns=None, type_comment=None)
 
 
+_PLACED = (ast.expr, ast.stmt, ast.arg, ast.excepthandler)
+
+
 def number_lines(module: ast.Module) -> list[int]:
     """Give each statement a line of its own, in order; returns, per line, the span id of
     the rule it came from (-1 where none): a statement's `sid`, else its parent's."""
     table = [-1]  # line 0 does not exist
 
-    def visit(node: ast.AST, line: int) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.stmt):
-                continue
-            _place(child, line)
-
-    def _place(node: ast.AST, line: int) -> None:
-        for n in ast.walk(node):
-            if hasattr(n, "lineno") or isinstance(n, (ast.expr, ast.stmt, ast.arg,
-                                                       ast.excepthandler)):
+    def place(node: ast.AST, line: int) -> None:
+        """A statement and its own nodes on its line (not the statements of its body,
+        which have lines of their own)."""
+        todo = [node]
+        add = todo.append
+        for n in todo:  # the list grows as it is read
+            if isinstance(n, _PLACED) or hasattr(n, "lineno"):
                 n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
                 n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
+            for f in n._fields:
+                v = getattr(n, f, None)
+                if isinstance(v, ast.AST):
+                    if n is not node or not isinstance(v, ast.stmt):
+                        add(v)
+                elif isinstance(v, list):
+                    for x in v:
+                        if isinstance(x, ast.AST) and (n is not node or
+                                                       not isinstance(x, ast.stmt)):
+                            add(x)
 
     def walk_body(stmts: list, inherited: int) -> None:
         for s in stmts:
             line = len(table)
             sid = getattr(s, "sid", inherited)
             table.append(sid)
-            s.lineno = s.end_lineno = line
-            s.col_offset = s.end_col_offset = 0
-            visit(s, line)
-            if isinstance(s, ast.FunctionDef):
-                for a in s.args.args:
-                    a.lineno = a.end_lineno = line
-                    a.col_offset = a.end_col_offset = 0
+            place(s, line)
             for fld in ("body", "orelse"):
                 inner = getattr(s, fld, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):

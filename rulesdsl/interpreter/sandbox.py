@@ -21,6 +21,8 @@ import builtins
 import re
 from typing import Any
 
+from .emit import nodes_of
+
 SAFE_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in (
     "len", "list", "range", "sum", "any", "all", "abs", "max", "min", "enumerate", "sorted",
     "reversed", "dict", "set", "tuple", "zip", "isinstance", "int", "bool", "str")}
@@ -68,10 +70,9 @@ def check_module(tree: ast.Module, globals_: set[str]) -> None:
         own = set(allowed)
         if isinstance(fn, ast.FunctionDef):
             own.update(a.arg for a in fn.args.args)
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                own.add(n.id)
-        for node in ast.walk(fn):
+        nodes = nodes_of([fn])  # every node, as ast.walk gives them, in one pass
+        own.update(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        for node in nodes:
             _check_node(node, own)
 
 
