@@ -111,7 +111,7 @@ def _rows(decl: A.KindDecl, source: A.DataSource, enums: list[A.EnumDecl],
                       decl.fields[k], enums,
                       [str(data_path(part)) for part in [source, *source.also]])
              for k in range(len(decl.fields))]
-    return [A.KindRow(span=_item_place(name, node, i), count=source.count,
+    return [A.KindRow.make(span=_item_place(name, node, i), count=source.count,
                       values=[decl.defaults[decl.fields[k]] if v is _DEFAULT
                               else _literal(v, span, types[k])
                               for k, (v, span) in enumerate(row)],
@@ -264,16 +264,16 @@ def _enum_of(column: list[Any], field: str, enums: list[A.EnumDecl],
 
 def _literal(v: Any, span: Span, enum: dict[str, str] | None) -> A.Expr:
     if v is None:
-        return A.NoneLit(span=span)
+        return A.NoneLit.make(span=span)
     if isinstance(v, bool):
-        return A.BoolLit(span=span, value=v)
+        return A.BoolLit.make(span=span, value=v)
     if isinstance(v, int):
-        return A.IntLit(span=span, value=v)
+        return A.IntLit.make(span=span, value=v)
     if isinstance(v, list):
-        return A.ListLit(span=span, items=[_literal(x, span, enum) for x in v])
+        return A.ListLit.make(span=span, items=[_literal(x, span, enum) for x in v])
     if enum is not None:
-        return A.Name(span=span, name=enum[v])
-    return A.StrLit(span=span, parts=[v])
+        return A.Name.make(span=span, name=enum[v])
+    return A.StrLit.make(span=span, parts=[v])
 
 
 # ---- places in the YAML file -------------------------------------------------------------

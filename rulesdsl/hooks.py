@@ -266,7 +266,7 @@ def _option(body: list, edit: A.OptionEdit, what: str) -> list:
                             f"to change it, write: option {edit.id} ...")
         menu = _one(menus, edit, f"{what} has no menu (choose: option ...) to add to",
                     f"{what} has several menus")
-        option = A.MenuOption(span=edit.span, id=edit.id, label=edit.label, cond=edit.cond,
+        option = A.MenuOption.make(span=edit.span, id=edit.id, label=edit.label, cond=edit.cond,
                               body=edit.body or [], name_span=edit.name_span)
         return _swap(body, menu, [A.updated(menu, {"options": [*menu.options, option]})])
     ids = sorted({o.id for m in menus for o in m.options})

@@ -217,7 +217,7 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
     if diags:
         raise RulesError(diags, sources)
     removed |= _examples_for_other_counts(items, len(base.file.items), removed)
-    merged = A.RulesFile(span=file.span, path=here,
+    merged = A.RulesFile.make(span=file.span, path=here,
                          items=[d for i, d in enumerate(items) if i not in removed])
     return Resolved(merged, sources, [here, *base.chain])
 
@@ -236,7 +236,7 @@ def _base_calls(own: list, where: dict) -> tuple[list, dict[str, str]]:
             hidden[call.name] = name
     if not hidden:
         return own, hidden
-    return replace_nodes(own, A.BaseCall, lambda c: A.CallRule(
+    return replace_nodes(own, A.BaseCall, lambda c: A.CallRule.make(
         span=c.span, name=hidden[c.name], args=c.args)), hidden
 
 

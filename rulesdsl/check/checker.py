@@ -427,7 +427,7 @@ class Checker(FlowChecker):
                 return ANY
             self.a.binding[id(t)] = CounterRef(t.name)
             return info.type
-        fake = A.Of(span=t.span, attr=t.name, obj=t.of)
+        fake = A.Of.make(span=t.span, attr=t.name, obj=t.of)
         self.writing = True  # a statistic's tally may be changed, not read
         try:
             result = self.of(fake, scope)

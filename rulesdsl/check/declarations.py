@@ -548,9 +548,9 @@ class DeclarationChecker(ExpressionChecker):
                      f"'{d.per}'", d.span)
             return
         if d.value is None:
-            self.counter_decl(A.CounterDecl(span=d.span, name=d.name, name_span=d.name_span,
+            self.counter_decl(A.CounterDecl.make(span=d.span, name=d.name, name_span=d.name_span,
                                             per=[d.per] if d.per else [],
-                                            init=A.IntLit(span=d.span, value=0)))
+                                            init=A.IntLit.make(span=d.span, value=0)))
             if d.name in self.a.counters:
                 self.a.counters[d.name].stat = True
                 self.a.stats[d.name] = StatInfo(d.name, d.per is not None, d)

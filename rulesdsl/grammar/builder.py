@@ -1,6 +1,9 @@
 """Parse tree -> AST: a lark Transformer that builds the typed nodes of `rulesdsl.ast`.
 
-Stage: parse. lark's trees and tokens never leave `rulesdsl.grammar`.
+Stage: parse. lark's trees and tokens never leave `rulesdsl.grammar`. Nodes are made with
+`Node.make`, without pydantic's validation: the builder gives every field its type (text as
+`str`, never a lark token), and tests/test_start.py compares each game's tree with the one
+validation makes.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ class AstBuilder(Transformer):
 
     def refs(self, *toks: Any) -> list[A.Name]:
         """The names of other declarations among a declaration's tokens, with their places."""
-        return [A.Name(span=self.tok_span(t), name=str(t)) for t in toks
+        return [A.Name.make(span=self.tok_span(t), name=str(t)) for t in toks
                 if isinstance(t, Token) and t.type == "NAME"]
 
     def string(self, tok: Token) -> A.StrLit:
@@ -91,7 +94,7 @@ class AstBuilder(Transformer):
                 i += 1
         if text or not parts:
             parts.append("".join(text))
-        return A.StrLit(span=base, parts=parts)
+        return A.StrLit.make(span=base, parts=parts)
 
     def plain(self, tok: Token) -> str:
         """A string literal used as plain text (labels, option ids): no holes allowed."""
@@ -104,46 +107,46 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def start(self, meta: Any, items: list) -> A.RulesFile:
-        return A.RulesFile(span=self.span(meta), path=self.path, items=items)
+        return A.RulesFile.make(span=self.span(meta), path=self.path, items=items)
 
     @v_args(meta=True)
     def extends_decl(self, meta: Any, c: list) -> A.Extends:
-        return A.Extends(span=self.span(meta), path=self.plain(c[0]))
+        return A.Extends.make(span=self.span(meta), path=self.plain(c[0]))
 
     @v_args(meta=True)
     def replace_decl(self, meta: Any, c: list) -> A.Replace:
-        return A.Replace(span=self.span(meta), decl=c[0])
+        return A.Replace.make(span=self.span(meta), decl=c[0])
 
     @v_args(meta=True)
     def remove_decl(self, meta: Any, c: list) -> A.Remove:
         name = c[1]
         if isinstance(name, Token) and name.type == "STRING":
             name = self.plain(name)
-        return A.Remove(span=self.span(meta), what=str(c[0]),
-                        name=str(name) if name is not None else None, refs=self.refs(c[1]))
+        return A.Remove.make(span=self.span(meta), what=str(c[0]),
+                             name=str(name) if name is not None else None, refs=self.refs(c[1]))
 
     @v_args(meta=True)
     def game_decl(self, meta: Any, c: list) -> A.GameDecl:
-        return A.GameDecl(span=self.span(meta), name=self.plain(c[0]))
+        return A.GameDecl.make(span=self.span(meta), name=self.plain(c[0]))
 
     @v_args(meta=True)
     def players_decl(self, meta: Any, c: list) -> A.PlayersDecl:
         low = _int(c[0])
         high = _int(c[1]) if c[1] is not None else low
-        return A.PlayersDecl(span=self.span(meta), low=low, high=high)
+        return A.PlayersDecl.make(span=self.span(meta), low=low, high=high)
 
     @v_args(meta=True)
     def teams_decl(self, meta: Any, c: list) -> A.TeamsDecl:
-        return A.TeamsDecl(span=self.span(meta), size=_int(c[0]))
+        return A.TeamsDecl.make(span=self.span(meta), size=_int(c[0]))
 
     @v_args(meta=True)
     def limit_decl(self, meta: Any, c: list) -> A.LimitDecl:
-        return A.LimitDecl(span=self.span(meta), decisions=_size(c[0]))
+        return A.LimitDecl.make(span=self.span(meta), decisions=_size(c[0]))
 
     @v_args(meta=True)
     def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
-        return A.ConstDecl(span=self.span(meta), name=str(c[0]), value=c[1],
-                           name_span=self.tok_span(c[0]))
+        return A.ConstDecl.make(span=self.span(meta), name=str(c[0]), value=c[1],
+                                name_span=self.tok_span(c[0]))
 
     def bounds(self, c: list) -> tuple:
         return (c[0], c[1])
@@ -151,8 +154,8 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def setting_decl(self, meta: Any, c: list) -> A.SettingDecl:
         low, high = c[2] if c[2] is not None else (None, None)
-        return A.SettingDecl(span=self.span(meta), name=str(c[0]), value=c[1],
-                             low=low, high=high, name_span=self.tok_span(c[0]))
+        return A.SettingDecl.make(span=self.span(meta), name=str(c[0]), value=c[1],
+                                  low=low, high=high, name_span=self.tok_span(c[0]))
 
     def per(self, c: list) -> Token:
         return c[0]
@@ -166,22 +169,22 @@ class AstBuilder(Transformer):
         init = rest[-4]
         per = rest[:-4]
         low, high = bounds if bounds is not None else (None, None)
-        return A.CounterDecl(span=self.span(meta), name=str(name), per=[str(p) for p in per],
-                             init=init, low=low, high=high, secret=secret,
-                             holding=_text(holding), name_span=self.tok_span(name),
-                             refs=self.refs(*per, holding))
+        return A.CounterDecl.make(span=self.span(meta), name=str(name), per=[str(p) for p in per],
+                                  init=init, low=low, high=high, secret=secret,
+                                  holding=_text(holding), name_span=self.tok_span(name),
+                                  refs=self.refs(*per, holding))
 
     @v_args(meta=True)
     def stat_decl(self, meta: Any, c: list) -> A.StatDecl:
         name, per, value = c
-        return A.StatDecl(span=self.span(meta), name=str(name), per=_text(per), value=value,
-                          name_span=self.tok_span(name))
+        return A.StatDecl.make(span=self.span(meta), name=str(name), per=_text(per), value=value,
+                               name_span=self.tok_span(name))
 
     @v_args(meta=True)
     def stat_of_decl(self, meta: Any, c: list) -> A.StatDecl:
         name, var, value = c
-        return A.StatDecl(span=self.span(meta), name=str(name), var=str(var), value=value,
-                          name_span=self.tok_span(name))
+        return A.StatDecl.make(span=self.span(meta), name=str(name), var=str(var), value=value,
+                               name_span=self.tok_span(name))
 
     def holding(self, c: list) -> Token:
         return c[0]
@@ -189,47 +192,47 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), width=_size(c[1]),
-                           height=_size(c[2]), adjacency=adjacency, holding=_text(c[4]),
-                           name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2], c[4]))
+        return A.BoardDecl.make(span=self.span(meta), name=str(c[0]), width=_size(c[1]),
+                                height=_size(c[2]), adjacency=adjacency, holding=_text(c[4]),
+                                name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2], c[4]))
 
     def size(self, c: list) -> Token:
         return c[0]
 
     @v_args(meta=True)
     def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="hexagon",
-                           width=_size(c[1]), height=_size(c[1]), holding=_text(c[2]),
-                           name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2]))
+        return A.BoardDecl.make(span=self.span(meta), name=str(c[0]), shape="hexagon",
+                                width=_size(c[1]), height=_size(c[1]), holding=_text(c[2]),
+                                name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2]))
 
     @v_args(meta=True)
     def corners_board(self, meta: Any, c: list) -> A.BoardDecl:
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]),
-                           holding=_text(c[2]), name_span=self.tok_span(c[0]),
-                           refs=self.refs(c[1], c[2]))
+        return A.BoardDecl.make(span=self.span(meta), name=str(c[0]), shape="corners", of=str(c[1]),
+                                holding=_text(c[2]), name_span=self.tok_span(c[0]),
+                                refs=self.refs(c[1], c[2]))
 
     @v_args(meta=True)
     def territory_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[4]) if c[4] is not None else "orthogonal"
         kind, edges = c[5], c[6:10]
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]), shape="territory",
-                           width=_size(c[2]), height=_size(c[3]), adjacency=adjacency,
-                           of=str(kind), holding=str(kind), per_player=c[1] is not None,
-                           edges=[str(t) for t in edges], centre=_text(c[10]),
-                           roads=_text(c[11]), groups=_text(c[12]),
-                           name_span=self.tok_span(c[0]), refs=self.refs(c[2], c[3], kind))
+        return A.BoardDecl.make(span=self.span(meta), name=str(c[0]), shape="territory",
+                                width=_size(c[2]), height=_size(c[3]), adjacency=adjacency,
+                                of=str(kind), holding=str(kind), per_player=c[1] is not None,
+                                edges=[str(t) for t in edges], centre=_text(c[10]),
+                                roads=_text(c[11]), groups=_text(c[12]),
+                                name_span=self.tok_span(c[0]), refs=self.refs(c[2], c[3], kind))
 
     @v_args(meta=True)
     def ring_board(self, meta: Any, c: list) -> A.BoardDecl:
-        return A.BoardDecl(span=self.span(meta), name=str(c[0]),
-                           shape="arc" if c[2] is not None else "ring", width=_size(c[1]),
-                           height=1, holding=_text(c[3]), name_span=self.tok_span(c[0]),
-                           refs=self.refs(c[1], c[3]))
+        return A.BoardDecl.make(span=self.span(meta), name=str(c[0]),
+                                shape="arc" if c[2] is not None else "ring", width=_size(c[1]),
+                                height=1, holding=_text(c[3]), name_span=self.tok_span(c[0]),
+                                refs=self.refs(c[1], c[3]))
 
     @v_args(meta=True)
     def kind_row(self, meta: Any, c: list) -> A.KindRow:
         count = _size(c[0]) if c[0] is not None else 1
-        return A.KindRow(span=self.span(meta), count=count, values=c[1:], refs=self.refs(c[0]))
+        return A.KindRow.make(span=self.span(meta), count=count, values=c[1:], refs=self.refs(c[0]))
 
     @v_args(meta=True)
     def kind_decl(self, meta: Any, c: list) -> A.KindDecl:
@@ -237,13 +240,14 @@ class AstBuilder(Transformer):
         defaults = {str(f): v for f, v in (x for x in c[1:] if isinstance(x, tuple))
                     if v is not None}
         rows = [r for r in c[1:] if isinstance(r, A.KindRow)]
-        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
-                          rows=rows, name_span=self.tok_span(c[0]),
-                          field_spans=[self.tok_span(f) for f in fields], defaults=defaults)
+        return A.KindDecl.make(span=self.span(meta), name=str(c[0]),
+                               fields=[str(f) for f in fields],
+                               rows=rows, name_span=self.tok_span(c[0]),
+                               field_spans=[self.tok_span(f) for f in fields], defaults=defaults)
 
     @v_args(meta=True)
     def each_value(self, meta: Any, c: list) -> A.Each:
-        return A.Each(span=self.span(meta), items=c[0])
+        return A.Each.make(span=self.span(meta), items=c[0])
 
     @v_args(meta=True)
     def data_source(self, meta: Any, c: list) -> A.DataSource:
@@ -255,8 +259,8 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def data_file(self, meta: Any, c: list) -> A.DataSource:
         keys = [k for k in c[1:] if k is not None]
-        return A.DataSource(span=self.span(meta), path=self.plain(c[0]),
-                            key=keys[0] if keys else [], more=keys[1:])
+        return A.DataSource.make(span=self.span(meta), path=self.plain(c[0]),
+                                 key=keys[0] if keys else [], more=keys[1:])
 
     def data_key(self, c: list) -> list[str]:
         return [str(t) for t in c]
@@ -265,57 +269,59 @@ class AstBuilder(Transformer):
     def kind_from(self, meta: Any, c: list) -> A.KindDecl:
         fields = [f for f, _ in c[1:-1]]
         defaults = {str(f): value for f, value in c[1:-1] if value is not None}
-        return A.KindDecl(span=self.span(meta), name=str(c[0]), fields=[str(f) for f in fields],
-                          rows=[], name_span=self.tok_span(c[0]),
-                          field_spans=[self.tok_span(f) for f in fields], source=c[-1],
-                          defaults=defaults)
+        return A.KindDecl.make(span=self.span(meta), name=str(c[0]),
+                               fields=[str(f) for f in fields],
+                               rows=[], name_span=self.tok_span(c[0]),
+                               field_spans=[self.tok_span(f) for f in fields], source=c[-1],
+                               defaults=defaults)
 
     def kind_field(self, c: list) -> tuple[Token, A.Expr | None]:
         return c[0], c[1]
 
     @v_args(meta=True)
     def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
-        return A.ZoneDecl(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
-                          kind=str(c[2]), visibility=str(c[3]) if c[3] is not None else "public",
-                          name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
+        return A.ZoneDecl.make(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
+                               kind=str(c[2]),
+                               visibility=str(c[3]) if c[3] is not None else "public",
+                               name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
 
     @v_args(meta=True)
     def trigger_decl(self, meta: Any, c: list) -> A.TriggerDecl:
-        return A.TriggerDecl(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
-                             body=c[3], name_span=self.tok_span(c[0]))
+        return A.TriggerDecl.make(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
+                                  body=c[3], name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta: Any, c: list) -> A.Shuffle:
-        return A.Shuffle(span=self.span(meta), zone=c[0])
+        return A.Shuffle.make(span=self.span(meta), zone=c[0])
 
     @v_args(meta=True)
     def move_stmt(self, meta: Any, c: list) -> A.Move:
-        return A.Move(span=self.span(meta), item=c[0], source=c[1], dest=c[2])
+        return A.Move.make(span=self.span(meta), item=c[0], source=c[1], dest=c[2])
 
     @v_args(meta=True)
     def enum_value(self, meta: Any, c: list) -> A.EnumValue:
         label = self.plain(c[1]) if c[1] is not None else None
-        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label,
-                           name_span=self.tok_span(c[0]))
+        return A.EnumValue.make(span=self.span(meta), name=str(c[0]), label=label,
+                                name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def enum_decl(self, meta: Any, c: list) -> A.EnumDecl:
-        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=c[1:],
-                          name_span=self.tok_span(c[0]))
+        return A.EnumDecl.make(span=self.span(meta), name=str(c[0]), values=c[1:],
+                               name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def enum_row(self, meta: Any, c: list) -> A.EnumValue:
         label = self.plain(c[1]) if c[1] is not None else None
-        return A.EnumValue(span=self.span(meta), name=str(c[0]), label=label, fields=c[2:],
-                           name_span=self.tok_span(c[0]))
+        return A.EnumValue.make(span=self.span(meta), name=str(c[0]), label=label, fields=c[2:],
+                                name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def enum_table(self, meta: Any, c: list) -> A.EnumDecl:
         fields = [t for t in c[1:] if isinstance(t, Token)]
         values = [v for v in c[1:] if isinstance(v, A.EnumValue)]
-        return A.EnumDecl(span=self.span(meta), name=str(c[0]), values=values,
-                          fields=[str(f) for f in fields], name_span=self.tok_span(c[0]),
-                          field_spans=[self.tok_span(f) for f in fields])
+        return A.EnumDecl.make(span=self.span(meta), name=str(c[0]), values=values,
+                               fields=[str(f) for f in fields], name_span=self.tok_span(c[0]),
+                               field_spans=[self.tok_span(f) for f in fields])
 
     # ---- a variant's changes, the display --------------------------------------------
 
@@ -324,13 +330,13 @@ class AstBuilder(Transformer):
         what, name = str(c[0]), c[1]
         if isinstance(name, Token) and name.type == "STRING":
             name = self.plain(name)
-        return A.Change(span=self.span(meta), what=what,
-                        name=str(name) if name is not None else None, edits=c[2:],
-                        refs=self.refs(c[1]))
+        return A.Change.make(span=self.span(meta), what=what,
+                             name=str(name) if name is not None else None, edits=c[2:],
+                             refs=self.refs(c[1]))
 
     def _hook(self, meta: Any, place: str, anchor: Any, body: Any) -> A.Hook:
-        return A.Hook(span=self.span(meta), place=place, anchor=anchor,
-                      body=body if isinstance(body, list) else [body])
+        return A.Hook.make(span=self.span(meta), place=place, anchor=anchor,
+                           body=body if isinstance(body, list) else [body])
 
     @v_args(meta=True)
     def at_start(self, meta: Any, c: list) -> A.Hook:
@@ -354,7 +360,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def replace_value(self, meta: Any, c: list) -> A.ValueEdit:
-        return A.ValueEdit(span=self.span(meta), old=c[0], new=c[1])
+        return A.ValueEdit.make(span=self.span(meta), old=c[0], new=c[1])
 
     def one_line(self, c: list) -> list:
         return [c[0]]
@@ -362,26 +368,26 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def option_edit(self, meta: Any, c: list) -> A.OptionEdit:
         label = self.string(c[1]) if c[1] is not None else None
-        return A.OptionEdit(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
-                            body=c[3] if len(c) > 3 else None, name_span=self.tok_span(c[0]))
+        return A.OptionEdit.make(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
+                                 body=c[3] if len(c) > 3 else None, name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def add_option(self, meta: Any, c: list) -> A.OptionEdit:
         o: A.MenuOption = c[0]  # placed at the option itself (the menu will hold it)
-        return A.OptionEdit(span=o.span, id=o.id, label=o.label, cond=o.cond,
-                            body=o.body, action="add", name_span=o.name_span)
+        return A.OptionEdit.make(span=o.span, id=o.id, label=o.label, cond=o.cond,
+                                 body=o.body, action="add", name_span=o.name_span)
 
     @v_args(meta=True)
     def remove_option(self, meta: Any, c: list) -> A.OptionEdit:
-        return A.OptionEdit(span=self.span(meta), id=str(c[0]), action="remove",
-                            name_span=self.tok_span(c[0]))
+        return A.OptionEdit.make(span=self.span(meta), id=str(c[0]), action="remove",
+                                 name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def display_decl(self, meta: Any, c: list) -> A.DisplayDecl:
-        return A.DisplayDecl(span=self.span(meta), items=c)
+        return A.DisplayDecl.make(span=self.span(meta), items=c)
 
     def _display(self, meta: Any, what: str, names: list, **extra: Any) -> A.DisplayItem:
-        return A.DisplayItem(span=self.span(meta), what=what, names=self.refs(*names), **extra)
+        return A.DisplayItem.make(span=self.span(meta), what=what, names=self.refs(*names), **extra)
 
     @v_args(meta=True)
     def display_hide(self, meta: Any, c: list) -> A.DisplayItem:
@@ -413,13 +419,14 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def die_decl(self, meta: Any, c: list) -> A.DieDecl:
-        return A.DieDecl(span=self.span(meta), name=str(c[0]), faces=c[1],
-                         name_span=self.tok_span(c[0]))
+        return A.DieDecl.make(span=self.span(meta), name=str(c[0]), faces=c[1],
+                              name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def dice_decl(self, meta: Any, c: list) -> A.DiceDecl:
-        return A.DiceDecl(span=self.span(meta), name=str(c[0]), count=_int(c[1]), die=str(c[2]),
-                          name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
+        return A.DiceDecl.make(span=self.span(meta), name=str(c[0]), count=_int(c[1]),
+                               die=str(c[2]),
+                               name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
 
     def params(self, c: list) -> list[Token]:
         return [t for t in c if t is not None]
@@ -427,34 +434,37 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def define_decl(self, meta: Any, c: list) -> A.DefineDecl:
         params = c[1] or []
-        return A.DefineDecl(span=self.span(meta), name=str(c[0]), params=[str(p) for p in params],
-                            body=c[2], name_span=self.tok_span(c[0]),
-                            param_spans=[self.tok_span(p) for p in params])
+        return A.DefineDecl.make(span=self.span(meta), name=str(c[0]),
+                                 params=[str(p) for p in params],
+                                 body=c[2], name_span=self.tok_span(c[0]),
+                                 param_spans=[self.tok_span(p) for p in params])
 
     @v_args(meta=True)
     def rule_decl(self, meta: Any, c: list) -> A.RuleDecl:
         params = c[1] or []
-        return A.RuleDecl(span=self.span(meta), name=str(c[0]), params=[str(p) for p in params],
-                          body=c[2], name_span=self.tok_span(c[0]),
-                          param_spans=[self.tok_span(p) for p in params])
+        return A.RuleDecl.make(span=self.span(meta), name=str(c[0]),
+                               params=[str(p) for p in params],
+                               body=c[2], name_span=self.tok_span(c[0]),
+                               param_spans=[self.tok_span(p) for p in params])
 
     @v_args(meta=True)
     def setup_decl(self, meta: Any, c: list) -> A.SetupDecl:
-        return A.SetupDecl(span=self.span(meta), body=c[0])
+        return A.SetupDecl.make(span=self.span(meta), body=c[0])
 
     @v_args(meta=True)
     def play_decl(self, meta: Any, c: list) -> A.PlayDecl:
-        return A.PlayDecl(span=self.span(meta), body=c[0])
+        return A.PlayDecl.make(span=self.span(meta), body=c[0])
 
     @v_args(meta=True)
     def rank_decl(self, meta: Any, c: list) -> A.RankDecl:
-        return A.RankDecl(span=self.span(meta), var=str(c[1]), keys=c[2:], team=c[0] is not None,
-                          name_span=self.tok_span(c[1]))
+        return A.RankDecl.make(span=self.span(meta), var=str(c[1]), keys=c[2:],
+                               team=c[0] is not None,
+                               name_span=self.tok_span(c[1]))
 
     @v_args(meta=True)
     def heuristic_decl(self, meta: Any, c: list) -> A.HeuristicDecl:
-        return A.HeuristicDecl(span=self.span(meta), var=str(c[0]), value=c[1],
-                               name_span=self.tok_span(c[0]))
+        return A.HeuristicDecl.make(span=self.span(meta), var=str(c[0]), value=c[1],
+                                    name_span=self.tok_span(c[0]))
 
     def ex_players(self, c: list) -> tuple:
         return ("players", _int(c[0]))
@@ -469,11 +479,11 @@ class AstBuilder(Transformer):
     def example_decl(self, meta: Any, c: list) -> A.ExampleDecl:
         opts = c[1] or {}
         start = c[2]
-        return A.ExampleDecl(span=self.span(meta), name=self.plain(c[0]),
-                             players=opts.get("players"), seed=opts.get("seed"), body=c[3],
-                             name_span=self.tok_span(c[0]),
-                             start=str(start) if start is not None else None,
-                             start_span=self.tok_span(start) if start is not None else None)
+        return A.ExampleDecl.make(span=self.span(meta), name=self.plain(c[0]),
+                                  players=opts.get("players"), seed=opts.get("seed"), body=c[3],
+                                  name_span=self.tok_span(c[0]),
+                                  start=str(start) if start is not None else None,
+                                  start_span=self.tok_span(start) if start is not None else None)
 
     # ---- statements ----------------------------------------------------------------
 
@@ -482,104 +492,104 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def let_stmt(self, meta: Any, c: list) -> A.Let:
-        return A.Let(span=self.span(meta), name=str(c[0]), value=c[1],
-                     name_span=self.tok_span(c[0]))
+        return A.Let.make(span=self.span(meta), name=str(c[0]), value=c[1],
+                          name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def let_roll_stmt(self, meta: Any, c: list) -> A.LetRoll:
-        return A.LetRoll(span=self.span(meta), name=str(c[0]), die=c[1],
-                         name_span=self.tok_span(c[0]))
+        return A.LetRoll.make(span=self.span(meta), name=str(c[0]), die=c[1],
+                              name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def target_name(self, meta: Any, c: list) -> A.Target:
-        return A.Target(span=self.span(meta), name=str(c[0]))
+        return A.Target.make(span=self.span(meta), name=str(c[0]))
 
     @v_args(meta=True)
     def target_of(self, meta: Any, c: list) -> A.Target:
-        return A.Target(span=self.span(meta), name=str(c[0]), of=c[1])
+        return A.Target.make(span=self.span(meta), name=str(c[0]), of=c[1])
 
     @v_args(meta=True)
     def set_stmt(self, meta: Any, c: list) -> A.Set:
-        return A.Set(span=self.span(meta), target=c[0], value=c[1])
+        return A.Set.make(span=self.span(meta), target=c[0], value=c[1])
 
     @v_args(meta=True)
     def add_stmt(self, meta: Any, c: list) -> A.Add:
-        return A.Add(span=self.span(meta), amount=c[0], target=c[1])
+        return A.Add.make(span=self.span(meta), amount=c[0], target=c[1])
 
     @v_args(meta=True)
     def subtract_stmt(self, meta: Any, c: list) -> A.Add:
-        return A.Add(span=self.span(meta), amount=c[0], target=c[1], negate=True)
+        return A.Add.make(span=self.span(meta), amount=c[0], target=c[1], negate=True)
 
     @v_args(meta=True)
     def place_stmt(self, meta: Any, c: list) -> A.Place:
-        return A.Place(span=self.span(meta), piece=c[0], cell=c[1], turn=c[2])
+        return A.Place.make(span=self.span(meta), piece=c[0], cell=c[1], turn=c[2])
 
     @v_args(meta=True)
     def clear_stmt(self, meta: Any, c: list) -> A.Clear:
-        return A.Clear(span=self.span(meta), cell=c[0])
+        return A.Clear.make(span=self.span(meta), cell=c[0])
 
     @v_args(meta=True)
     def roll_stmt(self, meta: Any, c: list) -> A.Roll:
-        return A.Roll(span=self.span(meta), dice=c[0])
+        return A.Roll.make(span=self.span(meta), dice=c[0])
 
     @v_args(meta=True)
     def win_stmt(self, meta: Any, c: list) -> A.Win:
-        return A.Win(span=self.span(meta), player=c[0])
+        return A.Win.make(span=self.span(meta), player=c[0])
 
     @v_args(meta=True)
     def draw_stmt(self, meta: Any, c: list) -> A.Draw:
-        return A.Draw(span=self.span(meta))
+        return A.Draw.make(span=self.span(meta))
 
     @v_args(meta=True)
     def end_game_stmt(self, meta: Any, c: list) -> A.EndGame:
-        return A.EndGame(span=self.span(meta))
+        return A.EndGame.make(span=self.span(meta))
 
     @v_args(meta=True)
     def end_turn_stmt(self, meta: Any, c: list) -> A.EndTurn:
-        return A.EndTurn(span=self.span(meta))
+        return A.EndTurn.make(span=self.span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta: Any, c: list) -> A.Break:
-        return A.Break(span=self.span(meta))
+        return A.Break.make(span=self.span(meta))
 
     @v_args(meta=True)
     def say_stmt(self, meta: Any, c: list) -> A.Say:
-        return A.Say(span=self.span(meta), text=self.string(c[0]), to=c[1])
+        return A.Say.make(span=self.span(meta), text=self.string(c[0]), to=c[1])
 
     @v_args(meta=True)
     def expect_stmt(self, meta: Any, c: list) -> A.Expect:
-        return A.Expect(span=self.span(meta), cond=c[0])
+        return A.Expect.make(span=self.span(meta), cond=c[0])
 
     @v_args(meta=True)
     def pass_stmt(self, meta: Any, c: list) -> A.Pass:
-        return A.Pass(span=self.span(meta))
+        return A.Pass.make(span=self.span(meta))
 
     @v_args(meta=True)
     def call_stmt(self, meta: Any, c: list) -> A.CallRule:
-        return A.CallRule(span=self.span(meta), name=str(c[0]), args=c[1] or [])
+        return A.CallRule.make(span=self.span(meta), name=str(c[0]), args=c[1] or [])
 
     @v_args(meta=True)
     def step_call(self, meta: Any, c: list) -> A.CallRule:
-        return A.CallRule(span=self.span(meta), name="step", args=c[0] or [])
+        return A.CallRule.make(span=self.span(meta), name="step", args=c[0] or [])
 
     @v_args(meta=True)
     def base_named_call(self, meta: Any, c: list) -> A.CallRule:
-        return A.CallRule(span=self.span(meta), name="base", args=c[0] or [])
+        return A.CallRule.make(span=self.span(meta), name="base", args=c[0] or [])
 
     @v_args(meta=True)
     def base_call_stmt(self, meta: Any, c: list) -> A.BaseCall:
-        return A.BaseCall(span=self.span(meta), name=str(c[0]), args=c[1] or [])
+        return A.BaseCall.make(span=self.span(meta), name=str(c[0]), args=c[1] or [])
 
     @v_args(meta=True)
     def step_stmt(self, meta: Any, c: list) -> A.Step:
-        return A.Step(span=self.span(meta), name=str(c[0]), body=c[1],
-                      name_span=self.tok_span(c[0]))
+        return A.Step.make(span=self.span(meta), name=str(c[0]), body=c[1],
+                           name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def replay_stmt(self, meta: Any, c: list) -> A.Replay:
         toks = [t for t in c if t is not None]
-        return A.Replay(span=self.span(meta), choices=[self.plain(t) for t in toks],
-                        choice_spans=[self.tok_span(t) for t in toks])
+        return A.Replay.make(span=self.span(meta), choices=[self.plain(t) for t in toks],
+                             choice_spans=[self.tok_span(t) for t in toks])
 
     def elif_clause(self, c: list) -> tuple:
         return (c[0], c[1])
@@ -596,25 +606,27 @@ class AstBuilder(Transformer):
                 branches.append(extra)
             elif extra is not None:
                 otherwise = extra
-        return A.If(span=self.span(meta), branches=branches, otherwise=otherwise)
+        return A.If.make(span=self.span(meta), branches=branches, otherwise=otherwise)
 
     @v_args(meta=True)
     def for_stmt(self, meta: Any, c: list) -> A.ForEach:
-        return A.ForEach(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2], body=c[3],
-                         name_span=self.tok_span(c[0]))
+        return A.ForEach.make(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
+                              body=c[3],
+                              name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def repeat_stmt(self, meta: Any, c: list) -> A.Repeat:
-        return A.Repeat(span=self.span(meta), count=c[0], body=c[1])
+        return A.Repeat.make(span=self.span(meta), count=c[0], body=c[1])
 
     @v_args(meta=True)
     def while_stmt(self, meta: Any, c: list) -> A.While:
-        return A.While(span=self.span(meta), cond=c[0], body=c[1])
+        return A.While.make(span=self.span(meta), cond=c[0], body=c[1])
 
     @v_args(meta=True)
     def turns_stmt(self, meta: Any, c: list) -> A.Turns:
-        return A.Turns(span=self.span(meta), start=c[0], direction=c[1], at_once=c[2] is not None,
-                       rounds=c[3], body=c[-1])
+        return A.Turns.make(span=self.span(meta), start=c[0], direction=c[1],
+                            at_once=c[2] is not None,
+                            rounds=c[3], body=c[-1])
 
     def going(self, c: list) -> Any:
         return c[0]
@@ -622,38 +634,38 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def secret_stmt(self, meta: Any, c: list) -> A.SecretStep:
         name, seats, body, reveal = [x for x in c if not _secret_word(x)]
-        return A.SecretStep(span=self.span(meta), var=str(name), seats=seats, body=body,
-                            reveal=reveal, name_span=self.tok_span(name))
+        return A.SecretStep.make(span=self.span(meta), var=str(name), seats=seats, body=body,
+                                 reveal=reveal, name_span=self.tok_span(name))
 
     def reveal_clause(self, c: list) -> list:
         return c[0]
 
     @v_args(meta=True)
     def accept_answer(self, meta: Any, c: list) -> A.Answer:
-        return A.Answer(span=self.span(meta), accept=True,
-                        label=self.string(c[0]) if c[0] is not None else None, body=c[1])
+        return A.Answer.make(span=self.span(meta), accept=True,
+                             label=self.string(c[0]) if c[0] is not None else None, body=c[1])
 
     @v_args(meta=True)
     def refuse_answer(self, meta: Any, c: list) -> A.Answer:
-        return A.Answer(span=self.span(meta), accept=False,
-                        label=self.string(c[0]) if c[0] is not None else None, body=c[1])
+        return A.Answer.make(span=self.span(meta), accept=False,
+                             label=self.string(c[0]) if c[0] is not None else None, body=c[1])
 
     @v_args(meta=True)
     def offer_stmt(self, meta: Any, c: list) -> A.Offer:
-        return A.Offer(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
-                       domain=c[2], where=c[3], by=c[4], to=c[5], label=c[6], done_label=c[7],
-                       answers=c[8:], name_span=self.tok_span(c[1]))
+        return A.Offer.make(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
+                            domain=c[2], where=c[3], by=c[4], to=c[5], label=c[6], done_label=c[7],
+                            answers=c[8:], name_span=self.tok_span(c[1]))
 
     @v_args(meta=True)
     def point_stmt(self, meta: Any, c: list) -> A.Point:
-        return A.Point(span=self.span(meta), name=str(c[0]), name_span=self.tok_span(c[0]))
+        return A.Point.make(span=self.span(meta), name=str(c[0]), name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def expect_options_stmt(self, meta: Any, c: list) -> A.ExpectOptions:
         toks = [t for t in c[1:] if t is not None]
-        return A.ExpectOptions(span=self.span(meta), mode=str(c[0]) if c[0] else "exactly",
-                               ids=[self.plain(t) for t in toks],
-                               id_spans=[self.tok_span(t) for t in toks])
+        return A.ExpectOptions.make(span=self.span(meta), mode=str(c[0]) if c[0] else "exactly",
+                                    ids=[self.plain(t) for t in toks],
+                                    id_spans=[self.tok_span(t) for t in toks])
 
     def by(self, c: list) -> Any:
         return c[0]
@@ -663,133 +675,133 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list) -> A.Choose:
-        return A.Choose(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
-                        domain=c[2], where=c[3], by=c[4], secret=c[5] is not None,
-                        label=c[6], done_label=c[7], body=c[8] if len(c) > 8 else None,
-                        name_span=self.tok_span(c[1]))
+        return A.Choose.make(span=self.span(meta), optional=c[0] is not None, var=str(c[1]),
+                             domain=c[2], where=c[3], by=c[4], secret=c[5] is not None,
+                             label=c[6], done_label=c[7], body=c[8] if len(c) > 8 else None,
+                             name_span=self.tok_span(c[1]))
 
     def done_label(self, c: list) -> A.StrLit:
         return self.string(c[0])
 
     @v_args(meta=True)
     def choose_any_stmt(self, meta: Any, c: list) -> A.ChooseAny:
-        return A.ChooseAny(span=self.span(meta), var=str(c[0]), domain=c[1], by=c[2],
-                           label=c[3], body=c[4] if len(c) > 4 else None,
-                           name_span=self.tok_span(c[0]))
+        return A.ChooseAny.make(span=self.span(meta), var=str(c[0]), domain=c[1], by=c[2],
+                                label=c[3], body=c[4] if len(c) > 4 else None,
+                                name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def option(self, meta: Any, c: list) -> A.MenuOption:
         label = self.string(c[1]) if c[1] is not None else None
-        return A.MenuOption(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
-                            body=c[3], name_span=self.tok_span(c[0]))
+        return A.MenuOption.make(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
+                                 body=c[3], name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
     def choose_menu_stmt(self, meta: Any, c: list) -> A.ChooseMenu:
-        return A.ChooseMenu(span=self.span(meta), by=c[0], options=c[1:])
+        return A.ChooseMenu.make(span=self.span(meta), by=c[0], options=c[1:])
 
     # ---- expressions ---------------------------------------------------------------
 
     @v_args(meta=True)
     def cond_expr(self, meta: Any, c: list) -> A.Cond:
-        return A.Cond(span=self.span(meta), test=c[0], then=c[1], otherwise=c[2])
+        return A.Cond.make(span=self.span(meta), test=c[0], then=c[1], otherwise=c[2])
 
     @v_args(meta=True)
     def or_op(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op="or", left=c[0], right=c[1])
+        return A.Binary.make(span=self.span(meta), op="or", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def and_op(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op="and", left=c[0], right=c[1])
+        return A.Binary.make(span=self.span(meta), op="and", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def not_op(self, meta: Any, c: list) -> A.Unary:
-        return A.Unary(span=self.span(meta), op="not", operand=c[0])
+        return A.Unary.make(span=self.span(meta), op="not", operand=c[0])
 
     @v_args(meta=True)
     def compare(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
+        return A.Binary.make(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
 
     @v_args(meta=True)
     def member(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op="in", left=c[0], right=c[1])
+        return A.Binary.make(span=self.span(meta), op="in", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def not_member(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op="not in", left=c[0], right=c[1])
+        return A.Binary.make(span=self.span(meta), op="not in", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def is_empty(self, meta: Any, c: list) -> A.IsEmpty:
-        return A.IsEmpty(span=self.span(meta), operand=c[0], negated=False)
+        return A.IsEmpty.make(span=self.span(meta), operand=c[0], negated=False)
 
     @v_args(meta=True)
     def is_not_empty(self, meta: Any, c: list) -> A.IsEmpty:
-        return A.IsEmpty(span=self.span(meta), operand=c[0], negated=True)
+        return A.IsEmpty.make(span=self.span(meta), operand=c[0], negated=True)
 
     @v_args(meta=True)
     def range_expr(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op="..", left=c[0], right=c[1])
+        return A.Binary.make(span=self.span(meta), op="..", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def binop(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
+        return A.Binary.make(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
 
     @v_args(meta=True)
     def neg(self, meta: Any, c: list) -> A.Unary:
-        return A.Unary(span=self.span(meta), op="-", operand=c[0])
+        return A.Unary.make(span=self.span(meta), op="-", operand=c[0])
 
     @v_args(meta=True)
     def of_expr(self, meta: Any, c: list) -> A.Of:
-        return A.Of(span=self.span(meta), attr=str(c[0]), obj=c[1])
+        return A.Of.make(span=self.span(meta), attr=str(c[0]), obj=c[1])
 
     @v_args(meta=True)
     def index(self, meta: Any, c: list) -> A.Index:
-        return A.Index(span=self.span(meta), obj=c[0], index=c[1])
+        return A.Index.make(span=self.span(meta), obj=c[0], index=c[1])
 
     def int_lit(self, c: list) -> A.IntLit:
-        return A.IntLit(span=self.tok_span(c[0]), value=_int(c[0]))
+        return A.IntLit.make(span=self.tok_span(c[0]), value=_int(c[0]))
 
     def str_lit(self, c: list) -> A.StrLit:
         return self.string(c[0])
 
     @v_args(meta=True)
     def true_lit(self, meta: Any, c: list) -> A.BoolLit:
-        return A.BoolLit(span=self.span(meta), value=True)
+        return A.BoolLit.make(span=self.span(meta), value=True)
 
     @v_args(meta=True)
     def false_lit(self, meta: Any, c: list) -> A.BoolLit:
-        return A.BoolLit(span=self.span(meta), value=False)
+        return A.BoolLit.make(span=self.span(meta), value=False)
 
     @v_args(meta=True)
     def none_lit(self, meta: Any, c: list) -> A.NoneLit:
-        return A.NoneLit(span=self.span(meta))
+        return A.NoneLit.make(span=self.span(meta))
 
     @v_args(meta=True)
     def player_lit(self, meta: Any, c: list) -> A.PlayerLit:
-        return A.PlayerLit(span=self.span(meta), number=_int(c[0]))
+        return A.PlayerLit.make(span=self.span(meta), number=_int(c[0]))
 
     def name(self, c: list) -> A.Name:
-        return A.Name(span=self.tok_span(c[0]), name=str(c[0]))
+        return A.Name.make(span=self.tok_span(c[0]), name=str(c[0]))
 
     @v_args(meta=True)
     def call(self, meta: Any, c: list) -> A.Call:
-        return A.Call(span=self.span(meta), func=str(c[0]), args=c[1] or [])
+        return A.Call.make(span=self.span(meta), func=str(c[0]), args=c[1] or [])
 
     @v_args(meta=True)
     def list_lit(self, meta: Any, c: list) -> A.ListLit:
-        return A.ListLit(span=self.span(meta), items=c[0] or [])
+        return A.ListLit.make(span=self.span(meta), items=c[0] or [])
 
     @v_args(meta=True)
     def agg_call(self, meta: Any, c: list) -> A.Call:
-        return A.Call(span=self.span(meta), func=str(c[0]), args=c[1])
+        return A.Call.make(span=self.span(meta), func=str(c[0]), args=c[1])
 
     @v_args(meta=True)
     def tuple_lit(self, meta: Any, c: list) -> A.TupleLit:
-        return A.TupleLit(span=self.span(meta), items=[c[0], *c[1]])
+        return A.TupleLit.make(span=self.span(meta), items=[c[0], *c[1]])
 
     @v_args(meta=True)
     def list_comp(self, meta: Any, c: list) -> A.ListComp:
-        return A.ListComp(span=self.span(meta), expr=c[0], var=str(c[1]), domain=c[2],
-                          where=c[3], name_span=self.tok_span(c[1]))
+        return A.ListComp.make(span=self.span(meta), expr=c[0], var=str(c[1]), domain=c[2],
+                               where=c[3], name_span=self.tok_span(c[1]))
 
     def args(self, c: list) -> list:
         return list(c)
@@ -798,7 +810,7 @@ class AstBuilder(Transformer):
     def sort(self, meta: Any, c: list) -> A.Expr:
         _, items, where, key = c
         if where is None and key is None:
-            return A.Call(span=self.span(meta), func="sort", args=[items])
+            return A.Call.make(span=self.span(meta), func="sort", args=[items])
         if not (isinstance(items, A.Binary) and items.op == "in"
                 and isinstance(items.left, A.Name)):
             raise StringError("write sort(x in LIST by KEY): a name, 'in' and the list",
@@ -806,18 +818,18 @@ class AstBuilder(Transformer):
         if key is None:
             raise StringError("'sort(x in LIST where ...)' needs 'by' and the key to sort by",
                               self.span(meta), "E001")
-        return A.Sort(span=self.span(meta), var=items.left.name, domain=items.right,
-                      where=where, key=key, name_span=items.left.span)
+        return A.Sort.make(span=self.span(meta), var=items.left.name, domain=items.right,
+                           where=where, key=key, name_span=items.left.span)
 
     @v_args(meta=True)
     def quantifier(self, meta: Any, c: list) -> A.Quantifier:
-        return A.Quantifier(span=self.span(meta), kind=str(c[0]), var=str(c[1]), domain=c[2],
-                            where=c[3], name_span=self.tok_span(c[1]))
+        return A.Quantifier.make(span=self.span(meta), kind=str(c[0]), var=str(c[1]), domain=c[2],
+                                 where=c[3], name_span=self.tok_span(c[1]))
 
     @v_args(meta=True)
     def aggregate(self, meta: Any, c: list) -> A.Aggregate:
-        return A.Aggregate(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
-                           domain=c[3], where=c[4], name_span=self.tok_span(c[2]))
+        return A.Aggregate.make(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
+                                domain=c[3], where=c[4], name_span=self.tok_span(c[2]))
 
 
 def _secret_word(x: Any) -> bool:

@@ -165,7 +165,7 @@ def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     var = a.var_of[id(s)]
     by, to, answer = c.new_slot(PLAYER), c.new_slot(PLAYER), c.new_slot(INT)
     c.emit(pos, E.assign(c.local_store(by), c.decider(s.by, s.span)))
-    choice = A.Choose(span=s.span, name_span=s.name_span, var=s.var, optional=s.optional,
+    choice = A.Choose.make(span=s.span, name_span=s.name_span, var=s.var, optional=s.optional,
                       domain=s.domain, where=s.where, by=s.by, label=s.label,
                       done_label=s.done_label, body=None)
     a.var_of[id(choice)] = var

@@ -1,0 +1,103 @@
+"""The start of a command (docs/performance.md, "A cold `check`"): what makes a cold
+`rulesdsl check` quick must not change what it finds."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl import ast as A
+from rulesdsl.diagnostics import RulesError, Span
+from rulesdsl.loader import collector_paused, load_text
+from rulesdsl.variants import resolve
+
+from .conftest import ROOT
+
+# every game's own rule file, variants (one with `base` calls, one with edits of menus), and
+# test programs the parser, the builder and the merging of variants refuse
+FILES = sorted([*(p for p in ROOT.glob("games/*/*.rules") if p.stem == p.parent.name),
+                *(ROOT / "games/cromlech" / f for f in ("hardcore.rules", "symmetry.rules")),
+                *ROOT.glob("tests/programs/bad_*.rules"),
+                ROOT / "tests/programs/change_mistakes.rules"])
+
+
+def _shape(x: Any) -> Any:
+    """A tree as plain data, with the exact type of every value and the fields set."""
+    if isinstance(x, (A.Node, Span)):
+        return (type(x).__name__, sorted(x.__pydantic_fields_set__),
+                [(k, _shape(v)) for k, v in x.__dict__.items()])
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, [_shape(v) for v in x])
+    if isinstance(x, dict):
+        return ("dict", [(_shape(k), _shape(v)) for k, v in x.items()])
+    return (type(x).__name__, x)
+
+
+def _parsed(path: Path) -> Any:
+    try:
+        return _shape(resolve(path).file)
+    except RulesError as err:
+        return [d.render(err.sources) for d in err.diagnostics]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_nodes_made_unvalidated_are_the_nodes_validation_makes(path, monkeypatch):
+    """The builder, the data files and the merging of variants make nodes without
+    pydantic's validation (`Node.make`): each tree is the same, to the type of every value,
+    as when every node is validated."""
+    made = _parsed(path)
+    monkeypatch.setattr(A, "VALIDATE_MADE", True)
+    assert _parsed(path) == made
+
+
+def test_make_refuses_unknown_and_missing_fields_and_copies_list_defaults():
+    span = Span(file="x.rules")
+    with pytest.raises(TypeError, match="no field"):
+        A.IntLit.make(span=span, value=1, colour=2)
+    with pytest.raises(TypeError, match="needs its field 'value'"):
+        A.IntLit.make(span=span)
+    one, two = (A.Change.make(span=span, what="rule", name="r", edits=[]) for _ in range(2))
+    assert one == A.Change(span=span, what="rule", name="r", edits=[])
+    assert one.refs == [] and one.refs is not two.refs
+
+
+def test_a_check_builds_no_validator_of_the_syntax_tree():
+    """Building pydantic's validators of the node classes is a tenth of a second: a check
+    of a game makes every node without them (in a process of its own, as other tests
+    build them)."""
+    script = ("from rulesdsl import ast as A\n"
+              "from rulesdsl.loader import check_file\n"
+              "diags, _ = check_file('games/cromlech/cromlech.rules')\n"
+              "assert not [d for d in diags if d.severity == 'error'], diags\n"
+              "def sub(c):\n"
+              "    return [k for s in c.__subclasses__() for k in (s, *sub(s))]\n"
+              "print(sorted(c.__name__ for c in sub(A.Node) if c.__pydantic_complete__))\n")
+    env = {**os.environ, "RULESDSL_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_loading_pauses_the_collector_and_leaves_it_as_it_was():
+    text = 'game "g"\nplayers 1\nplay:\n    end game\n'
+    assert gc.isenabled()
+    seen = []
+    with collector_paused():
+        seen.append(gc.isenabled())
+    load_text(text, "g.rules")
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        load_text(text, "g.rules")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RulesError):
+        load_text("game 1\n", "bad.rules")
+    assert gc.isenabled()
