@@ -76,27 +76,54 @@ def check_module(tree: ast.Module, globals_: set[str]) -> None:
             _check_node(node, own)
 
 
+# what each class of node is checked for, found once per class (the module has tens of
+# thousands of nodes of a few dozen classes): as `isinstance` would find it for each node
+_OTHER, _NAME, _ATTRIBUTE, _CONSTANT, _FUNCTION, _CALL, _REFUSED = range(7)
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    found = _KINDS.get(cls)
+    if found is None:
+        if not issubclass(cls, ALLOWED_NODES):
+            found = _REFUSED
+        else:
+            found = next((k for k, c in ((_NAME, ast.Name), (_ATTRIBUTE, ast.Attribute),
+                                         (_CONSTANT, ast.Constant), (_FUNCTION, ast.FunctionDef),
+                                         (_CALL, ast.Call)) if issubclass(cls, c)), _OTHER)
+        _KINDS[cls] = found
+    return found
+
+
 def _check_node(node: ast.AST, names: set[str]) -> None:
-    if not isinstance(node, ALLOWED_NODES):
+    kind = _kind(type(node))
+    if kind == _OTHER:
+        return
+    if kind == _REFUSED:
         raise UnsafeCode(f"{type(node).__name__} is never generated")
-    if isinstance(node, ast.Name):
+    if kind == _NAME:
+        assert isinstance(node, ast.Name)
         if not (GENERATED_NAME.match(node.id) or node.id in SAFE_BUILTINS) or "__" in node.id:
             raise UnsafeCode(f"the name {node.id!r} is not one the compiler makes")
         if node.id not in names:
             raise UnsafeCode(f"the name {node.id!r} is not defined in the module")
-    elif isinstance(node, ast.Attribute):
+    elif kind == _ATTRIBUTE:
+        assert isinstance(node, ast.Attribute)
         if node.attr not in ALLOWED_ATTRIBUTES:
             raise UnsafeCode(f"the attribute {node.attr!r} is not allowed")
-    elif isinstance(node, ast.Constant):
+    elif kind == _CONSTANT:
+        assert isinstance(node, ast.Constant)
         if node.value is not None and type(node.value) not in (int, str, bool):
             raise UnsafeCode(f"a constant of type {type(node.value).__name__}")
-    elif isinstance(node, ast.FunctionDef):
+    elif kind == _FUNCTION:
+        assert isinstance(node, ast.FunctionDef)
         if node.decorator_list or node.args.vararg or node.args.kwarg or \
                 node.args.kwonlyargs or node.args.defaults:
             raise UnsafeCode("a function with decorators or special arguments")
         if not GENERATED_NAME.match(node.name):
             raise UnsafeCode(f"the function name {node.name!r} is not one the compiler makes")
-    elif isinstance(node, ast.Call):
+    elif kind == _CALL:
+        assert isinstance(node, ast.Call)
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise UnsafeCode("a call with keywords or starred arguments")
 

@@ -51,7 +51,9 @@ Count = Annotated[StrictInt, Field(ge=0)]
 
 class _Model(BaseModel):
     # unknown fields are ignored: a newer writer may add some; what is read is checked
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    # validators are built when a save or a record is first read, not at import: most
+    # commands read neither
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
 
 class SavedState(_Model):
