@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast as pyast
 import gc
 import os
 import subprocess
@@ -14,7 +15,8 @@ import pytest
 
 from rulesdsl import ast as A
 from rulesdsl.diagnostics import RulesError, Span
-from rulesdsl.loader import collector_paused, load_text
+from rulesdsl.interpreter.sandbox import run_module
+from rulesdsl.loader import collector_paused, load, load_text
 from rulesdsl.variants import resolve
 
 from .conftest import ROOT
@@ -101,3 +103,23 @@ def test_loading_pauses_the_collector_and_leaves_it_as_it_was():
     with pytest.raises(RulesError):
         load_text("game 1\n", "bad.rules")
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("game", ["cromlech", "cleromancy", "yacht"])
+@pytest.mark.parametrize("coverage", [False, True])
+def test_the_code_made_when_asked_for_is_the_code_that_runs(game, coverage, monkeypatch):
+    """`Program.code` is made when first read, by generating the module again: the same
+    text as the module that was checked and run."""
+    from rulesdsl.interpreter import compiler
+
+    ran = []
+
+    def run(tree: Any, filename: str, namespace: dict) -> dict:
+        ran.append(pyast.unparse(tree))
+        return run_module(tree, filename, namespace)
+
+    monkeypatch.setattr(compiler, "run_module", run)
+    program = load(ROOT / "games" / game / f"{game}.rules", coverage=coverage).program
+    assert len(ran) == 1
+    assert program.code == ran[0]
+    assert len(ran) == 1  # made without running the module again

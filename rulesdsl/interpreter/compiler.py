@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .. import ast as A
@@ -96,7 +98,7 @@ class Program:
     block_sid: list[int]
     rank: Any
     display: Display
-    code: str  # the generated Python, for reading and debugging
+    make_code: Callable[[], str]  # makes `code`
     init_counters: list[Any]
     score: Any = None  # st -> each player's first rank key, when the rank line has one
     filename: str = "<rules>"  # the name the generated code runs under
@@ -113,6 +115,16 @@ class Program:
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
     heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
+    _code: str | None = field(default=None, repr=False)
+
+    @property
+    def code(self) -> str:
+        """The generated Python, for reading and debugging: made when first asked for, by
+        generating the module again (a tenth of a check's time at every load otherwise;
+        keeping the module's tree instead would nearly double what a loaded Cromlech holds)."""
+        if self._code is None:
+            self._code = self.make_code()
+        return self._code
 
     def span_of_line(self, line: int) -> Span | None:
         """The rule a line of the generated code came from."""
@@ -153,6 +165,7 @@ class Compiler(ExpressionCompiler):
     def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False):
         super().__init__(analysis, layout_of(analysis))
         self.coverage = coverage
+        self.sources = sources
         self.points: list[Point] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
         self.display = Display(analysis)
@@ -254,6 +267,36 @@ class Compiler(ExpressionCompiler):
 
     def compile(self) -> Program:
         a = self.a
+        module, line_sids = self.module()
+        filename = f"<rules {a.file.path}>"
+        env = Env(self.spans, self.proc_of_span)
+        namespace: dict[str, Any] = dict(make_helpers(env))
+        namespace["_show"] = self.display.show
+        namespace.update(self.consts)
+        hits = [0] * len(self.points)
+        if self.coverage:
+            namespace["HITS"] = hits
+        namespace = run_module(module, filename, namespace)
+        for site in self.sites:
+            if isinstance(site.label, str):
+                site.label = namespace[site.label]
+            if isinstance(site.done_label, str):
+                site.done_label = namespace[site.done_label]
+            site.menu = [(oid, namespace[label] if isinstance(label, _Generated) else label)
+                         for oid, label in site.menu]
+        return Program(a, self.layout, namespace["BLOCKS"], self.sites,
+                       [site.slot for site in self.sites], self.entries, self.nlocals,
+                       self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
+                       self.display, partial(_code_of, a, self.sources, self.coverage),
+                       self.initial_counters(),
+                       namespace.get("SCORE"), filename, line_sids, self.block_proc,
+                       self.frame_types, self.flow.together, flow.point_frames(self),
+                       self.points, hits, heuristic=namespace.get("HEURISTIC"),
+                       statistics=reader(a, self.layout, namespace.get("STATS")))
+
+    def module(self) -> tuple[ast.Module, list[int]]:
+        """The generated module, and the rule each of its lines came from (a span id)."""
+        a = self.a
         for n, proc in enumerate(a.procs):
             self.proc_number = n
             self.entries[(proc.kind, proc.name)] = len(self.blocks)
@@ -276,31 +319,7 @@ class Compiler(ExpressionCompiler):
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
         module.body.append(E.assign(E.store("BLOCKS"),
                                     E.list_(E.name(fn.name) for fn in self.blocks)))
-        filename = f"<rules {a.file.path}>"
-        line_sids = E.number_lines(module)
-        env = Env(self.spans, self.proc_of_span)
-        namespace: dict[str, Any] = dict(make_helpers(env))
-        namespace["_show"] = self.display.show
-        namespace.update(self.consts)
-        hits = [0] * len(self.points)
-        if self.coverage:
-            namespace["HITS"] = hits
-        namespace = run_module(module, filename, namespace)
-        for site in self.sites:
-            if isinstance(site.label, str):
-                site.label = namespace[site.label]
-            if isinstance(site.done_label, str):
-                site.done_label = namespace[site.done_label]
-            site.menu = [(oid, namespace[label] if isinstance(label, _Generated) else label)
-                         for oid, label in site.menu]
-        return Program(a, self.layout, namespace["BLOCKS"], self.sites,
-                       [site.slot for site in self.sites], self.entries, self.nlocals,
-                       self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
-                       self.display, ast.unparse(module), self.initial_counters(),
-                       namespace.get("SCORE"), filename, line_sids, self.block_proc,
-                       self.frame_types, self.flow.together, flow.point_frames(self),
-                       self.points, hits, heuristic=namespace.get("HEURISTIC"),
-                       statistics=reader(a, self.layout, namespace.get("STATS")))
+        return module, E.number_lines(module)
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -1175,6 +1194,11 @@ def _alias(n: str) -> bool:
 
 class _Generated(str):
     """The name of a function in the generated module (resolved after it runs)."""
+
+
+def _code_of(analysis: Analysis, sources: dict[str, str], coverage: bool) -> str:
+    """The text of the module `compile_program` runs for these arguments."""
+    return ast.unparse(Compiler(analysis, sources, coverage).module()[0])
 
 
 def compile_program(analysis: Analysis, sources: dict[str, str],
