@@ -18,9 +18,14 @@ A checkout that keeps none of these runs the same commands from scratch each tim
 table gives each median (user + system CPU of the process and its children) and the
 range. Each checkout runs its own code: the command runs with the checkout as its folder.
 
+Python's own cache of compiled modules is kept too, as an installed package has it: each
+checkout writes its bytecode to a folder of its own (PYTHONPYCACHEPREFIX) in the first
+runs, even where PYTHONDONTWRITEBYTECODE is set. With `--no-bytecode` every run compiles
+the modules it imports from their source (about a tenth of a second more for `check`).
+
 Usage, from the repository root:
 
-    python -m benchmarks.start [--file FILE] [--runs N] [CHECKOUT ...]
+    python -m benchmarks.start [--file FILE] [--runs N] [--no-bytecode] [CHECKOUT ...]
 
 (default: this checkout only; give another checkout first to compare, e.g. one of main).
 """
@@ -40,10 +45,17 @@ ROOT = Path(__file__).resolve().parent.parent
 STATES = ("cold", "tree", "warm")
 
 
-def cpu(args: list[str], cwd: Path, cache: Path) -> float:
-    """The CPU seconds of `python -m rulesdsl.cli ARGS` run in `cwd` with this cache."""
-    env = {k: v for k, v in os.environ.items() if k not in ("RULESDSL_NO_CACHE", "PYTHONPATH")}
+def cpu(args: list[str], cwd: Path, cache: Path, bytecode: bool = True) -> float:
+    """The CPU seconds of `python -m rulesdsl.cli ARGS` run in `cwd` with this cache
+    (and with its bytecode kept in the cache folder, if `bytecode`)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RULESDSL_NO_CACHE", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE",
+                        "PYTHONPYCACHEPREFIX")}
     env["XDG_CACHE_HOME"] = str(cache)
+    if bytecode:
+        env["PYTHONPYCACHEPREFIX"] = str(cache / "bytecode")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-m", "rulesdsl.cli", *args], cwd=cwd, env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -67,25 +79,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--file", default="games/cromlech/cromlech.rules",
                         help="the rule file, relative to each checkout (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=5, help="default: %(default)s")
+    parser.add_argument("--no-bytecode", dest="bytecode", action="store_false",
+                        help="compile the modules from their source in every run")
     args = parser.parse_args(argv)
     check = ["check", args.file]
     with tempfile.TemporaryDirectory() as tmp:
         caches = {c: Path(tmp) / str(n) for n, c in enumerate(args.checkouts)}
-        for c, cache in caches.items():   # the parser, built where it is read back
+
+        def run(what: list[str], c: Path) -> float:
+            return cpu(what, c, caches[c], args.bytecode)
+
+        for c in caches:   # the parser (and the bytecode), built where they are read back
             for _ in range(2):
-                cpu(check, c, cache)
+                run(check, c)
         times: dict[tuple[Path, str], list[float]] = {}
         for _ in range(args.runs):
             for c, cache in caches.items():
                 forget(cache, ("parser-",))
-                times.setdefault((c, "cold"), []).append(cpu(check, c, cache))
-                times.setdefault((c, "warm"), []).append(cpu(check, c, cache))
+                times.setdefault((c, "cold"), []).append(run(check, c))
+                times.setdefault((c, "warm"), []).append(run(check, c))
                 # a second parse of the same text keeps its tree (grammar/treecache.py)
                 forget(cache, ("parser-", "tree-"))
-                cpu(["check", "--no-examples", args.file], c, cache)
+                run(["check", "--no-examples", args.file], c)
                 forget(cache, ("parser-", "tree-"))
-                times.setdefault((c, "tree"), []).append(cpu(check, c, cache))
-    print(f"`rulesdsl check {args.file}`: CPU seconds, median of {args.runs} runs (range)")
+                times.setdefault((c, "tree"), []).append(run(check, c))
+    kept = "kept" if args.bytecode else "not kept"
+    print(f"`rulesdsl check {args.file}`: CPU seconds, median of {args.runs} runs (range); "
+          f"bytecode {kept}")
     print("| checkout | " + " | ".join(STATES) + " |")
     print("|---|" + "---:|" * len(STATES))
     for c in args.checkouts:

@@ -729,7 +729,7 @@ class ExpressionCompiler:
         t = Template(f"D{n}", body, sum(1 for _ in ast.walk(body)),
                      [loaded.count(f"a{k}") for k in range(len(inst.params))], grows)
         self.templates[n] = t
-        fbody: list[ast.stmt] = [E.assign(E.store("r"), copy.deepcopy(body))]
+        fbody: list[ast.stmt] = [E.assign(E.store("r"), E.copy_tree(body))]
         if grows:
             fbody += self.number_check(E.name("r"), inst.body.span)
         fbody.append(E.return_(E.name("r")))
@@ -744,7 +744,7 @@ class ExpressionCompiler:
         if not inline:
             return E.call(t.function, E.name("st"), *args)
         return Substitute({f"a{k}": arg for k, arg in enumerate(args)}).visit(
-            copy.deepcopy(t.body))
+            E.copy_tree(t.body))
 
     def number_check(self, value: ast.expr, span: Span) -> list[ast.stmt]:
         """Whole numbers stay between -10^18 and 10^18: a rule that squares a number forty
@@ -764,7 +764,7 @@ class Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.args:
-            return copy.deepcopy(self.args[node.id])
+            return E.copy_tree(self.args[node.id])
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
