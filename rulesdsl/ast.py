@@ -13,6 +13,7 @@ from typing import Any, Self, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from . import diagnostics
 from .diagnostics import Span
 
 
@@ -27,9 +28,10 @@ class Node(BaseModel):
         """A node of fields whose types the caller guarantees (the parser's builder, the
         merging of variants), not validated: the same node as `cls(**fields)` gives, without
         the cost of building the classes' validators when a command starts (a tenth of a
-        second; see `made`) nor of validating each node. A field left out takes its
-        default; an unknown or missing field is an error, as it would be when validated."""
-        if VALIDATE_MADE:
+        second) nor of validating each node. A field left out takes its
+        default; an unknown or missing field is an error, as it would be when validated.
+        Tests check the guarantee (`diagnostics.VALIDATE_MADE`)."""
+        if diagnostics.VALIDATE_MADE:
             return cls(**fields)
         values: dict[str, Any] = {}
         for key, default in _defaults(cls).items():
@@ -49,9 +51,6 @@ class Node(BaseModel):
         return new
 
 
-# Tests turn this on to build every made node through pydantic's validation instead, and
-# compare (tests/test_language.py): the builder's guarantee of its types, checked.
-VALIDATE_MADE = False
 _REQUIRED = object()
 _DEFAULTS: dict[type, dict[str, Any]] = {}
 

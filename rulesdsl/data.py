@@ -279,8 +279,8 @@ def _literal(v: Any, span: Span, enum: dict[str, str] | None) -> A.Expr:
 # ---- places in the YAML file -------------------------------------------------------------
 
 def _span(name: str, line: int, col: int, width: int = 1) -> Span:
-    return Span(file=name, line=line + 1, column=col + 1, end_line=line + 1,
-                end_column=col + 1 + max(width, 1))
+    return Span.make(file=name, line=line + 1, column=col + 1, end_line=line + 1,
+                     end_column=col + 1 + max(width, 1))
 
 
 def _place(name: str, node: Any) -> Span:

@@ -17,7 +17,9 @@ class Span(BaseModel):
     """A place in a source file: 1-based line and column, end exclusive. Line 0 means the
     whole file (a diagnostic about something missing from it)."""
 
-    model_config = ConfigDict(frozen=True)
+    # its validator is built when a span is first validated, not at import: a command that
+    # makes its spans with `make` (the parser's) never builds one (docs/performance.md)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     file: str = "<input>"
     line: int = 1
@@ -25,13 +27,35 @@ class Span(BaseModel):
     end_line: int = 1
     end_column: int = 1
 
+    @classmethod
+    def make(cls, **fields: Any) -> Span:
+        """A span of fields whose types the caller guarantees, not validated: the same span
+        as `Span(**fields)`, for the parser, which makes one for every node (as
+        `rulesdsl.ast.Node.make`)."""
+        if VALIDATE_MADE:
+            return cls(**fields)
+        values = {**_SPAN_DEFAULTS, **fields}
+        if len(values) > len(_SPAN_DEFAULTS):
+            raise TypeError(f"Span has no field {(values.keys() - _SPAN_DEFAULTS.keys())}")
+        new = cls.__new__(cls)
+        _set(new, "__dict__", values)
+        _set(new, "__pydantic_fields_set__", set(fields))
+        _set(new, "__pydantic_extra__", None)
+        _set(new, "__pydantic_private__", None)
+        return new
+
     def __str__(self) -> str:
         if self.line < 1:
             return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 
-NO_SPAN = Span()
+# Tests turn this on to validate every span and node made with `make` instead, and compare
+# (tests/test_start.py): the parser's guarantee of their types, checked.
+VALIDATE_MADE = False
+_SPAN_DEFAULTS = {"file": "<input>", "line": 1, "column": 1, "end_line": 1, "end_column": 1}
+_set = object.__setattr__
+NO_SPAN = Span.make()
 
 
 @dataclass

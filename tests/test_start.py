@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from rulesdsl import ast as A
+from rulesdsl import diagnostics
 from rulesdsl.diagnostics import RulesError, Span
 from rulesdsl.interpreter.sandbox import run_module
 from rulesdsl.loader import collector_paused, load, load_text
@@ -50,11 +51,11 @@ def _parsed(path: Path) -> Any:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_nodes_made_unvalidated_are_the_nodes_validation_makes(path, monkeypatch):
-    """The builder, the data files and the merging of variants make nodes without
-    pydantic's validation (`Node.make`): each tree is the same, to the type of every value,
-    as when every node is validated."""
+    """The builder, the data files and the merging of variants make nodes and spans
+    without pydantic's validation (`Node.make`, `Span.make`): each tree is the same, to the
+    type of every value, as when every node and span is validated."""
     made = _parsed(path)
-    monkeypatch.setattr(A, "VALIDATE_MADE", True)
+    monkeypatch.setattr(diagnostics, "VALIDATE_MADE", True)
     assert _parsed(path) == made
 
 
@@ -71,15 +72,17 @@ def test_make_refuses_unknown_and_missing_fields_and_copies_list_defaults():
 
 def test_a_check_builds_no_validator_of_the_syntax_tree():
     """Building pydantic's validators of the node classes is a tenth of a second: a check
-    of a game makes every node without them (in a process of its own, as other tests
-    build them)."""
+    of a game makes every node and span without them (in a process of its own, as other
+    tests build them)."""
     script = ("from rulesdsl import ast as A\n"
               "from rulesdsl.loader import check_file\n"
               "diags, _ = check_file('games/cromlech/cromlech.rules')\n"
               "assert not [d for d in diags if d.severity == 'error'], diags\n"
               "def sub(c):\n"
               "    return [k for s in c.__subclasses__() for k in (s, *sub(s))]\n"
-              "print(sorted(c.__name__ for c in sub(A.Node) if c.__pydantic_complete__))\n")
+              "from rulesdsl.diagnostics import Span\n"
+              "print(sorted(c.__name__ for c in [Span, *sub(A.Node)]\n"
+              "             if c.__pydantic_complete__))\n")
     env = {**os.environ, "RULESDSL_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True)

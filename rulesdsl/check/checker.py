@@ -57,7 +57,7 @@ class Checker(FlowChecker):
         games = [i for i in items if isinstance(i, A.GameDecl)]
         players = [i for i in items if isinstance(i, A.PlayersDecl)]
         plays = [i for i in items if isinstance(i, A.PlayDecl)]
-        file_span = Span(file=self.a.file.path, line=0, column=0, end_line=0, end_column=0)
+        file_span = Span.make(file=self.a.file.path, line=0, column=0, end_line=0, end_column=0)
         if not games:
             self.err("E010", "the rule file has no 'game \"Name\"' line", file_span)
         for extra in games[1:]:

@@ -44,14 +44,14 @@ class AstBuilder(Transformer):
 
     def span(self, meta: Any) -> Span:
         if getattr(meta, "empty", True):
-            return Span(file=self.path)
-        return Span(file=self.path, line=meta.line, column=meta.column,
-                    end_line=meta.end_line, end_column=meta.end_column)
+            return Span.make(file=self.path)
+        return Span.make(file=self.path, line=meta.line, column=meta.column,
+                         end_line=meta.end_line, end_column=meta.end_column)
 
     def tok_span(self, tok: Token) -> Span:
-        return Span(file=self.path, line=tok.line or 1, column=tok.column or 1,
-                    end_line=tok.end_line or tok.line or 1,
-                    end_column=tok.end_column or tok.column or 1)
+        return Span.make(file=self.path, line=tok.line or 1, column=tok.column or 1,
+                         end_line=tok.end_line or tok.line or 1,
+                         end_column=tok.end_column or tok.column or 1)
 
     def refs(self, *toks: Any) -> list[A.Name]:
         """The names of other declarations among a declaration's tokens, with their places."""
@@ -68,8 +68,8 @@ class AstBuilder(Transformer):
         while i < len(raw):
             ch = raw[i]
             col = base.column + 1 + i
-            here = Span(file=self.path, line=base.line, column=col,
-                        end_line=base.line, end_column=col + 1)
+            here = Span.make(file=self.path, line=base.line, column=col,
+                             end_line=base.line, end_column=col + 1)
             if ch == "\\":
                 nxt = raw[i + 1] if i + 1 < len(raw) else ""
                 if nxt not in ESCAPES:

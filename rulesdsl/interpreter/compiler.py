@@ -407,7 +407,7 @@ class Compiler(ExpressionCompiler):
     def rank_functions(self) -> tuple[E.Function, E.Function | None]:
         """RANK(st): each seat's rank; SCORE(st): the first rank key, when it is a number."""
         rank = self.a.rank
-        self.proc = Proc("rank", "rank", [], [], rank.span if rank else Span())
+        self.proc = Proc("rank", "rank", [], [], rank.span if rank else Span.make())
         if rank is None:
             score = self.a.counters.get("score")
             var = "r"
