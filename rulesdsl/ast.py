@@ -43,12 +43,7 @@ class Node(BaseModel):
                 values[key] = default if type(default) in _PLAIN else copy.deepcopy(default)
         if len(values) < len(fields):
             raise TypeError(f"{cls.__name__} has no field {(fields.keys() - values.keys())}")
-        new = cls.__new__(cls)
-        _set(new, "__dict__", values)
-        _set(new, "__pydantic_fields_set__", set(fields))
-        _set(new, "__pydantic_extra__", None)
-        _set(new, "__pydantic_private__", None)
-        return new
+        return diagnostics.unvalidated(cls, values, set(fields))
 
 
 _REQUIRED = object()

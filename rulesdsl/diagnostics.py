@@ -8,9 +8,11 @@ source span and optional notes and hint. `render` prints it the way a compiler d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class Span(BaseModel):
@@ -37,12 +39,7 @@ class Span(BaseModel):
         values = {**_SPAN_DEFAULTS, **fields}
         if len(values) > len(_SPAN_DEFAULTS):
             raise TypeError(f"Span has no field {(values.keys() - _SPAN_DEFAULTS.keys())}")
-        new = cls.__new__(cls)
-        _set(new, "__dict__", values)
-        _set(new, "__pydantic_fields_set__", set(fields))
-        _set(new, "__pydantic_extra__", None)
-        _set(new, "__pydantic_private__", None)
-        return new
+        return unvalidated(cls, values, set(fields))
 
     def __str__(self) -> str:
         if self.line < 1:
@@ -55,6 +52,20 @@ class Span(BaseModel):
 VALIDATE_MADE = False
 _SPAN_DEFAULTS = {"file": "<input>", "line": 1, "column": 1, "end_line": 1, "end_column": 1}
 _set = object.__setattr__
+
+
+def unvalidated(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M:
+    """A frozen pydantic model holding `values` (every field, in order), of which the
+    fields in `fields_set` were given: what validation makes, when the values already
+    have their types."""
+    new = cls.__new__(cls)
+    _set(new, "__dict__", values)
+    _set(new, "__pydantic_fields_set__", fields_set)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 NO_SPAN = Span.make()
 
 
