@@ -62,25 +62,30 @@ class AstBuilder(Transformer):
         """A string literal, its escapes decoded and its `{expr}` holes parsed."""
         raw = str(tok)[1:-1]
         base = self.tok_span(tok)
+        if "\\" not in raw and "{" not in raw and "}" not in raw:  # most strings: plain text
+            return A.StrLit.make(span=base, parts=[raw])
         parts: list[str | A.Expr] = []
         text: list[str] = []
         i = 0
+
+        def here(width: int = 1) -> Span:  # the place of the character at i
+            col = base.column + 1 + i
+            return Span.make(file=self.path, line=base.line, column=col,
+                             end_line=base.line, end_column=col + width)
+
         while i < len(raw):
             ch = raw[i]
             col = base.column + 1 + i
-            here = Span.make(file=self.path, line=base.line, column=col,
-                             end_line=base.line, end_column=col + 1)
             if ch == "\\":
                 nxt = raw[i + 1] if i + 1 < len(raw) else ""
                 if nxt not in ESCAPES:
-                    raise StringError(f"unknown escape '\\{nxt}' in a string",
-                                      here.model_copy(update={"end_column": col + 2}))
+                    raise StringError(f"unknown escape '\\{nxt}' in a string", here(2))
                 text.append(ESCAPES[nxt])
                 i += 2
             elif ch == "{":
                 close = raw.find("}", i)
                 if close < 0:
-                    raise StringError("'{' in a string is not closed by '}'", here)
+                    raise StringError("'{' in a string is not closed by '}'", here())
                 if text:
                     parts.append("".join(text))
                     text = []
@@ -88,7 +93,7 @@ class AstBuilder(Transformer):
                 parts.append(self.parse_expr(inner, base.line, col + 1))
                 i = close + 1
             elif ch == "}":
-                raise StringError("'}' in a string without '{' (write '\\}')", here)
+                raise StringError("'}' in a string without '{' (write '\\}')", here())
             else:
                 text.append(ch)
                 i += 1
