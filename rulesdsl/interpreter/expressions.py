@@ -755,7 +755,7 @@ class ExpressionCompiler:
                                              E.const(self.sid(span))))])]
 
 
-class Substitute(ast.NodeTransformer):
+class Substitute(E.Transformer):
     """Put argument trees in place of a definition's parameters, all at once; then let a
     literal argument drop the `is none` test a parameter needed."""
 

@@ -56,7 +56,7 @@ def _number(e: ast.expr) -> int | None:
     return value if value is not None and abs(value) <= BIG else None
 
 
-class _Fold(ast.NodeTransformer):
+class _Fold(E.Transformer):
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         fn = ARITHMETIC.get(type(node.op))

@@ -74,7 +74,7 @@ def _worth_it(stmt: ast.stmt) -> bool:
     """Whether the statement's own expressions call a pure function twice, or in a loop,
     and call nothing but what reads the state."""
     pure = 0
-    for node in ast.walk(stmt):
+    for node in E.nodes_of([stmt]):
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             pure += 1  # a call inside may be made for each item
         elif isinstance(node, ast.Call):
@@ -101,7 +101,7 @@ def _remember(roots: list[ast.stmt], bound: set[str], counter: Iterator[int]) ->
                 and PURE.match(node.func.id) and not node.keywords):
             return None
         for arg in node.args:
-            for sub in ast.walk(arg):
+            for sub in E.nodes_of([arg]):
                 if isinstance(sub, (ast.Call, ast.NamedExpr, *LOOPS)) or (
                         isinstance(sub, ast.Name) and sub.id in bound):
                     return None
@@ -129,7 +129,7 @@ def _remember(roots: list[ast.stmt], bound: set[str], counter: Iterator[int]) ->
     if not names:
         return []
 
-    class Remember(ast.NodeTransformer):
+    class Remember(E.Transformer):
         def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
             node.target = self.visit(node.target)
             node.ifs = [self.visit(x) for x in node.ifs]
