@@ -312,6 +312,11 @@ SecretStep = tuple[int, int, State, int]
 class Game(Reading):
     """One game of some rules: its state and the options chosen so far."""
 
+    # a game is copied for every simulation a search runs: slots make it smaller, quicker
+    # to make and quicker to read
+    __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
+                 "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by")
+
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
         self.program = rules.program
