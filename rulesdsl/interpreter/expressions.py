@@ -444,7 +444,7 @@ class ExpressionCompiler:
     def binary(self, e: A.Binary) -> ast.expr:
         op = e.op
         if op in ("in", "not in"):
-            return E.compare(self.expr(e.left), op, self.read(e.right))
+            return self.membership(e, op)
         left, right = self.expr(e.left), self.expr(e.right)
         if op in ("/", "%"):
             k = E.int_constant(right)
@@ -461,6 +461,22 @@ class ExpressionCompiler:
         if op in E.BINOPS:
             return E.binop(left, op, right)
         return E.compare(left, op, right)
+
+    def membership(self, e: A.Binary, op: str) -> ast.expr:
+        """`x in Z` for a zone Z asks the state's index where component x is (`State.at`:
+        one look, however big the zone), when x is a plain name or constant of Z's kind
+        (a component, or none: then it is in no zone); anything else is looked for in
+        the list."""
+        left = self.expr(e.left)
+        ref = self.a.binding.get(id(e.right))
+        if isinstance(ref, ZoneRef) and E.is_simple(left):
+            kind = self.a.zones[ref.name].kind
+            if self.a.type_of(e.left) == ("comp", kind):
+                at = E.sub(E.attr(E.name("st"), "at"), self.layout.kinds.index(kind))
+                held = E.compare(E.sub(at, left), "==", self.zone_number(e.right))
+                test = E.and_(E.compare(copy.deepcopy(left), "is not", E.const(None)), held)
+                return test if op == "in" else E.not_(test)
+        return E.compare(left, op, self.read(e.right))
 
     def is_empty(self, e: A.IsEmpty) -> ast.expr:
         t = self.a.type_of(e.operand)

@@ -61,7 +61,7 @@ class Rules:
         self._zones = self.layout.nzones
         # the kinds components of zones are of, numbered: each zone's, and their sizes (the
         # state's index of where each component is, State.at)
-        kinds = list(dict.fromkeys(self.layout.zone_kind))
+        kinds = self.layout.kinds
         self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
         self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
         self._has_setup = self.analysis.proc("setup") is not None
