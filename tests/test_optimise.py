@@ -349,3 +349,45 @@ def test_membership_of_a_zone_asks_the_index():
     assert game.counter("missing") == 2
     first.apply_index(1)  # a copy's own moves are its own
     assert game.zone("hand", 0) != first.zone("hand", 0)
+
+
+LINES = """game "Lines"
+players 2
+board grid: square 4 x 4
+counter found = 0
+play:
+    turns:
+        choose c in grid where c is empty
+        place current at c
+        if any(line in lines(grid, 3, c) where all(x in line where piece of x == current)):
+            win current
+        for each line in lines(grid, 3, c):
+            add count(x in line where x is empty) to found
+        if all(x in grid where x is not empty):
+            draw
+"""
+
+
+def test_loops_over_the_lines_through_a_cell_are_weighed_before_the_game():
+    rules = rulesdsl.load_text(LINES, "lines.rules")
+    code = rules.new_game(players=2, seed=1).program.code
+    # at most 12 lines of 3 cells through a cell of a 4 x 4 board: neither the lines nor
+    # the cells of a line are counted one by one as the game runs
+    tests = [fn for fn in ast.parse(code).body if isinstance(fn, ast.FunctionDef)
+             and "_win(" in ast.unparse(fn)]
+    assert tests and all("st.steps" not in ast.unparse(loop) for fn in tests
+                          for loop in ast.walk(fn) if isinstance(loop, ast.For))
+    game = rules.new_game(players=2, seed=1)
+    for cell in ("a1", "a2", "b1", "b2", "c1"):
+        game.apply(cell)
+    assert game.result is not None and game.result.ranking == [1, 2]
+
+
+def test_a_loop_over_lines_in_an_endless_loop_still_stops():
+    endless = LINES.replace("    turns:\n", "    turns:\n        while true:\n"
+                            "            for each line in lines(grid, 3, a1):\n"
+                            "                add 1 to found\n")
+    rules = rulesdsl.load_text(endless, "endless.rules")
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rules.new_game(players=2, seed=1)
+    assert err.value.diagnostics[0].code == "R001"

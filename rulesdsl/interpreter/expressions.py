@@ -199,9 +199,26 @@ class ExpressionCompiler:
         elif isinstance(ref, BuiltinRef) and ref.name == "players":
             n = MAX_PLAYERS
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
-                "neighbours", "corners", "around", "lines"):
-            n = 12 if e.func != "lines" else None
+                "neighbours", "corners", "around"):
+            n = 12
+        elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
+            # the lines through a cell: at most as many as through the busiest cell
+            n = max(map(len, self.line_table(e)), default=0)
+        elif isinstance(ref, VarRef) and self.line_length(self.a.item_of.get(id(ref.var))):
+            n = self.line_length(self.a.item_of[id(ref.var)])  # an item of lines(b, n...)
         return n if n is not None and n <= SMALL else None
+
+    def line_length(self, domain: Any) -> int | None:
+        """n, when a list's items are lines of a board, `lines(b, n)` or `lines(b, n, c)`."""
+        if isinstance(domain, A.Call) and domain.func == "lines" and isinstance(
+                self.a.binding.get(id(domain)), BuiltinRef):
+            return int(self.a.constants[id(domain.args[1])])
+        return None
+
+    def line_table(self, e: A.Call) -> list[list[list[int]]]:
+        """For each cell of the board `lines(b, n, c)` reads, the lines of n cells through it."""
+        board = self.a.boards[self.a.type_of(e.args[0])[1]]
+        return board.lines_through(int(self.a.constants[id(e.args[1])]))
 
     def weight(self, *exprs: Any) -> int:
         """The work of one turn of a loop whose body evaluates these expressions."""
@@ -663,7 +680,7 @@ class ExpressionCompiler:
                 n = int(self.a.constants[id(e.args[1])])
                 if len(e.args) == 2:
                     return self.const(board.lines(n))
-                return E.sub(self.const(board.lines_through(n)), args[2])
+                return E.sub(self.const(self.line_table(e)), args[2])
             if f == "cell":
                 return E.call("_cell", E.const(board.width), E.const(board.height), args[1],
                               args[2], sid)
