@@ -25,6 +25,7 @@ LIBRARIES = ("lark", "pydantic", "pydantic_core", "ruamel.yaml")
 MAX_FILES = 500
 MAX_BYTES = 100 << 20
 STALE_PART = 3600  # seconds after which a half-written file is a crashed writer's
+USED_GRAIN = 3600  # seconds: how finely the folder tells when a file was last used
 _pruned = False
 
 
@@ -67,10 +68,12 @@ def write_whole(path: Path, data: bytes) -> None:
 
 
 def used(path: Path) -> None:
-    """Say that a kept file was read (its time of change is set to now): `prune` removes
-    what was used least recently."""
+    """Say that a kept file was read: `prune` removes what was used least recently. Its
+    time of change is set to now if it is over an hour old (within the hour, the time it
+    has says as much, and a file that is only read is not written to at every command)."""
     try:
-        os.utime(path)
+        if time.time() - path.stat().st_mtime > USED_GRAIN:
+            os.utime(path)
     except OSError:
         pass
 
