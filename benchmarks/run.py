@@ -8,7 +8,12 @@ bare (`Rules.new_game` and `apply_index` in a loop) and as `rulesdsl simulate
 --workers 1` plays (its worker's `play_batch`: a random agent per seat and game,
 each decision through the seat's observation, a record of each game with its
 result, statistics and decisions; not the storing of the records in SQLite, which
-docs/performance.md measures on its own).
+docs/performance.md measures on its own). A fourth column, `rules alone`, times the
+rules' generated code with nothing of the engine around it: a bare loop that puts a
+random option where the pending decision expects it and calls the block that goes on
+(no check of the index, no history, no step budget reset by `apply_index`, no limit):
+no loop around this code can be faster, so its ratio bounds what the engine could reach
+without generating faster code for the rules themselves.
 
 Usage, from the repository root:
 
@@ -54,6 +59,36 @@ def bench_engine(rules, players: int, seconds: float, seed: int) -> tuple[int, f
             return games, elapsed
 
 
+def bench_rules_alone(rules, players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Play random games by calling the generated blocks directly (see the module's
+    docstring); return (games, elapsed). Reads the compiled program and the state, which
+    nothing but a benchmark should."""
+    from rulesdsl.interpreter.runtime import SUSPEND
+    from rulesdsl.interpreter.state import Generator
+    from rulesdsl.interpreter.stepping import advance
+
+    prog = rules.program
+    blocks, slots = prog.blocks, prog.slots
+    rand = Generator(seed).rand
+    games = 0
+    start = time.perf_counter()
+    while True:
+        st = rules.new_game(players=players, seed=seed + games).st
+        while st.result is None:
+            p = st.pending
+            fr = st.stack[-1]
+            fr[1][slots[p[0]]] = p[2][rand(len(p[2]))]
+            st.pending = None
+            st.steps = 0
+            r = blocks[fr[0]](st, fr)
+            if r != SUSPEND:
+                advance(prog, st, r)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, elapsed
+
+
 def bench_simulate(plan: Plan, seconds: float) -> tuple[int, float]:
     """Play games as a `simulate` worker does, in batches of simulate's size, until
     `seconds` have passed; return (games, elapsed)."""
@@ -84,7 +119,7 @@ def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
 
 
 def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
-    """Time the three sides `repeat` times, in turn (A B C A B C ...), and report the
+    """Time the four sides `repeat` times, in turn (A B C D A B C D ...), and report the
     medians: of each side's rate, and of the ratios within each round (robust to a
     drifting machine)."""
     rule_file, module = GAMES[name]
@@ -92,9 +127,10 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
     plan = Plan(str(ROOT / rule_file), module.PLAYERS, ("random",), seed)
     remember(plan, rules)
     engine_rates, simulate_rates, hand_rates = [], [], []
-    ratios, simulate_ratios = [], []
+    ratios, simulate_ratios, alone_ratios = [], [], []
     for _ in range(repeat):
         engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
+        alone_games, alone_time = bench_rules_alone(rules, module.PLAYERS, seconds, seed)
         simulate_games, simulate_time = bench_simulate(plan, seconds)
         hand_games, hand_time = bench_handwritten(module, seconds, seed)
         engine_rates.append(engine_games / engine_time)
@@ -102,6 +138,7 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
         hand_rates.append(hand_games / hand_time)
         ratios.append(engine_rates[-1] / hand_rates[-1])
         simulate_ratios.append(simulate_rates[-1] / hand_rates[-1])
+        alone_ratios.append(alone_games / alone_time / hand_rates[-1])
     return {
         "game": name,
         "players": module.PLAYERS,
@@ -115,12 +152,14 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
         "simulate_ratio": round(statistics.median(simulate_ratios), 4),
         "simulate_ratio_min": round(min(simulate_ratios), 4),
         "simulate_ratio_max": round(max(simulate_ratios), 4),
+        "rules_alone_ratio": round(statistics.median(alone_ratios), 4),
     }
 
 
 def print_table(results: list[dict]) -> None:
     header = (f"{'game':<14}{'rulesdsl/s':>12}{'simulate/s':>12}{'hand-written/s':>16}"
-              f"{'ratio':>8}{'min-max':>13}{'simulate ratio':>16}{'min-max':>13}")
+              f"{'ratio':>8}{'min-max':>13}{'simulate ratio':>16}{'min-max':>13}"
+              f"{'rules alone':>13}")
     print(header)
     print("-" * len(header))
     for r in results:
@@ -128,7 +167,8 @@ def print_table(results: list[dict]) -> None:
               f"{r['handwritten_per_sec']:>16,.0f}{r['ratio']:>8.3f}"
               f"{r['ratio_min']:>7.3f}-{r['ratio_max']:.3f}"
               f"{r['simulate_ratio']:>16.3f}"
-              f"{r['simulate_ratio_min']:>7.3f}-{r['simulate_ratio_max']:.3f}")
+              f"{r['simulate_ratio_min']:>7.3f}-{r['simulate_ratio_max']:.3f}"
+              f"{r['rules_alone_ratio']:>13.3f}")
 
 
 def main(argv=None) -> None:

@@ -14,11 +14,19 @@ import hashlib
 import os
 import stat
 import sys
+import time
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
 LIBRARIES = ("lark", "pydantic", "pydantic_core", "ruamel.yaml")
+# the folder keeps at most this much: past it, what was used least recently goes (a new
+# engine, or every edit of a file checked, leaves entries nobody reads again)
+MAX_FILES = 500
+MAX_BYTES = 100 << 20
+STALE_PART = 3600  # seconds after which a half-written file is a crashed writer's
+USED_GRAIN = 3600  # seconds: how finely the folder tells when a file was last used
+_pruned = False
 
 
 def private_folder() -> Path | None:
@@ -53,6 +61,54 @@ def write_whole(path: Path, data: bytes) -> None:
             part.unlink()
         except OSError:
             pass
+    global _pruned
+    if not _pruned:  # once a process: listing the folder costs a millisecond
+        _pruned = True
+        prune(path.parent)
+
+
+def used(path: Path) -> None:
+    """Say that a kept file was read: `prune` removes what was used least recently. Its
+    time of change is set to now if it is over an hour old (within the hour, the time it
+    has says as much, and a file that is only read is not written to at every command)."""
+    try:
+        if time.time() - path.stat().st_mtime > USED_GRAIN:
+            os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(folder: Path, max_files: int | None = None, max_bytes: int | None = None) -> int:
+    """Keep the folder to at most `max_files` files and `max_bytes` bytes (by default
+    MAX_FILES and MAX_BYTES), removing the files used least recently first (see `used`),
+    and any half-written file an hour old; returns how many were removed. Failing to
+    remove is not an error."""
+    max_files = MAX_FILES if max_files is None else max_files
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+    now = time.time()
+    files = []
+    try:
+        for entry in os.scandir(folder):
+            if entry.is_file(follow_symlinks=False):
+                info = entry.stat(follow_symlinks=False)
+                files.append((info.st_mtime, info.st_size, entry.path, entry.name))
+    except OSError:
+        return 0
+    files.sort(reverse=True)  # the most recently used first
+    removed, count, size = 0, 0, 0
+    for mtime, nbytes, where, name in files:
+        if name.endswith(".part"):
+            keep = now - mtime < STALE_PART
+        else:
+            count, size = count + 1, size + nbytes
+            keep = count <= max_files and size <= max_bytes
+        if not keep:
+            try:
+                os.unlink(where)
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 @lru_cache(maxsize=1)

@@ -72,9 +72,11 @@ def recall(path: str, options: dict[str, Any]) -> tuple[list[Diagnostic], dict[s
             if _place(name) != place or _digest(text) != digest:
                 return None
             sources[name] = text
-        return [_diagnostic(d) for d in saved["diagnostics"]], sources
+        found = [_diagnostic(d) for d in saved["diagnostics"]], sources
     except (OSError, ValueError, LookupError, TypeError, AttributeError):  # malformed
         return None
+    cachedir.used(entry)
+    return found
 
 
 def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],

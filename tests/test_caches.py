@@ -187,3 +187,47 @@ def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder
     monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
     parse_file("count.rules")
     assert len(parsed) == 6
+
+
+def test_the_folder_keeps_what_was_used_last_within_its_bounds(folder, monkeypatch, capsys):
+    """Past its bounds the cache folder drops what was used least recently; an entry read
+    again counts as used, and a crashed writer's half-written file goes after an hour."""
+    Path("count.rules").write_text(GOOD)
+    assert check(capsys, "count.rules")[0] == 0   # remembered: the folder is made
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(6):
+        old = folder / f"check-old{n}.json"
+        old.write_bytes(b"x" * 100)
+        cachedir.os.utime(old, (1000 + n, 1000 + n))
+    part = folder / "check-old.json.123.part"
+    part.write_bytes(b"x")
+    cachedir.os.utime(part, (1000, 1000))
+    fresh = folder / "check-fresh.json.456.part"   # being written now
+    fresh.write_bytes(b"x")
+    (entry,) = [f for f in folder.glob("check-*.json") if "old" not in f.name]
+    cachedir.os.utime(entry, (500, 500))           # the oldest of all ...
+    assert check(capsys, "count.rules")[0] == 0    # ... but read again: used now
+    kept = len([f for f in folder.iterdir() if not f.name.endswith(".part")])
+    removed = cachedir.prune(folder, max_files=kept - 2)
+    names = {f.name for f in folder.iterdir()}
+    assert removed == 3                            # two of the oldest and the stale part
+    assert entry.name in names and fresh.name in names and part.name not in names
+    assert "check-old0.json" not in names and "check-old1.json" not in names
+    assert "check-old2.json" in names
+    assert cachedir.prune(folder, max_bytes=0) == len(names) - 1   # only the fresh part
+    assert [f.name for f in folder.iterdir()] == [fresh.name]
+
+
+def test_writing_an_entry_prunes_the_folder_once_a_process(folder, monkeypatch):
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(cachedir, "_pruned", False)
+    monkeypatch.setattr(cachedir, "MAX_FILES", 3)
+    for n in range(5):
+        (folder / f"tree-{n}.pickle").write_bytes(b"x")
+        cachedir.os.utime(folder / f"tree-{n}.pickle", (1000 + n, 1000 + n))
+    cachedir.write_whole(folder / "tree-new.pickle", b"y")
+    assert sorted(f.name for f in folder.iterdir()) == [
+        "tree-3.pickle", "tree-4.pickle", "tree-new.pickle"]
+    (folder / "tree-5.pickle").write_bytes(b"x")
+    cachedir.write_whole(folder / "tree-newer.pickle", b"y")   # pruned once already
+    assert len(list(folder.iterdir())) == 5

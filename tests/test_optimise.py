@@ -304,3 +304,90 @@ def test_items_read_directly_are_the_items_the_rules_ask_for():
     rules = rulesdsl.load_text(POSITIONS.replace("set wrong = index(Side[far])", "pass"),
                                "positions.rules")
     assert rules.new_game(players=1).counter("sides") == 12  # s1, s2; turn 7 faces South
+
+
+MEMBERSHIP = """game "Membership"
+players 2
+kind Card(rank):
+    5000 x 1
+zone deck: Card
+zone hand per player: Card
+counter held = 0
+counter missing = 0
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    repeat 3 times:
+        choose c in [top(deck), Card[5000]] by player 1:
+            move c from deck to hand of player 1
+    for each c in [top(hand of player 1), Card[4999], top(hand of player 2)]:
+        if c in hand of player 1:
+            add 1 to held
+        if c not in deck:
+            add 1 to missing
+    win player 1
+"""
+
+
+def test_membership_of_a_zone_asks_the_index():
+    rules = rulesdsl.load_text(MEMBERSHIP, "membership.rules")
+    game = rules.new_game(players=2, seed=1)
+    code = game.program.code
+    # `c in hand of p` and `c not in deck` look where c is, not through the zone's list
+    # (blocks are copied into the blocks that jump to them: each test appears in several)
+    assert code.count("st.at[0][") == code.count("== 1:") + code.count("== 0):") > 0
+    assert " in Z[" not in code
+    first = game.copy()
+    for i in (0, 1, 0):
+        game.apply_index(i)
+    assert game.over
+    # the first card of the hand is held, card 4999 is in the deck, and the third is none
+    # (player 2's hand is empty), in no zone: held once; not in the deck: the card in hand
+    # and none
+    assert game.counter("held") == 1
+    assert game.counter("missing") == 2
+    first.apply_index(1)  # a copy's own moves are its own
+    assert game.zone("hand", 0) != first.zone("hand", 0)
+
+
+LINES = """game "Lines"
+players 2
+board grid: square 4 x 4
+counter found = 0
+play:
+    turns:
+        choose c in grid where c is empty
+        place current at c
+        if any(line in lines(grid, 3, c) where all(x in line where piece of x == current)):
+            win current
+        for each line in lines(grid, 3, c):
+            add count(x in line where x is empty) to found
+        if all(x in grid where x is not empty):
+            draw
+"""
+
+
+def test_loops_over_the_lines_through_a_cell_are_weighed_before_the_game():
+    rules = rulesdsl.load_text(LINES, "lines.rules")
+    code = rules.new_game(players=2, seed=1).program.code
+    # at most 12 lines of 3 cells through a cell of a 4 x 4 board: neither the lines nor
+    # the cells of a line are counted one by one as the game runs
+    tests = [fn for fn in ast.parse(code).body if isinstance(fn, ast.FunctionDef)
+             and "_win(" in ast.unparse(fn)]
+    assert tests and all("st.steps" not in ast.unparse(loop) for fn in tests
+                          for loop in ast.walk(fn) if isinstance(loop, ast.For))
+    game = rules.new_game(players=2, seed=1)
+    for cell in ("a1", "a2", "b1", "b2", "c1"):
+        game.apply(cell)
+    assert game.result is not None and game.result.ranking == [1, 2]
+
+
+def test_a_loop_over_lines_in_an_endless_loop_still_stops():
+    endless = LINES.replace("    turns:\n", "    turns:\n        while true:\n"
+                            "            for each line in lines(grid, 3, a1):\n"
+                            "                add 1 to found\n")
+    rules = rulesdsl.load_text(endless, "endless.rules")
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rules.new_game(players=2, seed=1)
+    assert err.value.diagnostics[0].code == "R001"

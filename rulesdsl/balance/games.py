@@ -170,13 +170,13 @@ def play_one(plan: Plan, rules: Rules, number: int, keep_steps: bool = True
     game, failed = play_game(rules, plan.players, seed, [], agents=agents)
     if failed is not None:
         return failed
-    assert game is not None and game.result is not None
+    assert game is not None
     result = game.result
+    assert result is not None
     return GameRecord(number, seed, (number - 1) % plan.rotations, names, game.first_player,
-                      list(result.ranking), list(result.scores) if result.scores is not None
-                      else None, game.decisions, result.ended_by, ending_label(rules, game),
-                      game.statistics(), list(game.history) if keep_steps else [],
-                      rules.teams(plan.players))
+                      result.ranking, result.scores, game.decisions, result.ended_by,
+                      ending_label(rules, game), game.statistics(),
+                      game.history if keep_steps else [], rules.teams(plan.players))
 
 
 def play_batch(batch: Batch) -> BatchResult:

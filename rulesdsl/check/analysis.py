@@ -195,6 +195,9 @@ class Analysis:
     # id(node) -> the variable that names each candidate while options are worked out (a
     # choice's filter and label), or each item (an 'as soon as', the rank line)
     candidate: dict[int, Var] = field(default_factory=dict)
+    # id(variable) -> the list a comprehension's item is taken from (the compiler weighs a
+    # loop over an item of a list whose items are all small, such as a board's lines)
+    item_of: dict[int, Any] = field(default_factory=dict)
     constants: dict[int, Any] = field(default_factory=dict)  # arguments known in advance
     team_size: int = 0  # `teams of N`; 0: no teams
     # id(secret step) -> the names its first block binds, held for each seat until revealed

@@ -337,6 +337,7 @@ class ExpressionChecker(CheckerBase):
         el = self.domain(e.domain, scope)
         var = Var(e.var, el, frame=False)
         self.a.candidate[id(e)] = var
+        self.a.item_of[id(var)] = e.domain
         scope.blocks.append({e.var: var})
         if e.where is not None:
             self.want(e.where, BOOL, scope, "a condition")
@@ -358,6 +359,7 @@ class ExpressionChecker(CheckerBase):
         el = self.domain(e.domain, scope)
         var = Var(e.var, el, frame=False)
         self.a.candidate[id(e)] = var
+        self.a.item_of[id(var)] = e.domain
         scope.blocks.append({e.var: var})
         if e.where is not None:
             self.want(e.where, BOOL, scope, "a condition")

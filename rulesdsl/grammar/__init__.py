@@ -27,7 +27,7 @@ from lark import (
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
-from ..cachedir import private_folder
+from ..cachedir import private_folder, used
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
@@ -74,7 +74,11 @@ def _parser() -> Lark:
     # name and renamed, it was never read back, and every command built it again). A
     # command that reads the file while another writes it finds it incomplete, and builds
     # the parser itself.
-    return _lark(text, cache_file(text))
+    cache = cache_file(text)
+    parser = _lark(text, cache)
+    if cache is not None:
+        used(cache)  # kept while in use (cachedir.prune)
+    return parser
 
 
 def _lark(text: str, cache: Path | None) -> Lark:

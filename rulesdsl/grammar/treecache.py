@@ -43,6 +43,8 @@ def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFi
     head = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
                                       path.encode(), text.encode()))).hexdigest().encode()
     seen, tree = _load(entry, head)
+    if seen:
+        cachedir.used(entry)
     if tree is None:
         tree = parse(text, path)
         # parsed before (only its digest kept): keep the tree now; else the digest only

@@ -199,9 +199,26 @@ class ExpressionCompiler:
         elif isinstance(ref, BuiltinRef) and ref.name == "players":
             n = MAX_PLAYERS
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
-                "neighbours", "corners", "around", "lines"):
-            n = 12 if e.func != "lines" else None
+                "neighbours", "corners", "around"):
+            n = 12
+        elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
+            # the lines through a cell: at most as many as through the busiest cell
+            n = max(map(len, self.line_table(e)), default=0)
+        elif isinstance(ref, VarRef) and self.line_length(self.a.item_of.get(id(ref.var))):
+            n = self.line_length(self.a.item_of[id(ref.var)])  # an item of lines(b, n...)
         return n if n is not None and n <= SMALL else None
+
+    def line_length(self, domain: Any) -> int | None:
+        """n, when a list's items are lines of a board, `lines(b, n)` or `lines(b, n, c)`."""
+        if isinstance(domain, A.Call) and domain.func == "lines" and isinstance(
+                self.a.binding.get(id(domain)), BuiltinRef):
+            return int(self.a.constants[id(domain.args[1])])
+        return None
+
+    def line_table(self, e: A.Call) -> list[list[list[int]]]:
+        """For each cell of the board `lines(b, n, c)` reads, the lines of n cells through it."""
+        board = self.a.boards[self.a.type_of(e.args[0])[1]]
+        return board.lines_through(int(self.a.constants[id(e.args[1])]))
 
     def weight(self, *exprs: Any) -> int:
         """The work of one turn of a loop whose body evaluates these expressions."""
@@ -444,7 +461,7 @@ class ExpressionCompiler:
     def binary(self, e: A.Binary) -> ast.expr:
         op = e.op
         if op in ("in", "not in"):
-            return E.compare(self.expr(e.left), op, self.read(e.right))
+            return self.membership(e, op)
         left, right = self.expr(e.left), self.expr(e.right)
         if op in ("/", "%"):
             k = E.int_constant(right)
@@ -461,6 +478,22 @@ class ExpressionCompiler:
         if op in E.BINOPS:
             return E.binop(left, op, right)
         return E.compare(left, op, right)
+
+    def membership(self, e: A.Binary, op: str) -> ast.expr:
+        """`x in Z` for a zone Z asks the state's index where component x is (`State.at`:
+        one look, however big the zone), when x is a plain name or constant of Z's kind
+        (a component, or none: then it is in no zone); anything else is looked for in
+        the list."""
+        left = self.expr(e.left)
+        ref = self.a.binding.get(id(e.right))
+        if isinstance(ref, ZoneRef) and E.is_simple(left):
+            kind = self.a.zones[ref.name].kind
+            if self.a.type_of(e.left) == ("comp", kind):
+                at = E.sub(E.attr(E.name("st"), "at"), self.layout.kinds.index(kind))
+                held = E.compare(E.sub(at, left), "==", self.zone_number(e.right))
+                test = E.and_(E.compare(copy.deepcopy(left), "is not", E.const(None)), held)
+                return test if op == "in" else E.not_(test)
+        return E.compare(left, op, self.read(e.right))
 
     def is_empty(self, e: A.IsEmpty) -> ast.expr:
         t = self.a.type_of(e.operand)
@@ -647,7 +680,7 @@ class ExpressionCompiler:
                 n = int(self.a.constants[id(e.args[1])])
                 if len(e.args) == 2:
                     return self.const(board.lines(n))
-                return E.sub(self.const(board.lines_through(n)), args[2])
+                return E.sub(self.const(self.line_table(e)), args[2])
             if f == "cell":
                 return E.call("_cell", E.const(board.width), E.const(board.height), args[1],
                               args[2], sid)

@@ -61,7 +61,7 @@ class Rules:
         self._zones = self.layout.nzones
         # the kinds components of zones are of, numbered: each zone's, and their sizes (the
         # state's index of where each component is, State.at)
-        kinds = list(dict.fromkeys(self.layout.zone_kind))
+        kinds = self.layout.kinds
         self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
         self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
         self._has_setup = self.analysis.proc("setup") is not None
@@ -311,6 +311,11 @@ SecretStep = tuple[int, int, State, int]
 
 class Game(Reading):
     """One game of some rules: its state and the options chosen so far."""
+
+    # a game is copied for every simulation a search runs: slots make it smaller, quicker
+    # to make and quicker to read
+    __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
+                 "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by")
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules

@@ -29,6 +29,12 @@ class Layout:
     nzones: int = 0
     zone_kind: list[str] = field(default_factory=list)     # zone number -> its kind
 
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds zones hold, numbered in the order their first zone comes (the state's
+        index of where each component is, `State.at`, has one list per kind)."""
+        return list(dict.fromkeys(self.zone_kind))
+
     def zone_numbers(self, name: str, per_player: bool, seats: int) -> list[int]:
         """The numbers of a zone: one, or one per seat."""
         base = self.zone[name]

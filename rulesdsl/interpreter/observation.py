@@ -120,6 +120,8 @@ def play_out(game: Game, agents: Sequence[Chooser],
     made (simulations make millions)."""
     st = game.st
     quick = [getattr(agent, "choose_index", None) for agent in agents]
+    if on_step is None and chance is None and before is None and None not in quick:
+        return _play_by_number(game, [q for q in quick if q is not None])
     while not game.over:
         p = st.pending
         assert p is not None  # a step is pending until the end
@@ -145,6 +147,22 @@ def play_out(game: Game, agents: Sequence[Chooser],
             game.apply_index(i)
         if on_step:
             on_step(game)
+    return game
+
+
+def _play_by_number(game: Game, quick: Sequence[Callable[[int], int]]) -> Game:
+    """`play_out` when every agent decides from the number of options alone (random
+    agents, as `simulate` plays them by the million): the same steps, in a tighter loop."""
+    st = game.st
+    apply = game.apply_index
+    roll = game.roll_chance
+    while not game.over:
+        p = st.pending
+        assert p is not None  # a step is pending until the end
+        if p[1] < 0:
+            roll()
+        else:
+            apply(quick[p[1]](len(p[2])))
     return game
 
 

@@ -19,6 +19,7 @@ from .state import State
 class Reading:
     """The read-only part of a game's API (mixed into `Game`)."""
 
+    __slots__ = ()
     st: State
     program: Program
 

@@ -182,18 +182,23 @@ def make_helpers(env: Env) -> dict[str, Any]:
         # R001, not minutes of scanning
         if item is None:
             raise _err("R007", "there is nothing to move (the zone is empty?)", sid)
+        # (State.own_zone and own_index written out: a move is the commonest change)
         k = st.zk[dest]
-        held = st.at[k][item]
+        at = st.at[k]
+        held = at[item]
         if source is not None and held != source:
             raise _err("R007", "moving a component out of a zone that does not hold it", sid)
+        z = st.z
         if held >= 0:
-            zone = st.own_zone(held)
+            zone = z[held] if st.zown >> held & 1 else st.own_zone(held)
             st.steps += len(zone) >> 2
             if st.steps > WORK_BUDGET:
                 raise _stuck(sid)
             zone.remove(item)
-        st.own_index(k)[item] = dest
-        st.own_zone(dest).append(item)
+        if not st.aown >> k & 1:
+            at = st.own_index(k)
+        at[item] = dest
+        (z[dest] if st.zown >> dest & 1 else st.own_zone(dest)).append(item)
 
     def _winners(st: Any) -> list[int]:
         return [p for p, r in enumerate(st.result) if r == 1] if st.result is not None else []

@@ -31,7 +31,7 @@ SAFE_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in (
 ALLOWED_ATTRIBUTES = frozenset({
     "v", "b", "z", "w", "stack", "pending", "rng", "result", "auto", "log", "steps", "replay",
     "np", "pl", "rand", "count", "append", "remove", "index", "pop", "insert", "extend",
-    "hits", "say", "first", "ending",
+    "hits", "say", "first", "ending", "at",
 })
 
 ALLOWED_NODES = (
