@@ -33,7 +33,7 @@ FILES = sorted([*(p for p in ROOT.glob("games/*/*.rules") if p.stem == p.parent.
 def _shape(x: Any) -> Any:
     """A tree as plain data, with the exact type of every value and the fields set."""
     if isinstance(x, (A.Node, Span)):
-        return (type(x).__name__, sorted(x.__pydantic_fields_set__),
+        return (type(x).__name__, sorted(x.model_fields_set),
                 [(k, _shape(v)) for k, v in x.__dict__.items()])
     if isinstance(x, (list, tuple)):
         return (type(x).__name__, [_shape(v) for v in x])
