@@ -73,7 +73,7 @@ def forget(cache: Path, keep: tuple[str, ...]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.start",
-                                     description=__doc__.splitlines()[0])
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("checkouts", nargs="*", type=Path, default=[ROOT],
                         help="repository folders to time, in turn (default: this one)")
     parser.add_argument("--file", default="games/cromlech/cromlech.rules",

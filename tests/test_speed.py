@@ -155,3 +155,18 @@ def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
             if isinstance(child, ast.AST):
                 out += list(ast.walk(child))
     return out
+
+
+def test_the_benchmark_times_the_engine_simulate_and_the_rules_alone():
+    """`python -m benchmarks.run` reports four rates per game; the rules-alone loop plays
+    whole games (each ends with a result) on every game it times."""
+    from benchmarks import run
+
+    got = run.run_game("pig", 0.05, 1, 1)
+    for key in ("rulesdsl_per_sec", "simulate_per_sec", "handwritten_per_sec", "ratio",
+                "simulate_ratio", "rules_alone_ratio"):
+        assert got[key] > 0
+    for name, (path, module) in run.GAMES.items():
+        rules = rulesdsl.load(str(ROOT / path))
+        games, _ = run.bench_rules_alone(rules, module.PLAYERS, 0.0, 1)
+        assert games == 1, name
