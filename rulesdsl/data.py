@@ -28,6 +28,7 @@ from typing import Any
 
 from . import ast as A
 from .diagnostics import Diagnostic, RulesError, Span
+from .limits import MAX_DIGITS
 from .paths import locate
 
 MAX_BYTES = 1 << 20     # a data file larger than this is refused
@@ -220,6 +221,11 @@ def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
     if isinstance(v, bool) or type(v).__name__ == "ScalarBoolean":
         return bool(v)
     if isinstance(v, int):
+        digits = len(str(abs(int(v))))
+        if digits > MAX_DIGITS:  # as in a rule file (the grammar's E005)
+            raise _Problem("E005", f"a number of {digits:,} digits: numbers in rules have at "
+                           f"most {MAX_DIGITS} digits (they stay between -10^18 and 10^18)",
+                           span)
         return int(v)
     if isinstance(v, str):
         return str(v)

@@ -132,6 +132,8 @@ def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
     ("nofield.yaml", "cards:\n  - {title: Ace}\n", "E009", "has no 'name'"),
     ("fraction.yaml", "cards:\n  - {name: 1.5}\n", "E009", "not a fraction"),
     ("mapping.yaml", "cards:\n  - {name: {a: 1}}\n", "E009", "not a mapping"),
+    ("huge.yaml", "cards:\n  - {name: [1, -1234567890123456789]}\n", "E005",
+     "a number of 19 digits"),
     ("tagged.yaml", "cards:\n  - {name: !!python/object:os.system x}\n", "E009",
      "YAML type"),
 ])
