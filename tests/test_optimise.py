@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 import pytest
 
@@ -391,3 +392,29 @@ def test_a_loop_over_lines_in_an_endless_loop_still_stops():
     with pytest.raises(rulesdsl.RulesError) as err:
         rules.new_game(players=2, seed=1)
     assert err.value.diagnostics[0].code == "R001"
+
+
+def _counting_rules() -> str:
+    ops = ["<", "<=", ">", ">=", "==", "!="]
+    lines = [f"        if count(t in box where value of t >= 2) {op} {k}:\n"
+             f"            add 1 to hits\n"
+             f"        if {k} {op} length([t for t in box where value of t >= 2]):\n"
+             f"            add 10 to hits\n"
+             for op in ops for k in range(5)]
+    return ('game "Counting"\nplayers 1\nkind Token(value):\n    1\n    2\n    3\n'
+            "zone box: Token\ncounter hits = 0\nplay:\n    for each t in Token:\n"
+            "        move t to box\n    if true:\n" + "".join(lines) + "    end game\n")
+
+
+def test_a_count_compared_with_a_number_stops_once_it_is_decided():
+    rules = rulesdsl.load_text(_counting_rules(), "counting.rules")
+    game = rules.new_game(players=1, seed=1)
+    code = game.program.code
+    # each count stops at k + 1 items: `if n >= k + 1: return n` in its loop
+    assert sorted({int(x) for x in re.findall(r"if n >= (\d+):", code)}) == [1, 2, 3, 4, 5]
+    # the answers are the whole count's: 2 tokens of value 2 or more
+    ops = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
+           "==": int.__eq__, "!=": int.__ne__}
+    want = sum(1 for f in ops.values() for k in range(5) if f(2, k)) + \
+        sum(10 for f in ops.values() for k in range(5) if f(k, 2))
+    assert game.counter("hits") == want

@@ -37,6 +37,7 @@ from ..check.bindings import (
 )
 from ..check.tiles import TILE_DOCS
 from ..diagnostics import Span
+from ..limits import MAX_ITEMS
 from . import emit as E
 from .bounds import bounds
 from .fold import add_constant
@@ -462,6 +463,10 @@ class ExpressionCompiler:
         op = e.op
         if op in ("in", "not in"):
             return self.membership(e, op)
+        if op in ("<", "<=", ">", ">=", "==", "!="):
+            counted = self.compare_count(e)
+            if counted is not None:
+                return counted
         left, right = self.expr(e.left), self.expr(e.right)
         if op in ("/", "%"):
             k = E.int_constant(right)
@@ -478,6 +483,44 @@ class ExpressionCompiler:
         if op in E.BINOPS:
             return E.binop(left, op, right)
         return E.compare(left, op, right)
+
+    def compare_count(self, e: A.Binary) -> ast.expr | None:
+        """`count(x in xs where c)`, or the length of a filter `[x for x in xs where c]`,
+        compared with a number k known before the game: only whether the count is below,
+        at or above k matters, so the loop stops once it has found k + 1 items (the
+        comparison gives the same answer for min(count, k + 1) as for the count). None
+        when e is no such comparison."""
+        for count, other in ((e.left, e.right), (e.right, e.left)):
+            counted = self.counted(count)
+            if counted is None:
+                continue
+            value = self.expr(other)
+            k = E.int_constant(value)
+            if k is not None and 0 <= k < MAX_ITEMS:
+                code = self.loop_function(counted, "count", counted, cap=k + 1)
+            else:  # compared with something else: counted whole
+                code = self.expr(count)
+            return (E.compare(code, e.op, value) if count is e.left
+                    else E.compare(value, e.op, code))
+        return None
+
+    def counted(self, e: Any) -> Any:
+        """The count or filter `compare_count` may stop early, or None."""
+        if isinstance(e, A.Call) and e.func == "length" and len(e.args) == 1 and \
+                isinstance(self.a.binding.get(id(e)), BuiltinRef):
+            inner = e.args[0]
+            if isinstance(inner, A.ListComp):  # only the items themselves: nothing to skip
+                item = self.a.binding.get(id(inner.expr))
+                if not (isinstance(item, VarRef) and item.var is self.a.candidate.get(id(inner))):
+                    return None
+            elif not (isinstance(inner, A.Quantifier) and inner.kind == "filter"):
+                return None
+            e = inner
+        elif not (isinstance(e, A.Quantifier) and e.kind == "count"):
+            return None
+        if e.where is None or self.empty_cells_test(e) is not None:
+            return None
+        return e
 
     def membership(self, e: A.Binary, op: str) -> ast.expr:
         """`x in Z` for a zone Z asks the state's index where component x is (`State.at`:
@@ -552,7 +595,8 @@ class ExpressionCompiler:
                 node, self.domain(e.domain), self.weight(e.where)), where)
         return self.loop_function(e, e.kind, node)
 
-    def loop_function(self, e: Any, kind: str, node: Any = None) -> ast.expr:
+    def loop_function(self, e: Any, kind: str, node: Any = None,
+                      cap: int | None = None) -> ast.expr:
         """A quantifier or sum as a small generated function with a plain loop: faster than
         a generator expression, and it stops at the first item that decides. Its
         parameters are exactly the names it reads from outside."""
@@ -577,8 +621,12 @@ class ExpressionCompiler:
             loop = E.for_(E.store(var), E.name(d))
             if kind in ("count", "sum"):
                 body.insert(0, E.assign(E.store("n"), E.const(0)))
-                step = E.aug(E.store("n"), "+", value if value is not None else E.const(1))
-                loop.body.append(E.if_(where, [step]) if where is not None else step)
+                step: list[ast.stmt] = [
+                    E.aug(E.store("n"), "+", value if value is not None else E.const(1))]
+                if cap is not None:  # a count compared with a number: see `capped_count`
+                    step.append(E.if_(E.compare(E.name("n"), ">=", E.const(cap)),
+                                      [E.return_(E.name("n"))]))
+                loop.body += [E.if_(where, step)] if where is not None else step
                 body += [loop, E.return_(E.name("n"))]
             else:
                 test = where if where is not None else E.const(True)
