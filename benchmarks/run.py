@@ -74,7 +74,7 @@ def bench_rules_alone(rules, players: int, seconds: float, seed: int) -> tuple[i
     start = time.perf_counter()
     while True:
         st = rules.new_game(players=players, seed=seed + games).st
-        while st.result is None:
+        while st.result is None:  # decisions only: chance steps are rolled at once
             p = st.pending
             fr = st.stack[-1]
             fr[1][slots[p[0]]] = p[2][rand(len(p[2]))]

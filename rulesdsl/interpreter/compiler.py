@@ -761,7 +761,7 @@ class Compiler(ExpressionCompiler):
             return pos
         cont = self.new_block(s.span)
         if s.name in self.calls_to.chance:
-            frame = copy.deepcopy(locals_)
+            frame = E.copy_tree(locals_)
             self.padding.append((frame, key))
             self.emit(pos, chance_call(self.entries[key], frame, (self.fresh(), self.fresh()),
                                        lambda n: self.count_work(n, s.span),

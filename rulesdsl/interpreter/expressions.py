@@ -205,8 +205,8 @@ class ExpressionCompiler:
         elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
             # the lines through a cell: at most as many as through the busiest cell
             n = max(map(len, self.line_table(e)), default=0)
-        elif isinstance(ref, VarRef) and self.line_length(self.a.item_of.get(id(ref.var))):
-            n = self.line_length(self.a.item_of[id(ref.var)])  # an item of lines(b, n...)
+        elif isinstance(ref, VarRef):  # an item of lines(b, n ...): n cells
+            n = self.line_length(self.a.item_of.get(id(ref.var)))
         return n if n is not None and n <= SMALL else None
 
     def line_length(self, domain: Any) -> int | None:
@@ -534,7 +534,7 @@ class ExpressionCompiler:
             if self.a.type_of(e.left) == ("comp", kind):
                 at = E.sub(E.attr(E.name("st"), "at"), self.layout.kinds.index(kind))
                 held = E.compare(E.sub(at, left), "==", self.zone_number(e.right))
-                test = E.and_(E.compare(copy.deepcopy(left), "is not", E.const(None)), held)
+                test = E.and_(E.compare(E.copy_tree(left), "is not", E.const(None)), held)
                 return test if op == "in" else E.not_(test)
         return E.compare(left, op, self.read(e.right))
 
@@ -623,7 +623,7 @@ class ExpressionCompiler:
                 body.insert(0, E.assign(E.store("n"), E.const(0)))
                 step: list[ast.stmt] = [
                     E.aug(E.store("n"), "+", value if value is not None else E.const(1))]
-                if cap is not None:  # a count compared with a number: see `capped_count`
+                if cap is not None:  # a count compared with a number: see `compare_count`
                     step.append(E.if_(E.compare(E.name("n"), ">=", E.const(cap)),
                                       [E.return_(E.name("n"))]))
                 loop.body += [E.if_(where, step)] if where is not None else step
