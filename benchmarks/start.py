@@ -7,8 +7,11 @@ that found no error. Each checkout gets a cache folder of its own (in a temporar
 its parser built there first (lark keys the parser it keeps by the folder's path, so it is
 built where it is read). Then, `--runs` times, for each checkout in turn:
 
-- cold: every kept file but the parser removed, then `check FILE` (as after an edit);
-- warm: `check FILE` again (unchanged since the cold run);
+- cold: every kept file but the parser removed, then `check FILE` (as after an edit of
+  the rule file and of its data files);
+- edited: every kept file but the parser and the data files' values removed, then
+  `check FILE` (as after an edit of the rule file alone);
+- warm: `check FILE` again (unchanged since the run before);
 - tree: the file's syntax tree kept but no check result, then `check FILE` (as when the
   file was parsed twice before by other commands, or another engine checked it: the
   tree is kept after a second parse of the same text, so one untimed
@@ -42,7 +45,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STATES = ("cold", "tree", "warm")
+STATES = ("cold", "edited", "tree", "warm")
 
 
 def cpu(args: list[str], cwd: Path, cache: Path, bytecode: bool = True) -> float:
@@ -97,6 +100,8 @@ def main(argv: list[str] | None = None) -> None:
             for c, cache in caches.items():
                 forget(cache, ("parser-",))
                 times.setdefault((c, "cold"), []).append(run(check, c))
+                forget(cache, ("parser-", "data-"))
+                times.setdefault((c, "edited"), []).append(run(check, c))
                 times.setdefault((c, "warm"), []).append(run(check, c))
                 # a second parse of the same text keeps its tree (grammar/treecache.py)
                 forget(cache, ("parser-", "tree-"))

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast as A
+from . import placed
 from .diagnostics import Diagnostic, RulesError, Span
 from .limits import MAX_DIGITS
 from .paths import locate
@@ -172,11 +173,8 @@ def _checked_path(source: A.DataSource, include: tuple[str | Path, ...]) -> Path
 
 
 def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
-    """The parsed YAML of a data file (named `name` in messages); its text goes into
-    `sources` once it has parsed."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
+    """The parsed YAML of a data file (named `name` in messages), made plain with the
+    places of its values (placed.py); its text goes into `sources` once it has parsed."""
     try:
         if path.stat().st_size > MAX_BYTES:
             raise _Problem("E007", f"the data file {path.name} is larger than "
@@ -190,8 +188,22 @@ def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
     if text in _parsed:  # the YAML reader is slow: a file read again is parsed once
         sources[name] = text
         return _parsed[text]
+    data = placed.read_remembered(path, text, lambda t: _yaml(t, path, name))
+    sources[name] = text
+    if len(_parsed) >= 8:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[text] = data
+    return data
+
+
+def _yaml(text: str, path: Path, name: str) -> Any:
+    """What the YAML reader makes of a data file's text, made plain (placed.py), or E008
+    at the place it fails."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     try:
-        data = YAML(typ="rt", pure=True).load(text)
+        return placed.plain(YAML(typ="rt", pure=True).load(text))
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -202,11 +214,6 @@ def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
     except (YAMLError, ValueError, RecursionError) as err:
         raise _Problem("E008", f"{path.name} is not valid YAML ({type(err).__name__})",
                        Span(file=name, line=0, column=0, end_line=0, end_column=0)) from None
-    sources[name] = text
-    if len(_parsed) >= 8:
-        _parsed.pop(next(iter(_parsed)))
-    _parsed[text] = data
-    return data
 
 
 def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
@@ -215,24 +222,19 @@ def _value(v: Any, name: str, span: Span, counted: list[int]) -> Any:
     if counted[0] > MAX_VALUES:
         raise _Problem("E009", f"{name} holds more than {MAX_VALUES:,} values for one kind",
                        span)
-    if v is None:
-        return None
-    # the YAML library's own kinds of numbers, flags and text, made plain
-    if isinstance(v, bool) or type(v).__name__ == "ScalarBoolean":
-        return bool(v)
+    if v is None or isinstance(v, (bool, str)):  # plain already (placed.py)
+        return v
     if isinstance(v, int):
-        digits = len(str(abs(int(v))))
+        digits = len(str(abs(v)))
         if digits > MAX_DIGITS:  # as in a rule file (the grammar's E005)
             raise _Problem("E005", f"a number of {digits:,} digits: numbers in rules have at "
                            f"most {MAX_DIGITS} digits (they stay between -10^18 and 10^18)",
                            span)
-        return int(v)
-    if isinstance(v, str):
-        return str(v)
-    if isinstance(v, list):
+        return v
+    if isinstance(v, placed.PlacedList):
         return [_value(x, name, _item_place(name, v, i), counted) for i, x in enumerate(v)]
     kind = "a mapping" if isinstance(v, dict) else (
-        "a fraction" if isinstance(v, float) else f"a value of YAML type {type(v).__name__}")
+        "a fraction" if isinstance(v, float) else f"a value of YAML type {v.kind}")
     raise _Problem("E009", f"a field holds a number, true/false, text, none or a list of them, "
                    f"not {kind}", span)
 
@@ -290,26 +292,17 @@ def _span(name: str, line: int, col: int, width: int = 1) -> Span:
 
 
 def _place(name: str, node: Any) -> Span:
-    lc = getattr(node, "lc", None)
-    if lc is None or lc.line is None:
+    at = getattr(node, "at", None)
+    if at is None:
         return Span(file=name, line=0, column=0, end_line=0, end_column=0)
-    return _span(name, lc.line, lc.col)
+    return _span(name, *at)
 
 
-def _item_place(name: str, seq: Any, i: int) -> Span:
-    try:
-        line, col = seq.lc.item(i)
-    except (AttributeError, KeyError, TypeError):
-        return _place(name, seq)
-    return _span(name, line, col, len(str(seq[i])) if not isinstance(seq[i], (dict, list))
-                 else 1)
+def _item_place(name: str, seq: placed.PlacedList, i: int) -> Span:
+    where = seq.places[i]
+    return _place(name, seq) if where is None else _span(name, *where)
 
 
-def _key_place(name: str, row: Any, key: str) -> Span:
-    try:
-        line, col = row.lc.value(key)
-    except (AttributeError, KeyError, TypeError):
-        return _place(name, row)
-    value = row[key]
-    return _span(name, line, col, len(str(value)) if not isinstance(value, (dict, list))
-                 else 1)
+def _key_place(name: str, row: placed.PlacedMap, key: str) -> Span:
+    where = row.places[key]
+    return _place(name, row) if where is None else _span(name, *where)

@@ -3,13 +3,14 @@ rule file may read, and an error with its place for every file that does not fit
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 import rulesdsl
-from rulesdsl import data
+from rulesdsl import data, placed
 from rulesdsl.interpreter.examples import run_examples
 
 from .conftest import ROOT
@@ -223,3 +224,138 @@ def test_texts_that_name_values_of_two_enums_are_reported_with_every_file_read(t
     assert "a.yaml and " in diags[0].message and "b.yaml name values of several enums: Dye, " \
         "Flag" in diags[0].message
     assert diags[0].span.file.endswith("a.yaml")
+
+
+# ---- data files kept between runs (rulesdsl/placed.py) --------------------------------------
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """Data files kept in a cache folder of the test's own; the folder of entries."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(placed, "ENABLED", True)
+    monkeypatch.setattr(data, "_parsed", {})   # nothing remembered inside the process
+    return tmp_path / "cache" / "rulesdsl"
+
+
+def fresh_process(monkeypatch) -> list[str]:
+    """As a new command: the process's own memory of data files emptied. Returns the list
+    of texts the YAML reader is asked to read from now on."""
+    monkeypatch.setattr(data, "_parsed", {})
+    asked: list[str] = []
+    real = data._yaml
+
+    def counted(text, *args):
+        asked.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(data, "_yaml", counted)
+    return asked
+
+
+def resolved_text(path: Path, **kwargs) -> str:
+    """Everything a rule file resolves to, places and all, as text."""
+    from rulesdsl.variants import resolve
+
+    return repr(resolve(path, **kwargs).file)
+
+
+def test_a_data_file_read_before_is_not_read_by_the_yaml_reader_again(kept, monkeypatch):
+    """Cromlech's components: the rows, and the place in the YAML file of every value, the
+    same from the kept entry as from the YAML reader, and the same as with nothing kept."""
+    path = ROOT / "games" / "cromlech" / "cromlech.rules"
+    monkeypatch.setattr(placed, "ENABLED", False)
+    unkept = resolved_text(path)
+    monkeypatch.setattr(placed, "ENABLED", True)
+    asked = fresh_process(monkeypatch)
+    first = resolved_text(path)
+    assert len(asked) == 1 and [f.name[:5] for f in kept.iterdir()] == ["data-"]
+    asked = fresh_process(monkeypatch)
+    assert resolved_text(path) == first == unkept and asked == []
+
+
+def test_a_changed_data_file_is_read_afresh(kept, tmp_path, monkeypatch):
+    yaml = write(tmp_path, "cards.yaml", "cards:\n  - {name: Ace}\n")
+    path = game(tmp_path, 'kind Card(name): from "cards.yaml" cards')
+    assert rulesdsl.load(path).components("Card") == ["ace"]
+    yaml.write_text("cards:\n  - {name: King}\n  - {name: Queen}\n")
+    asked = fresh_process(monkeypatch)
+    assert rulesdsl.load(path).components("Card") == ["king", "queen"] and len(asked) == 1
+    asked = fresh_process(monkeypatch)
+    assert rulesdsl.load(path).components("Card") == ["king", "queen"] and asked == []
+
+
+@pytest.mark.parametrize("entry", [
+    b"", b"not json", b"[]", b'["x", 1]', b"[1, 2, 3]",
+    b'["HEAD", {"m": 5, "at": null}]', b'["HEAD", {"m": [[1, 2]], "at": null}]',
+    b'["HEAD", {"m": [[{"m": [], "at": null}, 1, null]], "at": null}]',
+    b'["HEAD", {"l": [[1, [1, "2", 3]]], "at": null}]', b'["HEAD", {"o": [1, 2]}]',
+    b'["HEAD", {"q": 1}]', b'["HEAD", [1]]', b'["HEAD", {"l": [], "at": [1, 2, 3]}]',
+    b'["HEAD", ' + b"[" * 100_000 + b"]" * 100_000 + b"]",
+])
+def test_a_damaged_entry_is_read_afresh(kept, tmp_path, monkeypatch, entry):
+    """Whatever an entry holds, a value of the wrong form, half an entry, nesting deeper
+    than the reader can follow: the YAML file is read again and the entry written anew."""
+    write(tmp_path, "cards.yaml", "cards:\n  - {name: Ace}\n")
+    path = game(tmp_path, 'kind Card(name): from "cards.yaml" cards')
+    rulesdsl.load(path)
+    (written,) = kept.iterdir()
+    head = json.loads(written.read_bytes())[0]
+    written.write_bytes(entry.replace(b"HEAD", head.encode()))
+    asked = fresh_process(monkeypatch)
+    assert rulesdsl.load(path).components("Card") == ["ace"] and len(asked) == 1
+    asked = fresh_process(monkeypatch)
+    assert rulesdsl.load(path).components("Card") == ["ace"] and asked == []
+
+
+@pytest.mark.parametrize("text", [
+    "cards:\n  - {name: 1.5}\n",
+    "cards:\n  - {name: {a: 1}}\n",
+    "cards:\n  - {name: [1, -1234567890123456789]}\n",
+    "cards:\n  - {name: 2020-01-01}\n",
+    "cards:\n  - {name: !!set {a, b}}\n",
+    "cards:\n  - ? [a, b]\n    : 1\n",
+    "cards:\n  - Ace\n",
+    "decks: []\n",
+    "base: &b {name: 0x1F, wild: yes}\nother: {name: x}\ncards:\n  - <<: *b\n    x: 1\n"
+    "  - {name: 'quoted', wild: !!bool true}\n  - name: >-\n      folded\n      text\n",
+])
+def test_the_same_rows_and_errors_from_a_kept_entry(kept, tmp_path, monkeypatch, text):
+    """Every value and place the checks read from a data file is the same whether the
+    YAML reader read it just now or the entry kept from an earlier run holds it."""
+    write(tmp_path, "cards.yaml", text)
+    path = game(tmp_path, 'kind Card(name, wild = false): from "cards.yaml" cards')
+
+    def outcome() -> str:
+        try:
+            return resolved_text(path)
+        except rulesdsl.RulesError as err:
+            return repr(err.diagnostics)
+
+    monkeypatch.setattr(placed, "ENABLED", False)
+    unkept = outcome()
+    monkeypatch.setattr(placed, "ENABLED", True)
+    asked = fresh_process(monkeypatch)
+    assert outcome() == unkept and len(asked) == 1
+    asked = fresh_process(monkeypatch)
+    assert outcome() == unkept and asked == []
+
+
+def test_a_file_of_many_values_through_aliases_is_not_kept(kept, tmp_path, monkeypatch):
+    """Aliases repeat what they name: written out, the entry would be far larger than the
+    file. Past MAX_KEPT values it is not written, and the file is read each time."""
+    monkeypatch.setattr(placed, "MAX_KEPT", 1000)
+    laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]",
+              "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+              "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+              "cards:\n  - {name: Ace, more: *c}"]
+    write(tmp_path, "laughs.yaml", "\n".join(laughs) + "\n")
+    path = game(tmp_path, 'kind Card(name): from "laughs.yaml" cards')
+    assert rulesdsl.load(path).components("Card") == ["ace"]
+    asked = fresh_process(monkeypatch)
+    assert rulesdsl.load(path).components("Card") == ["ace"] and len(asked) == 1
+    assert not list(kept.glob("data-*"))
+    monkeypatch.setattr(placed, "MAX_KEPT", 10_000)
+    fresh_process(monkeypatch)
+    rulesdsl.load(path)
+    assert len(list(kept.glob("data-*"))) == 1
