@@ -336,6 +336,26 @@ def test_the_sandbox_refuses_what_the_compiler_never_emits(source, why):
         run_module(ast.parse(source), "<test>", {"_div": lambda a, b: a // b})
 
 
+@pytest.mark.parametrize("field", ["op", "ctx", "ops"])
+def test_a_node_where_an_operator_or_context_belongs_never_runs(field):
+    """The sandbox does not walk into the fields of operators and contexts (`Add`, `Load`:
+    emit.child_fields); anything else put there is refused by Python's compiler before a
+    line runs."""
+    tree = ast.parse("def S1(st, fr):\n    return 1 + 2\n")
+    hidden = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[ast.Constant("x")],
+                      keywords=[])
+    if field == "ops":
+        tree.body[0].body[0].value = ast.Compare(left=ast.Constant(1), ops=[hidden],
+                                                  comparators=[ast.Constant(2)])
+    elif field == "op":
+        tree.body[0].body[0].value.op = hidden
+    else:
+        tree.body[0].body[0].value.left = ast.Name(id="fr", ctx=hidden)
+    ast.fix_missing_locations(tree)
+    with pytest.raises(TypeError, match="expected some sort of"):
+        run_module(tree, "<test>", {})
+
+
 def test_the_sandbox_offers_no_dangerous_builtins():
     for name in ("open", "eval", "exec", "compile", "__import__", "getattr", "globals",
                  "vars", "type", "object", "input", "breakpoint", "setattr", "print"):

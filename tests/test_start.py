@@ -126,3 +126,29 @@ def test_the_code_made_when_asked_for_is_the_code_that_runs(game, coverage, monk
     assert len(ran) == 1
     assert program.code == ran[0]
     assert len(ran) == 1  # made without running the module again
+
+
+def test_the_quick_walk_finds_every_node_but_contexts_and_operators():
+    """`emit.nodes_of` (the sandbox's walk, and the compiler's) gives the nodes `ast.walk`
+    gives, in its order, but for contexts and operators (`Load`, `Add`: no fields, no
+    place), whose fields it does not enter (`child_fields`, read from each class's
+    signature); and those fields hold nothing else in a generated module."""
+    from rulesdsl.interpreter.emit import _LEAF_TYPES, child_fields, nodes_of
+
+    leaves = (pyast.expr_context, pyast.boolop, pyast.operator, pyast.unaryop, pyast.cmpop)
+    for game in ("cromlech", "cleromancy", "isle_of_skye"):
+        tree = pyast.parse(load(ROOT / "games" / game / f"{game}.rules").program.code)
+        walked = [n for n in pyast.walk(tree) if not isinstance(n, leaves)]
+        assert [id(n) for n in nodes_of([tree])] == [id(n) for n in walked]
+    for cls in (c for c in vars(pyast).values()
+                if isinstance(c, type) and issubclass(c, pyast.AST) and c._fields):
+        skipped = set(cls._fields) - set(child_fields(cls))
+        doc = (cls.__doc__ or "").split("\n")[0]
+        if not doc.startswith(cls.__name__ + "("):  # no signature (ast.Num): every field
+            assert not skipped, cls
+            continue
+        typed = {field: kind for kind, field in
+                 (pair.split() for pair in doc.partition("(")[2].rstrip(")").split(", "))}
+        assert all(typed[f].rstrip("?*") in _LEAF_TYPES for f in skipped), cls
+    assert child_fields(pyast.Name) == () and child_fields(pyast.BinOp) == ("left", "right")
+    assert child_fields(pyast.Compare) == ("left", "comparators")

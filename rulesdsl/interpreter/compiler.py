@@ -367,7 +367,7 @@ class Compiler(ExpressionCompiler):
         """Write the code of a short block in place of a jump to it: one Python call less
         per jump. The block stays, for the other places that jump or resume there."""
         originals = [fn.body for fn in self.blocks]
-        sizes = [sum(isinstance(n, ast.stmt) for n in E.nodes_of(body)) for body in originals]
+        sizes = [E.statements(body) for body in originals]
 
         def expand(body: list, depth: int) -> list:
             """The statements with the jumps in them expanded; the originals are left as

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -194,14 +195,44 @@ def jump_target(s: Stmt) -> int | None:
 
 # ---- functions and the module --------------------------------------------------------------
 
+# the types of fields that hold no node a pass looks for: names and constants (plain
+# values), and the contexts and operators (`Load`, `Add`, `Eq`: nodes without fields or
+# places, which no pass reads by walking; compile() refuses anything else in such a field)
+_LEAF_TYPES = frozenset(("identifier", "string", "constant", "int", "expr_context",
+                         "boolop", "operator", "unaryop", "cmpop"))
+_FIELD = re.compile(r"(\w+)[?*]? (\w+)")
+_CHILDREN: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a class of node that may hold nodes a pass walks to: every field but
+    those of the types in _LEAF_TYPES, read from the class's signature in its docstring
+    (`Name(identifier id, expr_context ctx)`), as Python's grammar of syntax trees types
+    them; every field when the signature cannot be read."""
+    found = _CHILDREN.get(cls)
+    if found is None:
+        fields: tuple[str, ...] = getattr(cls, "_fields", ())
+        doc = (cls.__doc__ or "").split("\n")[0]
+        head, _, rest = doc.partition("(")
+        typed = dict((f, t) for t, f in _FIELD.findall(rest))
+        if head == cls.__name__ and set(typed) == set(fields):
+            fields = tuple(f for f in fields if typed[f] not in _LEAF_TYPES)
+        found = _CHILDREN[cls] = fields
+    return found
+
+
 def nodes_of(roots: Iterable[ast.AST]) -> list[ast.AST]:
-    """Every node of the trees `roots`, breadth first (as `ast.walk` gives them, root by
-    root): one list built in one pass, quicker than `ast.walk`, for the passes that look
-    at every node of the generated module (the sandbox's among them)."""
+    """Every node of the trees `roots` but contexts and operators (see `child_fields`),
+    breadth first (as `ast.walk` gives them, root by root): one list built in one pass,
+    quicker than `ast.walk`, for the passes that look at every node of the generated
+    module (the sandbox's among them)."""
     out = list(roots)
     add = out.append
+    children = _CHILDREN
     for node in out:  # the list grows as it is read
-        for f in node._fields:
+        cls = node.__class__
+        fields = children.get(cls) or child_fields(cls)
+        for f in fields:
             v = getattr(node, f, None)
             if isinstance(v, ast.AST):
                 add(v)
@@ -212,6 +243,19 @@ def nodes_of(roots: Iterable[ast.AST]) -> list[ast.AST]:
     return out
 
 
+def statements(body: list) -> int:
+    """How many statements a body holds, those inside the bodies of its statements too
+    (generated code nests statements only in `body` and `orelse`)."""
+    n = 0
+    for s in body:
+        n += 1
+        for fld in ("body", "orelse"):
+            inner = getattr(s, fld, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                n += statements(inner)
+    return n
+
+
 _ATOMS = (str, int, bool, type(None))
 
 
@@ -219,7 +263,8 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
     """A deep copy of a generated tree (a node or a list of nodes) with every attribute
     (fields, positions, marks such as `jump` and `sid`), a node met twice copied once:
     what `copy.deepcopy` gives, at a fraction of its cost, as the generated trees hold only
-    nodes, lists and plain values."""
+    nodes, lists and plain values. Contexts and operators (`Load`, `Add`: no fields, no
+    place) are shared with the original, as Python's own parser shares them."""
     if memo is None:
         memo = {}
     new = memo.get(id(node))
@@ -229,7 +274,10 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
         new = memo[id(node)] = []
         new.extend(x if isinstance(x, _ATOMS) else copy_tree(x, memo) for x in node)
     elif isinstance(node, ast.AST):
-        new = memo[id(node)] = node.__class__.__new__(node.__class__)
+        cls = node.__class__
+        if not cls._fields and not cls._attributes:
+            return node
+        new = memo[id(node)] = cls.__new__(cls)
         d = new.__dict__
         for k, v in node.__dict__.items():
             d[k] = v if isinstance(v, _ATOMS) else copy_tree(v, memo)
@@ -343,11 +391,13 @@ def number_lines(module: ast.Module) -> list[int]:
         which have lines of their own)."""
         todo = [node]
         add = todo.append
+        children = _CHILDREN
         for n in todo:  # the list grows as it is read
             if isinstance(n, _PLACED) or hasattr(n, "lineno"):
                 n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
                 n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
-            for f in n._fields:
+            cls = n.__class__
+            for f in children.get(cls) or child_fields(cls):
                 v = getattr(n, f, None)
                 if isinstance(v, ast.AST):
                     if n is not node or not isinstance(v, ast.stmt):

@@ -66,14 +66,25 @@ def check_module(tree: ast.Module, globals_: set[str]) -> None:
                     allowed.add(t.id)
         else:
             raise UnsafeCode(f"a {type(fn).__name__} at the top of the module")
+    kinds = _KINDS
     for fn in tree.body:
-        own = set(allowed)
-        if isinstance(fn, ast.FunctionDef):
-            own.update(a.arg for a in fn.args.args)
         nodes = nodes_of([fn])  # every node, as ast.walk gives them, in one pass
-        own.update(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        # the function's own names: its parameters and what it assigns
+        local = {a.arg for a in fn.args.args} if isinstance(fn, ast.FunctionDef) else set()
+        local.update(n.id for n in nodes
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        passed: set[str] = set()  # the names found good in this function: checked once
         for node in nodes:
-            _check_node(node, own)
+            kind = kinds.get(node.__class__)
+            if kind is None:
+                kind = _kind(node.__class__)
+            if kind == _NAME:
+                ident = node.id  # type: ignore[attr-defined]
+                if ident not in passed:
+                    _check_name(ident, allowed, local)
+                    passed.add(ident)
+            elif kind != _OTHER:  # most nodes: nothing more to check
+                _check_node(node, kind)
 
 
 # what each class of node is checked for, found once per class (the module has tens of
@@ -95,19 +106,20 @@ def _kind(cls: type) -> int:
     return found
 
 
-def _check_node(node: ast.AST, names: set[str]) -> None:
-    kind = _kind(type(node))
-    if kind == _OTHER:
-        return
+def _check_name(ident: str, module: set[str], local: set[str]) -> None:
+    """A name read or written: one of the shapes the compiler makes, and defined in the
+    module or by the function."""
+    if not (GENERATED_NAME.match(ident) or ident in SAFE_BUILTINS) or "__" in ident:
+        raise UnsafeCode(f"the name {ident!r} is not one the compiler makes")
+    if ident not in module and ident not in local:
+        raise UnsafeCode(f"the name {ident!r} is not defined in the module")
+
+
+def _check_node(node: ast.AST, kind: int) -> None:
+    """A node other than a name, of the kind `_kind` found for its class."""
     if kind == _REFUSED:
         raise UnsafeCode(f"{type(node).__name__} is never generated")
-    if kind == _NAME:
-        assert isinstance(node, ast.Name)
-        if not (GENERATED_NAME.match(node.id) or node.id in SAFE_BUILTINS) or "__" in node.id:
-            raise UnsafeCode(f"the name {node.id!r} is not one the compiler makes")
-        if node.id not in names:
-            raise UnsafeCode(f"the name {node.id!r} is not defined in the module")
-    elif kind == _ATTRIBUTE:
+    if kind == _ATTRIBUTE:
         assert isinstance(node, ast.Attribute)
         if node.attr not in ALLOWED_ATTRIBUTES:
             raise UnsafeCode(f"the attribute {node.attr!r} is not allowed")
