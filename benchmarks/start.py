@@ -2,15 +2,18 @@
 a warm one, for one or more checkouts in turn (paired runs).
 
 What a command keeps in the user's cache folder between runs (docs/performance.md, "State
-and start-up"): the built parser, each rule file's syntax tree, and the result of a check
-that found no error. Each checkout gets a cache folder of its own (in a temporary folder),
-its parser built there first (lark keys the parser it keeps by the folder's path, so it is
-built where it is read). Then, `--runs` times, for each checkout in turn:
+and start-up"): the built parser, each rule file's syntax tree (declaration by
+declaration), its data files' values, and the result of a check that found no error. Each
+checkout gets a cache folder of its own (in a temporary folder), its parser built there
+first (lark keys the parser it keeps by the folder's path, so it is built where it is
+read). Then, `--runs` times, for each checkout in turn:
 
-- cold: every kept file but the parser removed, then `check FILE` (as after an edit of
-  the rule file and of its data files);
-- edited: every kept file but the parser and the data files' values removed, then
-  `check FILE` (as after an edit of the rule file alone);
+- cold: every kept file but the parser removed, then `check FILE` (as for a file never
+  read before);
+- edited: a copy of FILE's folder (made once per checkout, in the temporary folder) is
+  edited, a comment line at its end changed, and checked, twice in a row, the second
+  time timed (as in an editing session: change a line, check, change it, check; the
+  first round's first check is the copy's first, and untimed);
 - warm: `check FILE` again (unchanged since the run before);
 - tree: the file's syntax tree kept but no check result, then `check FILE` (as when the
   file was parsed twice before by other commands, or another engine checked it: the
@@ -38,6 +41,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -88,20 +92,32 @@ def main(argv: list[str] | None = None) -> None:
     check = ["check", args.file]
     with tempfile.TemporaryDirectory() as tmp:
         caches = {c: Path(tmp) / str(n) for n, c in enumerate(args.checkouts)}
+        # the copies edited, each checked by its checkout's code with a cache folder of its
+        # own (which the other states' removals leave alone)
+        copies = {c: Path(tmp) / f"edited{n}" / "game" / Path(args.file).name
+                  for n, c in enumerate(args.checkouts)}
+        for c, copy in copies.items():
+            shutil.copytree((c / args.file).parent, copy.parent)
+        text = (args.checkouts[0] / args.file).read_text(encoding="utf-8")
 
-        def run(what: list[str], c: Path) -> float:
-            return cpu(what, c, caches[c], args.bytecode)
+        def run(what: list[str], c: Path, cache: Path | None = None) -> float:
+            return cpu(what, c, caches[c] if cache is None else cache, args.bytecode)
+
+        def edited(c: Path, n: int) -> float:
+            copies[c].write_text(f"{text}# edit {n}\n", encoding="utf-8")
+            return run(["check", str(copies[c])], c, copies[c].parent.parent / "cache")
 
         for c in caches:   # the parser (and the bytecode), built where they are read back
             for _ in range(2):
                 run(check, c)
+                edited(c, -1)
         times: dict[tuple[Path, str], list[float]] = {}
-        for _ in range(args.runs):
+        for r in range(args.runs):
             for c, cache in caches.items():
                 forget(cache, ("parser-",))
                 times.setdefault((c, "cold"), []).append(run(check, c))
-                forget(cache, ("parser-", "data-"))
-                times.setdefault((c, "edited"), []).append(run(check, c))
+                edited(c, 2 * r)
+                times.setdefault((c, "edited"), []).append(edited(c, 2 * r + 1))
                 times.setdefault((c, "warm"), []).append(run(check, c))
                 # a second parse of the same text keeps its tree (grammar/treecache.py)
                 forget(cache, ("parser-", "tree-"))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl import ast as A
 from rulesdsl import cachedir, checkcache, grammar, loader
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import Diagnostic, RulesError, Span
@@ -138,15 +139,18 @@ def test_a_diagnostic_comes_back_as_it_was_kept():
 
 @pytest.fixture
 def parsed(folder, monkeypatch):
-    """The trees the parser really made (the others came from the cache)."""
+    """The texts lark really parsed as rule files, whole or one declaration at a time
+    (the others came from the cache)."""
     made: list[str] = []
-    real = grammar.parse
+    lark = grammar._parser()
+    real = lark.parse
 
-    def counted(text, path="<input>"):
-        made.append(path)
-        return real(text, path)
+    def counted(text, start=None, **kwargs):
+        if start == "start":
+            made.append(text)
+        return real(text, start=start, **kwargs)
 
-    monkeypatch.setattr(grammar, "parse", counted)
+    monkeypatch.setattr(lark, "parse", counted)
     return made
 
 
@@ -157,21 +161,28 @@ def test_an_unchanged_file_is_not_parsed_again(parsed, folder):
     second, _ = parse_file(path)   # the same text again: its tree kept
     third, text = parse_file(path)
     assert first == second == third and text == GOOD
-    assert parsed == ["count.rules"] * 2
+    assert parsed == [GOOD] * 2
     assert [f.name[:5] for f in folder.glob("tree-*")] == ["tree-"]
-    path.write_text(GOOD.replace("n + 1", "n + 2"))   # a file being edited: parsed each time
+    path.write_text(GOOD.replace("n + 1", "n + 2"))   # an edit: that declaration parsed
     changed, _ = parse_file(path)
-    assert changed != first and len(parsed) == 3
+    assert changed != first and parsed[2:] == ["play:\n    set n = n + 2\n    end game\n"]
+    assert A.to_json(changed) == A.to_json(grammar.parse(path.read_text(), "count.rules"))
+    parsed.pop()   # the whole parse just above
     parse_file(str(path.resolve()))   # another name: the tree's places carry it
     assert len(parsed) == 4
 
 
 def test_a_file_with_errors_is_parsed_each_time(parsed):
-    Path("bad.rules").write_text(GOOD.replace("end game", "end game game"))
+    """As `parse` parses it, each time (it parses again after blanking what is broken)."""
+    bad = GOOD.replace("end game", "end game game")
+    with pytest.raises(RulesError):
+        grammar.parse(bad, "bad.rules")
+    once = len(parsed)
+    Path("bad.rules").write_text(bad)
     for _ in range(3):
         with pytest.raises(RulesError):
             parse_file("bad.rules")
-    assert len(parsed) == 3
+    assert len(parsed) == 4 * once
 
 
 def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder, monkeypatch):
@@ -179,14 +190,55 @@ def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder
     first, _ = parse_file("count.rules")
     parse_file("count.rules")
     (entry,) = folder.glob("tree-*")
-    head = entry.read_bytes().split(b"\n", 1)[0]
-    for junk in (b"", head + b"\nnot a pickle", head + b"\n" + pickle.dumps([1, 2])):
+    engine, kept = pickle.loads(entry.read_bytes())
+    chunk = next(iter(kept))
+    for junk in (b"", b"not a pickle", pickle.dumps([1, 2]), pickle.dumps((engine, [1])),
+                 pickle.dumps((engine, {chunk: 5})), pickle.dumps((engine, {chunk: (0, 1)})),
+                 pickle.dumps((engine, {1: (0, None)}))):
         entry.write_bytes(junk)
         assert parse_file("count.rules")[0] == first
-    assert len(parsed) == 2 + 3
-    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
+    assert len(parsed) == 2 + 7
+    # a declaration whose kept tree is broken is parsed again, the others are not
     parse_file("count.rules")
-    assert len(parsed) == 6
+    engine, kept = pickle.loads(entry.read_bytes())
+    assert all(blob is not None for _, blob in kept.values())
+    for junk in (b"not a pickle", pickle.dumps(["not a declaration"]), pickle.dumps(7)):
+        entry.write_bytes(pickle.dumps((engine, {**kept, chunk: (kept[chunk][0], junk)})))
+        before = len(parsed)
+        assert parse_file("count.rules")[0] == first and len(parsed) == before + 1
+    monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
+    before = len(parsed)
+    parse_file("count.rules")
+    assert len(parsed) == before + 1
+
+
+@pytest.mark.parametrize("game", ["cromlech", "pig"])
+def test_after_an_edit_only_the_declarations_that_changed_are_parsed(parsed, game):
+    """Cromlech's and Pig's rules read three times, then edited: a declaration changed in
+    place, lines added at the top (every declaration moves down), a declaration added,
+    then removed: each time only the chunks whose text changed are parsed, and the tree
+    is the one the whole text gives."""
+    source = ROOT / "games" / game / f"{game}.rules"
+    path = Path(f"{game}.rules")
+    text = source.read_text()
+    path.write_text(text)
+    for _ in range(3):
+        parse_file(path)
+    assert len(parsed) == 2
+    # one edit after another, and the chunks each leaves to parse: the one changed, the
+    # first (the comments at the top are part of it), the one added, none
+    in_place = text.replace("\nexample ", "\nexample  ", 1)
+    above = "# a comment\n\n" + in_place
+    top = above.index("\nexample ") + 1
+    added = above[:top] + "const ADDED = 1\n\n" + above[top:]
+    edits = [(in_place, 1), (above, 1), (added, 1), (above, 0)]
+    for edited, chunks in edits:
+        path.write_text(edited)
+        before = len(parsed)
+        tree, _ = parse_file(path)
+        assert A.to_json(tree) == A.to_json(grammar.parse(edited, str(path)))
+        made = parsed[before:-1]   # besides the whole parse just above
+        assert len(made) == chunks and all(len(t) < len(edited) / 3 for t in made)
 
 
 def test_the_folder_keeps_what_was_used_last_within_its_bounds(folder, monkeypatch, capsys):

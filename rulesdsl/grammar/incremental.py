@@ -17,6 +17,7 @@ and again with one more chunk kept while an error falls on the first line of a k
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lark import UnexpectedInput
@@ -29,12 +30,13 @@ from . import _parser, brackets_too_deep, build, parse, recover
 
 @dataclass
 class _Entry:
-    """What one chunk's text gives, parsed from line 1: its declarations, or why not."""
+    """What one chunk's text gives: its declarations as placed when the chunk started at
+    line index `at` (0: parsed on its own, from line 1), or why not."""
 
     items: list
     broken: bool = False  # a syntax error
     string_error: Diagnostic | None = None  # E002, the first in the chunk
-    moved: tuple[int, list] | None = None  # the items moved down by so many lines, kept
+    at: int = 0
 
 
 def chunk_starts(lines: list[str]) -> list[int]:
@@ -49,6 +51,18 @@ def chunk_starts(lines: list[str]) -> list[int]:
             starts.append(i)
         depth, continued = _scan(line, depth)
     return starts
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a text as `parse` reads it (ending with a newline), each with its own."""
+    read = text if text.endswith("\n") else text + "\n"
+    return [line + "\n" for line in read[:-1].split("\n")]
+
+
+def _bounds(lines: list[str]) -> list[tuple[int, int]]:
+    """Where each chunk starts and ends (line indices, the end excluded)."""
+    starts = chunk_starts(lines)
+    return list(zip(starts, starts[1:] + [len(lines)]))
 
 
 def _scan(line: str, depth: int) -> tuple[int, bool]:
@@ -79,13 +93,33 @@ def _scan(line: str, depth: int) -> tuple[int, bool]:
 
 class IncrementalParser:
     """Parses successive versions of one file, reusing the declarations that did not
-    change. `parsed` counts the chunks parsed so far (the rest came from the cache)."""
+    change. `parsed` counts the chunks parsed so far (the rest came from the cache).
+    `recall` gives what a chunk's text gave before, if it is kept elsewhere (the line index
+    it started at and its declarations as placed there, as `chunks` gives them), or None."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str,
+                 recall: Callable[[str], tuple[int, list] | None] | None = None):
         self.path = path
         self.parsed = 0
         self._cache: dict[str, _Entry] = {}
+        self._recall = recall
         self._last: tuple[str, A.RulesFile | RulesError] | None = None
+
+    def _known(self, chunk: str) -> _Entry | None:
+        """What a chunk gave before: in this parser's cache, or recalled (see `recall`)."""
+        found = self._cache.get(chunk)
+        if found is None and self._recall is not None:
+            kept = self._recall(chunk)
+            if kept is not None:
+                found = self._cache[chunk] = _Entry(kept[1], at=kept[0])
+        return found
+
+    def chunks(self) -> dict[str, tuple[int, list]]:
+        """The chunks of the version last parsed without a syntax error in them, each with
+        the line index it starts at and its declarations as placed there (what `recall`
+        gives)."""
+        return {chunk: (e.at, e.items) for chunk, e in self._cache.items()
+                if not e.broken and e.string_error is None}
 
     def parse(self, text: str) -> A.RulesFile:
         """The file's AST, as `rulesdsl.grammar.parse(text, path)` gives it, or the same
@@ -100,17 +134,21 @@ class IncrementalParser:
             raise RulesError(list(found.diagnostics), dict(found.sources))
         return found
 
+    def known(self, text: str) -> bool:
+        """Whether any chunk of the text is known (in the cache, or recalled)."""
+        lines = _lines(text)
+        return any(self._known("".join(lines[a:b])) for a, b in _bounds(lines))
+
     def _parse(self, text: str) -> A.RulesFile:
-        read = text if text.endswith("\n") else text + "\n"  # as `parse` reads it
-        lines = [line + "\n" for line in read[:-1].split("\n")]
-        starts = chunk_starts(lines)
-        bounds = list(zip(starts, starts[1:] + [len(lines)]))
+        lines = _lines(text)
+        bounds = _bounds(lines)
         chunks = ["".join(lines[a:b]) for a, b in bounds]
-        if not self._cache:
+        known = [self._known(c) for c in chunks]
+        if not any(known):  # nothing to reuse: one parse of the whole text
             whole = self._whole(text, chunks, bounds)
             if whole is not None:
                 return whole
-        entries = [self._entry(c) for c in chunks]
+        entries = [e if e is not None else self._entry(c) for c, e in zip(chunks, known)]
         self._cache = {c: e for c, e in zip(chunks, entries)}
         broken = [i for i, e in enumerate(entries) if e.broken]
         if broken:
@@ -125,9 +163,9 @@ class IncrementalParser:
         items: list = []
         for (start, _), e in zip(bounds, entries):
             items += self._moved(e, start)
-        whole_file = Span(file=self.path, line=1, column=1, end_line=len(lines) + 1,
-                          end_column=1)
-        return A.RulesFile(span=whole_file, path=self.path, items=items)
+        whole_file = Span.make(file=self.path, line=1, column=1, end_line=len(lines) + 1,
+                               end_column=1)
+        return A.RulesFile.make(span=whole_file, path=self.path, items=items)
 
     def _whole(self, text: str, chunks: list[str],
                bounds: list[tuple[int, int]]) -> A.RulesFile | None:
@@ -137,19 +175,30 @@ class IncrementalParser:
             file = parse(text, self.path)
         except RulesError:
             return None
+        self._share(file, chunks, bounds)
+        return file
+
+    def adopt(self, text: str, file: A.RulesFile) -> None:
+        """Take `file`, the tree `parse` gave for the whole text, as if this parser had
+        parsed it (its declarations shared out to their chunks)."""
+        lines = _lines(text)
+        bounds = _bounds(lines)
+        self._cache = {}
+        self._share(file, ["".join(lines[a:b]) for a, b in bounds], bounds)
+        self._last = (text, file)
+
+    def _share(self, file: A.RulesFile, chunks: list[str],
+               bounds: list[tuple[int, int]]) -> None:
         groups: list[list] = [[] for _ in bounds]
         starts = [a for a, _ in bounds]
         for item in file.items:
             groups[bisect_right(starts, item.span.line - 1) - 1].append(item)
         for chunk, (a, _), items in zip(chunks, bounds, groups):
-            self._cache[chunk] = _Entry(_moved_up(items, a), moved=(a, items))
+            self._cache[chunk] = _Entry(items, at=a)
         self.parsed += len(chunks)
-        return file
 
     def _entry(self, chunk: str) -> _Entry:
-        found = self._cache.get(chunk)
-        if found is not None:
-            return found
+        """A chunk parsed on its own (from line 1)."""
         self.parsed += 1
         deep = brackets_too_deep(chunk, self.path)
         if deep is not None:
@@ -165,11 +214,12 @@ class IncrementalParser:
 
     @staticmethod
     def _moved(e: _Entry, start: int) -> list:
-        if start == 0:
-            return e.items
-        if e.moved is None or e.moved[0] != start:
-            e.moved = (start, A.map_spans(e.items, lambda s: _down(s, start)))
-        return e.moved[1]
+        """The chunk's declarations placed for a chunk that starts at line index `start`
+        (moved, and kept so, when it started elsewhere before)."""
+        if e.at != start:
+            lines = start - e.at
+            e.items, e.at = A.map_spans(e.items, lambda s: _down(s, lines)), start
+        return e.items
 
     def _syntax_errors(self, text: str, lines: list[str], bounds: list[tuple[int, int]],
                        broken: list[int]) -> list[Diagnostic]:
@@ -191,6 +241,3 @@ class IncrementalParser:
 def _down(span: Span, lines: int) -> Span:
     return A.updated(span, {"line": span.line + lines, "end_line": span.end_line + lines})
 
-
-def _moved_up(items: list, lines: int) -> list:
-    return A.map_spans(items, lambda s: _down(s, -lines)) if lines else items

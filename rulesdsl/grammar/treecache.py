@@ -1,19 +1,27 @@
-"""Syntax trees kept between runs: a rule file whose text has not changed is not parsed again.
+"""Syntax trees kept between runs, one top-level declaration at a time: a rule file whose
+text has not changed is not parsed again, and after an edit only the declarations whose
+text changed are.
 
-Stage: parse. Parsing is a large part of a command's start (a quarter of a second of CPU
-for Cromlech's 900 lines), and loading the tree it gave last time takes a fifteenth of
-that; every command that reads rule files from disk (check, run, simulate, serve, ...)
-starts sooner, and so does the check of a variant whose base has not changed.
+Stage: parse. Parsing is a large part of a command's start (loading lark's parser and
+parsing Cromlech's 900 lines take a sixth of a second), and loading the trees it gave last
+time takes a fifteenth of that. The text is cut into chunks, each a top-level declaration
+with the comments after it, as the language server's incremental parser cuts it
+(incremental.py, which does the parsing: the result is the tree `parse` gives for the
+whole text, or the same errors); each chunk's declarations are kept as a pickle of their
+own, with the line the chunk started at. A command after an edit of one declaration
+parses that one chunk; a chunk that only moved (lines added above it) is moved to its new
+lines, not parsed.
 
-The tree is kept as a pickle in the user's private cache folder (`cachedir.private_folder`:
-loading a pickle runs code, so never in a folder others may write to), one file per rule
-file, headed by a digest of the text it was parsed from, the name it was read under (the
-tree's places carry it) and the engine that parsed it (`cachedir.engine_digest`). A file
-whose text, name or engine differs is parsed afresh. Keeping a tree costs a twentieth of a
-second (pickling Cromlech's), which a file being edited would pay at every check for
-nothing: so the first parse of a text keeps only its digest, and the second parse of the
-same text keeps the tree. Only trees without errors are kept. RULESDSL_NO_CACHE=1 turns it
-off.
+What is kept is in the user's private cache folder (`cachedir.private_folder`: loading a
+pickle runs code, so never in a folder others may write to), one file per rule file,
+under a digest of the engine (`cachedir.engine_digest`) and the name the file was read
+under (the trees' places carry it): a file of another engine, or read under another name,
+is parsed afresh. Keeping a chunk's tree costs about as much as loading it ten times (a
+twentieth of a second for all of Cromlech's), which a file read once should not pay:
+the first time a file is read (nothing kept for it) only the chunks' digests are kept,
+their trees the next time; after that, a chunk that changed or moved is kept as it is
+now (one declaration costs little to keep). A file with syntax errors keeps what was kept
+before. RULESDSL_NO_CACHE=1 turns it off.
 """
 
 from __future__ import annotations
@@ -28,41 +36,82 @@ from .. import ast as A
 from .. import cachedir
 
 ENABLED = True   # tests that change the parser in place turn it off (tests/conftest.py)
-FORMAT = b"rulesdsl-tree/1"
+FORMAT = b"rulesdsl-tree/2"
+
+# per chunk (by the digest of its text): the line index it started at, and the pickle of
+# its declarations as placed there (None: its digest only, the file being new)
+Kept = dict[str, tuple[int, bytes | None]]
 
 
 def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFile]
                      ) -> A.RulesFile:
-    """The tree `parse(text, path)` gives, from the cache when this text was parsed under
-    this name before by this engine."""
+    """The tree `parse(text, path)` gives, from the cache for the declarations this engine
+    parsed before from the same text under this name."""
     folder = cachedir.private_folder() if ENABLED else None
     if folder is None:
         return parse(text, path)
+    from .incremental import IncrementalParser  # it imports the parser: not at import time
+
     name = hashlib.sha256(f"{os.path.abspath(path)}\0{path}".encode()).hexdigest()[:32]
     entry = folder / f"tree-{name}.pickle"
-    head = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
-                                      path.encode(), text.encode()))).hexdigest().encode()
-    seen, tree = _load(entry, head)
-    if seen:
-        cachedir.used(entry)
-    if tree is None:
+    engine = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
+                                        path.encode()))).hexdigest()
+    kept = _load(entry, engine)
+
+    def recall(chunk: str) -> tuple[int, list] | None:
+        at, blob = kept.get(_digest(chunk), (0, None))
+        items = _items(blob) if blob is not None else None
+        return (at, items) if items is not None else None
+
+    parser = IncrementalParser(path, recall)
+    if parser.known(text):
+        tree = parser.parse(text)  # only what changed parsed; RulesError as `parse` gives it
+    else:  # nothing kept of this text: one parse of the whole (errors as ever)
         tree = parse(text, path)
-        # parsed before (only its digest kept): keep the tree now; else the digest only
-        body = b"\n" + pickle.dumps(tree, pickle.HIGHEST_PROTOCOL) if seen else b""
-        cachedir.write_whole(entry, head + body)
+        parser.adopt(text, tree)
+    now: Kept = {}
+    for chunk, (at, items) in parser.chunks().items():
+        key = _digest(chunk)
+        before = kept.get(key)
+        if before is None and not kept:
+            now[key] = (at, None)   # a file met for the first time: the digests only
+        elif before is not None and before[0] == at and before[1] is not None:
+            now[key] = before
+        else:   # met again, edited, or moved since it was kept: kept where it is now
+            now[key] = (at, pickle.dumps(items, pickle.HIGHEST_PROTOCOL))
+    if now != kept:
+        cachedir.write_whole(entry, pickle.dumps((engine, now), pickle.HIGHEST_PROTOCOL))
+    elif kept:
+        cachedir.used(entry)
     return tree
 
 
-def _load(entry: Path, head: bytes) -> tuple[bool, A.RulesFile | None]:
-    """Whether the entry is of this text, and the tree kept with it (None if none)."""
+def _digest(chunk: str) -> str:
+    return hashlib.sha256(chunk.encode()).hexdigest()[:32]
+
+
+def _load(entry: Path, engine: str) -> Kept:
+    """What the entry keeps, if it is of this engine and name; else nothing."""
     try:
         with entry.open("rb") as f:
-            if f.readline().rstrip(b"\n") != head:
-                return False, None
-            if not f.peek(1):
-                return True, None
-            tree = pickle.load(f)
+            found, kept = pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-            ValueError, TypeError):  # missing, half written, or of another engine
-        return False, None
-    return True, tree if isinstance(tree, A.RulesFile) else None
+            ValueError, TypeError, IndexError, KeyError):  # missing, half written, damaged
+        return {}
+    if found != engine or not isinstance(kept, dict) or not all(
+            isinstance(key, str) and type(value) is tuple and len(value) == 2
+            and type(value[0]) is int and isinstance(value[1], (bytes, type(None)))
+            for key, value in kept.items()):
+        return {}
+    return kept
+
+
+def _items(blob: bytes) -> list | None:
+    """A chunk's declarations, or None if the pickle is not one of a list of them."""
+    try:
+        items = pickle.loads(blob)
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError,
+            TypeError, IndexError, KeyError):
+        return None
+    return items if isinstance(items, list) and all(isinstance(i, A.Node) for i in items) \
+        else None
