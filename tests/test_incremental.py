@@ -92,3 +92,48 @@ def test_chunks_start_at_top_level_declarations_only():
         "    pass\n",
     ]
     assert chunk_starts(lines) == [0, 2, 5, 7, 8]
+
+
+def _scan_each_character(line: str, depth: int) -> tuple[int, bool]:
+    """`_scan` as it was first written, a character at a time: what the quicker one must
+    give."""
+    in_string = False
+    i, end = 0, len(line)
+    code_end = end
+    while i < end:
+        ch = line[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            code_end = i
+            break
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(depth - 1, 0)
+        i += 1
+    code = line[:code_end].rstrip("\r\n").rstrip(" \t\f")
+    return depth, not in_string and code_end == end and code.endswith("\\")
+
+
+@settings(max_examples=400, deadline=None)
+@given(line=st.text(alphabet='ab "#()[]\\\t\r\n', max_size=30), depth=st.integers(0, 3))
+def test_the_scan_for_brackets_reads_every_line_as_a_character_at_a_time_would(line, depth):
+    from rulesdsl.grammar.incremental import _scan
+
+    assert _scan(line, depth) == _scan_each_character(line, depth)
+
+
+def test_the_scan_for_brackets_on_every_line_of_the_games():
+    from rulesdsl.grammar.incremental import _scan
+
+    for path in GAME_FILES + PROGRAMS:
+        depth = 0
+        for line in path.read_text().split("\n"):
+            assert _scan(line + "\n", depth) == _scan_each_character(line + "\n", depth)
+            depth = _scan(line + "\n", depth)[0]

@@ -16,6 +16,7 @@ and again with one more chunk kept while an error falls on the first line of a k
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,16 +66,24 @@ def _bounds(lines: list[str]) -> list[tuple[int, int]]:
     return list(zip(starts, starts[1:] + [len(lines)]))
 
 
+_SPECIAL = re.compile(r'["#()\[\]\\]')  # the characters that matter to `_scan`
+
+
 def _scan(line: str, depth: int) -> tuple[int, bool]:
-    """The bracket depth after a line, and whether it ends with a line continuation."""
+    """The bracket depth after a line, and whether it ends with a line continuation. Only
+    the characters that matter are looked at (quotes, comments, brackets, backslashes)."""
     in_string = False
-    i, end = 0, len(line)
+    end = len(line)
     code_end = end
-    while i < end:
+    skip = -1  # a character escaped inside a string
+    for found in _SPECIAL.finditer(line):
+        i = found.start()
+        if i == skip:
+            continue
         ch = line[i]
         if in_string:
             if ch == "\\":
-                i += 1
+                skip = i + 1
             elif ch == '"':
                 in_string = False
         elif ch == '"':
@@ -86,7 +95,6 @@ def _scan(line: str, depth: int) -> tuple[int, bool]:
             depth += 1
         elif ch in ")]":
             depth = max(depth - 1, 0)
-        i += 1
     code = line[:code_end].rstrip("\r\n").rstrip(" \t\f")
     return depth, not in_string and code_end == end and code.endswith("\\")
 
@@ -104,6 +112,7 @@ class IncrementalParser:
         self._cache: dict[str, _Entry] = {}
         self._recall = recall
         self._last: tuple[str, A.RulesFile | RulesError] | None = None
+        self._cut: tuple[str, tuple[list[str], list[tuple[int, int]], list[str]]] | None = None
 
     def _known(self, chunk: str) -> _Entry | None:
         """What a chunk gave before: in this parser's cache, or recalled (see `recall`)."""
@@ -136,13 +145,19 @@ class IncrementalParser:
 
     def known(self, text: str) -> bool:
         """Whether any chunk of the text is known (in the cache, or recalled)."""
-        lines = _lines(text)
-        return any(self._known("".join(lines[a:b])) for a, b in _bounds(lines))
+        return any(self._known(c) for c in self._split(text)[2])
+
+    def _split(self, text: str) -> tuple[list[str], list[tuple[int, int]], list[str]]:
+        """The text's lines, where its chunks start and end, and the chunks (the last text
+        split is remembered: `known` and `parse` split the same text in turn)."""
+        if self._cut is None or self._cut[0] != text:
+            lines = _lines(text)
+            bounds = _bounds(lines)
+            self._cut = (text, (lines, bounds, ["".join(lines[a:b]) for a, b in bounds]))
+        return self._cut[1]
 
     def _parse(self, text: str) -> A.RulesFile:
-        lines = _lines(text)
-        bounds = _bounds(lines)
-        chunks = ["".join(lines[a:b]) for a, b in bounds]
+        lines, bounds, chunks = self._split(text)
         known = [self._known(c) for c in chunks]
         if not any(known):  # nothing to reuse: one parse of the whole text
             whole = self._whole(text, chunks, bounds)
@@ -181,10 +196,9 @@ class IncrementalParser:
     def adopt(self, text: str, file: A.RulesFile) -> None:
         """Take `file`, the tree `parse` gave for the whole text, as if this parser had
         parsed it (its declarations shared out to their chunks)."""
-        lines = _lines(text)
-        bounds = _bounds(lines)
+        _, bounds, chunks = self._split(text)
         self._cache = {}
-        self._share(file, ["".join(lines[a:b]) for a, b in bounds], bounds)
+        self._share(file, chunks, bounds)
         self._last = (text, file)
 
     def _share(self, file: A.RulesFile, chunks: list[str],
