@@ -15,7 +15,6 @@ run once to get the block functions. Each generated line maps back to the rule i
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -421,7 +420,7 @@ class Compiler(ExpressionCompiler):
         else:
             var = self.var_name(self.a.candidate[id(rank)])
             keys = [self.expr(k) for k in rank.keys]
-            first = copy.deepcopy(keys[0]) if self.a.type_of(rank.keys[0]) == INT else None
+            first = E.copy_tree(keys[0]) if self.a.type_of(rank.keys[0]) == INT else None
         self.proc = None
         players = E.call("range", E.attr(E.name("st"), "np"))
         body: list[ast.stmt] = [
@@ -436,7 +435,7 @@ class Compiler(ExpressionCompiler):
         if first is not None:
             # a game ranked by a number first (a score kept by definitions, say) reports it
             score_fn = E.Function("SCORE", ["st"], [E.return_(E.listcomp(
-                first, var, copy.deepcopy(players)))])
+                first, var, E.copy_tree(players)))])
         return E.Function("RANK", ["st"], body), score_fn
 
     def heuristic_function(self) -> E.Function | None:
@@ -669,13 +668,13 @@ class Compiler(ExpressionCompiler):
                                                         iter=E.name(many), ifs=[],
                                                         is_async=0)])), [occupied]),
                       E.for_(E.store(cell), E.name(many), [
-                          E.assign(E.sub_store(copy.deepcopy(cells), E.name(cell)),
+                          E.assign(E.sub_store(E.copy_tree(cells), E.name(cell)),
                                    E.name(piece))]))
             return
         self.emit(pos, E.assign(E.store(cell), self.expr(s.cell)),
                   E.if_(E.compare(E.sub(cells, E.name(cell)), "is not", E.const(None)),
                         [occupied]),
-                  E.assign(E.sub_store(copy.deepcopy(cells), E.name(cell)), E.name(piece)))
+                  E.assign(E.sub_store(E.copy_tree(cells), E.name(cell)), E.name(piece)))
 
     def after_change(self, pos: list) -> None:
         """After a change of the game, the 'as soon as' blocks get their turn."""
@@ -1095,7 +1094,7 @@ class Compiler(ExpressionCompiler):
         self.emit(pos, E.if_(E.attr(st, "auto"), [E.assign(self.local_store(slot), roll),
                                                   E.jump(self.block_number(resume))]),
                   E.assign(E.attr_store(st, "pending"),
-                           E.tuple_([E.const(n), E.const(-1), copy.deepcopy(faces)])))
+                           E.tuple_([E.const(n), E.const(-1), E.copy_tree(faces)])))
         self.pause(pos, resume)
         return resume
 
@@ -1128,7 +1127,7 @@ class Compiler(ExpressionCompiler):
         site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
         self.emit(head, E.assign(E.attr_store(st, "pending"), E.tuple_(
-            [E.const(len(self.sites) - 1), E.const(-1), copy.deepcopy(faces)])))
+            [E.const(len(self.sites) - 1), E.const(-1), E.copy_tree(faces)])))
         self.pause(head, res)
         self.emit(res, E.aug(self.local_store(idx), "+", E.const(1)))
         self.goto(res, head)

@@ -13,7 +13,6 @@ substituting its arguments into its compiled tree (never into text). `Compiler`
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,7 +257,7 @@ class ExpressionCompiler:
             return e
         sid = E.const(self.sid(span))
         if E.is_simple(e):
-            return E.ifexp(E.compare(e, "is not", E.const(None)), copy.deepcopy(e),
+            return E.ifexp(E.compare(e, "is not", E.const(None)), E.copy_tree(e),
                            E.call("_need", E.const(None), sid, E.const(what)))
         return E.call("_need", e, sid, E.const(what))
 
@@ -366,8 +365,8 @@ class ExpressionCompiler:
             k = E.int_constant(i)
             if k is not None and k >= 1 and E.is_simple(xs):
                 return E.ifexp(E.compare(E.call("len", xs), ">=", i),
-                               E.sub(copy.deepcopy(xs), k - 1),
-                               E.call("_idx", copy.deepcopy(xs), copy.deepcopy(i), sid))
+                               E.sub(E.copy_tree(xs), k - 1),
+                               E.call("_idx", E.copy_tree(xs), E.copy_tree(i), sid))
             table = self.consts.get(xs.id) if isinstance(xs, ast.Name) else None
             places = bounds(self.a, e.index)  # see bounds.py
             if isinstance(table, list) and places is not None and \
@@ -578,14 +577,14 @@ class ExpressionCompiler:
             board, empty = scan
             cells = self.board_cells(board)
             nones = E.method(cells, "count", E.const(None))
-            size = E.call("len", copy.deepcopy(cells))
+            size = E.call("len", E.copy_tree(cells))
             if e.kind == "count":
                 return nones if empty else E.binop(size, "-", nones)
             if e.kind == "any":
-                return (E.compare(E.const(None), "in", copy.deepcopy(cells)) if empty
+                return (E.compare(E.const(None), "in", E.copy_tree(cells)) if empty
                         else E.compare(nones, "<", size))
             return (E.compare(nones, "==", size) if empty
-                    else E.compare(E.const(None), "not in", copy.deepcopy(cells)))
+                    else E.compare(E.const(None), "not in", E.copy_tree(cells)))
         var = self.var_name(self.a.candidate[id(node)])
         if e.kind == "count" and e.where is None:
             return E.call("len", self.domain(e.domain))
@@ -735,11 +734,11 @@ class ExpressionCompiler:
             table = board.columns if f == "column" else board.rows
             k, tname = args[1], self.const(table)
             if E.is_simple(k):
-                ok = E.compare(E.const(0), "<", copy.deepcopy(k))
+                ok = E.compare(E.const(0), "<", E.copy_tree(k))
                 ok.ops.append(ast.LtE())
                 ok.comparators.append(E.const(len(table)))
-                return E.ifexp(ok, E.sub(tname, E.binop(copy.deepcopy(k), "-", E.const(1))),
-                               E.call("_pick", copy.deepcopy(tname), copy.deepcopy(k), sid,
+                return E.ifexp(ok, E.sub(tname, E.binop(E.copy_tree(k), "-", E.const(1))),
+                               E.call("_pick", E.copy_tree(tname), E.copy_tree(k), sid,
                                       E.const(f)))
             return E.call("_pick", tname, k, sid, E.const(f))
         if f in ("corners", "around", "pairs"):
@@ -774,9 +773,9 @@ class ExpressionCompiler:
             w = E.const(board.width)
             a0, a1 = args
             dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
-                                       E.binop(a1, "%", copy.deepcopy(w))))
-            dy = E.call("abs", E.binop(E.binop(copy.deepcopy(a0), "//", copy.deepcopy(w)), "-",
-                                       E.binop(copy.deepcopy(a1), "//", copy.deepcopy(w))))
+                                       E.binop(a1, "%", E.copy_tree(w))))
+            dy = E.call("abs", E.binop(E.binop(E.copy_tree(a0), "//", E.copy_tree(w)), "-",
+                                       E.binop(E.copy_tree(a1), "//", E.copy_tree(w))))
             if board.adjacency == "diagonal":
                 return E.call("max", dx, dy)
             return E.binop(dx, "+", dy)
@@ -831,8 +830,8 @@ class ExpressionCompiler:
         """Whole numbers stay between -10^18 and 10^18: a rule that squares a number forty
         times stops with a clear error, not with the memory of the machine."""
         big = E.compare(E.call("abs", value), ">", E.const(MAX_NUMBER))
-        test = E.and_(E.compare(copy.deepcopy(value), "is not", E.const(None)), big)
-        return [E.if_(test, [E.raise_(E.call("_too_big", copy.deepcopy(value),
+        test = E.and_(E.compare(E.copy_tree(value), "is not", E.const(None)), big)
+        return [E.if_(test, [E.raise_(E.call("_too_big", E.copy_tree(value),
                                              E.const(self.sid(span))))])]
 
 

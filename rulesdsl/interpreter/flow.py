@@ -17,7 +17,6 @@ frame slots and decision sites:
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -70,7 +69,7 @@ def statement(c: Compiler, s: Any, pos: list) -> list:
 
 def default_decider(c: Compiler) -> ast.expr | None:
     """Who decides when a decision does not say: in a secret step, its seat."""
-    return copy.deepcopy(c.flow.seats[-1]) if c.flow.seats else None
+    return E.copy_tree(c.flow.seats[-1]) if c.flow.seats else None
 
 
 # ---- secret steps --------------------------------------------------------------------------
@@ -145,7 +144,7 @@ def round_start(c: Compiler, s: A.Turns, head: list, who: int, taken: int,
            E.if_(E.compare(c.local(place), "==", E.const(0)), [
                E.assign(c.local_store(seats), E.listcomp(E.binop(E.binop(
                    c.local(who), "+", E.binop(E.name("i"), "*", step())), "%",
-                   copy.deepcopy(np)), "i", E.call("range", copy.deepcopy(np))))]))
+                   E.copy_tree(np)), "i", E.call("range", E.copy_tree(np))))]))
     c.flow.regions.append((seats, place))
 
 
@@ -243,7 +242,7 @@ def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
         c.proc = Proc("rank", "rank", [], [], rank.span)
         var = c.var_name(a.candidate[id(rank)])
         keys = [c.expr(k) for k in rank.keys]
-        first = copy.deepcopy(keys[0]) if a.type_of(rank.keys[0]) == INT else None
+        first = E.copy_tree(keys[0]) if a.type_of(rank.keys[0]) == INT else None
         c.proc = None
     else:
         var = "m"
@@ -252,7 +251,7 @@ def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
         keys = [E.call("sum", E.listcomp(E.sub(E.name("V"), E.binop(
             E.const(c.layout.counter["score"]), "+", E.name("p"))), "p", E.name(var)))] \
             if per_player else [E.const(0)]
-        first = copy.deepcopy(keys[0]) if per_player else None
+        first = E.copy_tree(keys[0]) if per_player else None
     teams = E.call("_teams", st, size)
     body: list[ast.stmt] = [
         E.assign(E.store("g"), teams),
@@ -267,7 +266,7 @@ def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
     score_fn = None
     if first is not None:
         score_fn = E.Function("SCORE", ["st"], [
-            E.assign(E.store("g"), copy.deepcopy(teams)),
+            E.assign(E.store("g"), E.copy_tree(teams)),
             E.assign(E.store("s"), E.listcomp(first, var, E.name("g"))),
             E.return_(E.listcomp(E.sub(E.name("s"), E.binop(E.name("p"), "%", E.call(
                 "len", E.name("g")))), "p", E.attr(st, "pl")))])

@@ -23,7 +23,6 @@ fails there, which only ever stops a game sooner.
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Any
 
 from . import emit as E
@@ -83,7 +82,7 @@ def test_of(ec: Any, n: int) -> str | None:
     if template is None:
         return None
     made[n] = None  # a definition that calls itself is tested plainly inside
-    found = nonempty(ec, copy.deepcopy(template.body))
+    found = nonempty(ec, E.copy_tree(template.body))
     if found is None:
         return None
     name = f"{TEST}{n}"
