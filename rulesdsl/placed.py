@@ -2,7 +2,7 @@
 
 Stage: resolve (data.py reads data files through this). The YAML reader (ruamel.yaml, the
 only one that gives the line and column of every value) is slow: a twentieth of a second
-for Cromlech's components, and as long again to import. Every check of a rule file being
+for Cromlech's components, and a fortieth more to import. Every check of a rule file being
 edited read its unchanged data file again. So what the reader gives is made plain at once
 (mappings, lists, whole numbers, fractions, true/false, text, none), each mapping and list
 with the places of its values, and kept in the user's private cache folder

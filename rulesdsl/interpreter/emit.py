@@ -13,8 +13,9 @@ statement with a line of its own and keeps, for each line, the rule-file span it
 
 The passes over generated trees use the quick tools here (`nodes_of`, `copy_tree`,
 `Transformer`), not `ast.walk`, `copy.deepcopy` and `ast.NodeTransformer`: they give the
-same results, and a rule file's module has tens of thousands of nodes, walked by several
-passes each time a rule file is loaded.
+same results (but for the contexts and operators, `Load` and `Add`, which `nodes_of`
+leaves out and `copy_tree` shares: no pass looks at them), and a rule file's module has
+tens of thousands of nodes, walked by several passes each time a rule file is loaded.
 """
 
 from __future__ import annotations
