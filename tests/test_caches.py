@@ -283,3 +283,32 @@ def test_writing_an_entry_prunes_the_folder_once_a_process(folder, monkeypatch):
     (folder / "tree-5.pickle").write_bytes(b"x")
     cachedir.write_whole(folder / "tree-newer.pickle", b"y")   # pruned once already
     assert len(list(folder.iterdir())) == 5
+
+
+def test_checks_while_editing_report_each_version_at_its_lines(folder, capsys, monkeypatch):
+    """Every cache on (checks, trees declaration by declaration, data files' values), a
+    rule file with a data file edited as a user would, checking after each change: an
+    error made, lines added above it, the error mended, the data file changed; each
+    check says what a check with nothing kept says, at the same lines."""
+    from rulesdsl import placed
+
+    monkeypatch.setattr(placed, "ENABLED", True)
+    Path("cards.yaml").write_text("cards:\n  - {name: Ace}\n  - {name: King}\n")
+    good = ('game "Cards"\nplayers 2\nkind Card(name): from "cards.yaml" cards\n'
+            'counter n = 0\n\nplay:\n    set n = n + 1\n    end game\n\n'
+            'example "two cards":\n    expect count(c in Card) == 2\n')
+    versions = [good, good, good, good.replace("n + 1", "m + 1"),
+                "# a note\n# and another\n" + good.replace("n + 1", "m + 1"),
+                "# a note\n# and another\n" + good, "# a note\n" + good]
+    path = Path("cards.rules")
+    for n, text in enumerate([*versions, None]):
+        if text is None:  # the data file changed: the example now fails
+            Path("cards.yaml").write_text("cards:\n  - {name: Ace}\n")
+        else:
+            path.write_text(text)
+        kept = check(capsys, "cards.rules")
+        monkeypatch.setenv("RULESDSL_NO_CACHE", "1")
+        assert kept == check(capsys, "cards.rules"), n
+        monkeypatch.delenv("RULESDSL_NO_CACHE")
+        assert kept[0] == (1 if text is None or "m + 1" in text else 0), (n, kept)
+    assert {f.name[:5] for f in folder.iterdir()} == {"check", "data-", "tree-", "parse"}
