@@ -138,7 +138,7 @@ def _where(node: Any, how: str, key: Any, value: Any) -> Place | None:
 # ---- as JSON -------------------------------------------------------------------------------
 
 class _TooMany(Exception):
-    pass
+    """More values than an entry keeps (MAX_KEPT)."""
 
 
 def _encode(v: Any, count: list[int]) -> Any:

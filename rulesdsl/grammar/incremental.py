@@ -4,7 +4,9 @@ Stage: parse. An editor sends the whole text after every key stroke, and lark ta
 a quarter of a second for a large rule file. `IncrementalParser` splits the text into
 chunks, each a top-level declaration with the comments after it, parses each chunk on its
 own and keeps the result by the chunk's text: after an edit only the chunks whose text
-changed are parsed again, the others are moved to their new lines.
+changed are parsed again, the others are moved to their new lines. The chunks of an
+earlier version may also come from elsewhere (`recall`): commands keep them between runs
+in the user's cache (treecache.py).
 
 The result is the one `parse` gives for the whole text: the same tree, or the same
 `RulesError`. For syntax errors that takes care: `parse` recovers by blanking the

@@ -4,7 +4,7 @@ text changed are.
 
 Stage: parse. Parsing is a large part of a command's start (loading lark's parser and
 parsing Cromlech's 900 lines take a sixth of a second), and loading the trees it gave last
-time takes a fifteenth of that. The text is cut into chunks, each a top-level declaration
+time about a fifth of that. The text is cut into chunks, each a top-level declaration
 with the comments after it, as the language server's incremental parser cuts it
 (incremental.py, which does the parsing: the result is the tree `parse` gives for the
 whole text, or the same errors); each chunk's declarations are kept as a pickle of their
@@ -16,10 +16,9 @@ What is kept is in the user's private cache folder (`cachedir.private_folder`: l
 pickle runs code, so never in a folder others may write to), one file per rule file,
 under a digest of the engine (`cachedir.engine_digest`) and the name the file was read
 under (the trees' places carry it): a file of another engine, or read under another name,
-is parsed afresh. Keeping a chunk's tree costs about as much as loading it ten times (a
-twentieth of a second for all of Cromlech's), which a file read once should not pay:
-the first time a file is read (nothing kept for it) only the chunks' digests are kept,
-their trees the next time; after that, a chunk that changed or moved is kept as it is
+is parsed afresh. Keeping the trees costs time too (pickling all of Cromlech's, about
+0.015 s), which a file read once should not pay: the first time a file is read (nothing
+kept for it) only the chunks' digests are kept, their trees the next time; after that, a chunk that changed or moved is kept as it is
 now (one declaration costs little to keep). A file with syntax errors keeps what was kept
 before. RULESDSL_NO_CACHE=1 turns it off.
 """
@@ -50,7 +49,8 @@ def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFi
     folder = cachedir.private_folder() if ENABLED else None
     if folder is None:
         return parse(text, path)
-    from .incremental import IncrementalParser  # it imports the parser: not at import time
+    # incremental.py imports this package, which imports this module: so imported here
+    from .incremental import IncrementalParser
 
     name = hashlib.sha256(f"{os.path.abspath(path)}\0{path}".encode()).hexdigest()[:32]
     entry = folder / f"tree-{name}.pickle"
