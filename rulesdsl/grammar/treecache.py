@@ -18,9 +18,9 @@ under a digest of the engine (`cachedir.engine_digest`) and the name the file wa
 under (the trees' places carry it): a file of another engine, or read under another name,
 is parsed afresh. Keeping the trees costs time too (pickling all of Cromlech's, about
 0.015 s), which a file read once should not pay: the first time a file is read (nothing
-kept for it) only the chunks' digests are kept, their trees the next time; after that, a chunk that changed or moved is kept as it is
-now (one declaration costs little to keep). A file with syntax errors keeps what was kept
-before. RULESDSL_NO_CACHE=1 turns it off.
+kept for it) only the chunks' digests are kept, their trees the next time; after that, a
+chunk that changed or moved is kept as it is now (one declaration costs little to keep).
+A file with syntax errors keeps what was kept before. RULESDSL_NO_CACHE=1 turns it off.
 """
 
 from __future__ import annotations
