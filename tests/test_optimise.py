@@ -418,3 +418,82 @@ def test_a_count_compared_with_a_number_stops_once_it_is_decided():
     want = sum(1 for f in ops.values() for k in range(5) if f(2, k)) + \
         sum(10 for f in ops.values() for k in range(5) if f(k, 2))
     assert game.counter("hits") == want
+
+
+CHEAP = """game "Cheap"
+players 2
+kind Card(name, value):
+    "Two", 2
+    "Three", 3
+    "Four", 4
+counter seen = 0
+define even(n) = n == 0 or n == 2 or n == 4
+play:
+    for each c in Card:
+        if even(value of c):
+            add 1 to seen
+    end game
+"""
+
+
+def test_a_definition_reading_a_cheap_argument_twice_is_written_in_place():
+    """`even(value of c)` reads its argument three times; the argument is a read of a
+    table by a read of a slot (emit.is_cheap), so the definition is written in place
+    rather than called."""
+    rules = rulesdsl.load_text(CHEAP, "cheap.rules")
+    game = rules.new_game(players=2)
+    tree = ast.parse(game.program.code)
+    definition = next(n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+                      and n.name.startswith("D"))
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id == definition]
+    assert calls == []
+    assert game.counter("seen") == 2   # Two and Four, not Three
+
+
+TOLD = """game "Told"
+players 2
+counter total = 0
+rule gain(n, why):
+    add n to total
+    say "{current} gains {n} for {why}"
+rule gain_and_keep(n, why):
+    add n to total
+    say "{current} gains {n} for {why}"
+    expect why != ""
+play:
+    turns:
+        choose k in 1..3 as "take {k}":
+            gain(k, "the pick of {k} by {current}")
+            gain_and_keep(k, "the pick of {k} by {current}")
+        if total >= 10:
+            end game
+"""
+
+
+def test_a_parameter_only_said_is_worked_out_only_while_narrated():
+    """A plain rule's parameter read only by `say` lines is worked out at the call only
+    while the game keeps a log; one read anywhere else is worked out always; the log and
+    the game are the same."""
+    rules = rulesdsl.load_text(TOLD, "told.rules")
+    entry = {name: block for (kind, name), block in rules.program.entries.items()
+             if kind == "rule"}
+    tree = ast.parse(rules.program.code)
+    frames = {}
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+            for name, block in entry.items():
+                if call.func.id == f"S{block}":
+                    frames[name] = call.args[1].elts[1].elts   # [block, [locals]]
+    lazy = ast.unparse(frames["gain"][1])
+    assert lazy.endswith("if st.log is not None else None") and "_show" in lazy
+    assert "st.log" not in ast.unparse(frames["gain_and_keep"][1])
+    told = rules.new_game(players=2, seed=3, narrate=True)
+    quiet = rules.new_game(players=2, seed=3)
+    for pick in (2, 0, 2, 1, 2):
+        for game in (told, quiet):
+            if not game.over:
+                game.apply_index(pick)
+    assert told.state_key() == quiet.state_key() and told.over
+    assert "player 1 gains 3 for the pick of 3 by player 1" in told.log
+    assert "player 2 gains 1 for the pick of 1 by player 2" in told.log

@@ -34,7 +34,7 @@ from .fold import fold
 from .guards import guarded_test
 from .layout import Layout, layout_of
 from .memo import memoize
-from .plain import call_kinds, chance_call, plain_call
+from .plain import call_kinds, chance_call, plain_call, when_told
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
 from .sandbox import run_module
 from .statistics import reader, stats_function
@@ -756,6 +756,8 @@ class Compiler(ExpressionCompiler):
         locals_ = E.list_(self.expr(x) for x in s.args)
         self.padding.append((locals_, key))
         if s.name in self.calls_to.plain:
+            told = self.calls_to.told_only.get(s.name, ())
+            locals_.elts = [when_told(x) if k in told else x for k, x in enumerate(locals_.elts)]
             self.emit(pos, *plain_call(self.entries[key], locals_, self.fresh()))
             return pos
         cont = self.new_block(s.span)

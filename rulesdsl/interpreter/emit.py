@@ -136,6 +136,21 @@ def is_simple(e: Expr) -> bool:
             and isinstance(e.slice, ast.Constant))
 
 
+def is_cheap(e: Expr) -> bool:
+    """Simple, or a slot of a name by a simple index, or by a constant plus a simple index
+    (`K5[c3]`, `K5[L[2]]`, `V[197 + a0]`): two or three reads, cheaper than a call to
+    evaluate twice."""
+    if is_simple(e):
+        return True
+    if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
+        return False
+    k = e.slice
+    if isinstance(k, ast.BinOp) and isinstance(k.op, ast.Add):
+        return (isinstance(k.left, ast.Constant) and is_simple(k.right)
+                or is_simple(k.left) and isinstance(k.right, ast.Constant))
+    return is_simple(k)
+
+
 def int_constant(e: Expr) -> int | None:
     """The value of a literal whole number (negative ones too), else None."""
     if isinstance(e, ast.Constant) and type(e.value) is int:

@@ -45,6 +45,7 @@ from .runtime import MAX_NUMBER, WORK_BUDGET
 from .tiles import tile_code
 from .truth import nonempty
 
+CHEAP_USES = 3     # a cheap argument (emit.is_cheap) read this often is written in place
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
@@ -820,7 +821,8 @@ class ExpressionCompiler:
     def call_define(self, n: int, args: list[ast.expr]) -> ast.expr:
         t = self.template(n)
         inline = t.size <= INLINE_NODES and all(
-            uses <= 1 or E.is_simple(arg) for uses, arg in zip(t.uses, args))
+            uses <= 1 or E.is_simple(arg) or uses <= CHEAP_USES and E.is_cheap(arg)
+            for uses, arg in zip(t.uses, args))
         if not inline:
             return E.call(t.function, E.name("st"), *args)
         return Substitute({f"a{k}": arg for k, arg in enumerate(args)}).visit(

@@ -16,16 +16,19 @@ never on the stack:
 
 The code after the call goes on in the same block (no block of its own, no jump), and the
 statements round the call stay native Python (an `if` or a loop with such a call in it is
-not split into blocks). A rule that calls itself, directly or through others, keeps its
-frames on the stack (the run loop bounds how deep they go), as does a rule whose loops nest
-deeper than Python allows (it needs blocks of its own).
+not split into blocks). A parameter such a rule reads only in `say` lines (a description
+for the log: `summon(e, "the {s} of the {spot of s} Gariadon")`) is worked out only while
+the game is narrated (`told_only`, `when_told`): its frame lives only for the call, so the
+log cannot be turned on while the rule waits. A rule that calls itself, directly or
+through others, keeps its frames on the stack (the run loop bounds how deep they go), as
+does a rule whose loops nest deeper than Python allows (it needs blocks of its own).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
@@ -45,6 +48,8 @@ class CallKinds:
 
     plain: frozenset[str] = frozenset()
     chance: frozenset[str] = frozenset()
+    # plain rule -> the positions of its parameters read only by `say` lines
+    told_only: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
 def call_kinds(a: Analysis, pausing: tuple[type, ...], bodies: Bodies,
@@ -73,7 +78,57 @@ def call_kinds(a: Analysis, pausing: tuple[type, ...], bodies: Bodies,
         calls[proc.name] = called
     plain = _closure(calls, {n for n, w in waits.items() if w == ""}, set())
     chance = _closure(calls, {n for n, w in waits.items() if w != "other"}, plain)
-    return CallKinds(frozenset(plain), frozenset(chance - plain))
+    told = {proc.name: told_only(proc) for proc in a.procs
+            if proc.kind == "rule" and proc.name in plain}
+    return CallKinds(frozenset(plain), frozenset(chance - plain),
+                     {name: found for name, found in told.items() if found})
+
+
+def told_only(proc: Any) -> frozenset[int]:
+    """The positions of the parameters that the rule's statements name only inside `say`
+    lines (any other mention of the name, as a value, a target or a loop variable, and the
+    parameter is needed)."""
+    named: set[str] = set()
+    _names_outside_say(proc.body, named)
+    return frozenset(k for k, p in enumerate(proc.params) if p not in named)
+
+
+def _names_outside_say(node: Any, out: set[str]) -> None:
+    """Every text held by the tree (names, and any other text: more than needed, never
+    less), but for what `say` lines hold."""
+    if isinstance(node, A.Say):
+        return
+    if isinstance(node, A.Node):
+        for key in type(node).model_fields:
+            if key != "span":
+                _names_outside_say(getattr(node, key), out)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _names_outside_say(x, out)
+    elif isinstance(node, str):
+        out.add(node)
+
+
+# what an argument may compute and still be left out when nobody reads it: reads, sums,
+# comparisons and the showing of values (no call that draws, counts work or changes the
+# state)
+_QUIET = (ast.Constant, ast.Name, ast.Subscript, ast.BinOp, ast.IfExp, ast.Compare,
+          ast.BoolOp, ast.UnaryOp, ast.Tuple, ast.List)
+
+
+def when_told(arg: ast.expr) -> ast.expr:
+    """A narration-only argument: worked out only while the game keeps a log (else none),
+    when that saves work and the argument is quiet (see _QUIET)."""
+    if E.is_simple(arg):
+        return arg
+    for node in E.nodes_of([arg]):
+        if isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id == "_show"):
+                return arg
+        elif not isinstance(node, _QUIET):
+            return arg
+    return E.ifexp(E.compare(E.attr(E.name("st"), "log"), "is not", E.const(None)), arg,
+                   E.const(None))
 
 
 def _closure(calls: dict[str, set[str]], allowed: set[str], known: set[str]) -> set[str]:
