@@ -533,23 +533,23 @@ class Game(Reading):
         p = st.pending
         if p is None or type(i) is not int or not 0 <= i < len(p[2]):
             raise self._bad_index(i)
+        site, who, options = p
         prog = self.program
-        if p[0] in self.rules.secret_sites and self._secrets is not None:
-            self._secrets += ((self._steps(), p[1], st.copy(),
+        if site in self.rules.secret_sites and self._secrets is not None:
+            self._secrets += ((self._steps(), who, st.copy(),
                                len(st.log) if st.log is not None else -1),)
         if st.log is not None:
             self._narrate(p, i)
         fr = st.stack[-1]
-        slot = prog.slots[p[0]]
+        slot = prog.slots[site]
         if slot >= 0:
-            fr[1][slot] = p[2][i]
+            fr[1][slot] = options[i]
         else:  # a die of a set: its face is a counter
-            site = prog.sites[p[0]]
-            lst, idx = site.hidden
-            st.v[site.base + fr[1][lst][fr[1][idx]]] = p[2][i]
+            lst, idx = prog.sites[site].hidden
+            st.v[prog.sites[site].base + fr[1][lst][fr[1][idx]]] = options[i]
         st.pending = None
         self._recent.append(i)
-        if p[1] >= 0:  # a decision; the step budget counts on over chance outcomes
+        if who >= 0:  # a decision; the step budget counts on over chance outcomes
             st.steps = 0
             self.decisions += 1
         # most often the block that takes the choice runs to the next decision: call it
