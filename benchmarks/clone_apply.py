@@ -25,6 +25,7 @@ from pathlib import Path
 import rulesdsl
 
 ROOT = Path(__file__).resolve().parent.parent
+BATCH = 200  # steps between two reads of the clock
 
 
 def position(rules: rulesdsl.Rules, players: int, seed: int, decisions: int) -> rulesdsl.Game:
@@ -43,14 +44,20 @@ def position(rules: rulesdsl.Rules, players: int, seed: int, decisions: int) -> 
 
 
 def rate(game: rulesdsl.Game, seconds: float) -> float:
-    """Copies and steps a second: copy the game, take option i, for every i in turn."""
+    """Copies and steps a second: copy the game, take option i, for every i in turn. The
+    clock is read once per BATCH steps or so: a read of the process's CPU clock takes
+    about half a microsecond, as much as a tenth of a step (this script read it after
+    every round of options until the figures of "Issue 19's aims, where they stand" in
+    docs/performance.md: a position with one option paid a read a step)."""
     n = game.num_options()
+    rounds = range(max(1, BATCH // n))
     done = 0
     start = time.process_time()
     while True:
-        for i in range(n):
-            game.copy().apply_index(i)
-        done += n
+        for _ in rounds:
+            for i in range(n):
+                game.copy().apply_index(i)
+        done += n * len(rounds)
         elapsed = time.process_time() - start
         if elapsed >= seconds:
             return done / elapsed
