@@ -20,11 +20,9 @@ import json
 import random
 import statistics
 import time
-from pathlib import Path
 
 import rulesdsl
 
-ROOT = Path(__file__).resolve().parent.parent
 BATCH = 200  # steps between two reads of the clock
 
 
@@ -77,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="time per position (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    rules = rulesdsl.load(str(ROOT / args.rules))
+    rules = rulesdsl.load(args.rules)
     rates = [rate(position(rules, args.players, seed, args.decisions), args.seconds)
              for seed in range(1, args.seeds + 1)]
     out = {"rules": args.rules, "players": args.players, "decisions": args.decisions,

@@ -18,3 +18,50 @@ def test_a_score_with_draws_has_an_interval_around_its_mean():
     mean, low, high = mean_interval([1, 0.5, 0, 1, 0.5, 1])
     assert low < mean < high and mean == pytest.approx(4 / 6)
     assert mean_interval([]) == (0.0, 0.0, 1.0)
+
+
+def test_the_median_of_paired_ratios_has_an_interval_from_order_statistics():
+    from benchmarks.paired import median_interval
+
+    # the usual table of the sign test: 9 values, the 2nd and 8th (96.1%); 20, the 6th
+    # and 15th (95.9%); five or fewer cannot reach 95%: the least and the greatest
+    assert median_interval([float(x) for x in range(9, 0, -1)]) == (5, 2, 8, 0.9609375)
+    median, low, high, coverage = median_interval([float(x) for x in range(1, 21)])
+    assert (median, low, high, round(coverage, 4)) == (10.5, 6, 15, 0.9586)
+    assert median_interval([1.2, 0.9, 1.1, 1.0, 1.3]) == (1.1, 0.9, 1.3, 0.9375)
+    with pytest.raises(ValueError):
+        median_interval([])
+
+
+def test_paired_rounds_run_each_checkout_in_turn_and_agree_on_the_games(capsys):
+    from benchmarks.paired import main
+
+    from .conftest import ROOT
+
+    main(["--rounds", "2", "--json", str(ROOT), str(ROOT), "--", "playouts",
+          "games/tictactoe/tictactoe.rules", "--games", "3"])
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["rounds"] == 2 and len(out["ratios"]) == 2
+    assert out["low"] <= out["ratio"] <= out["high"] and out["decisions"] > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["A", "B"], "usage: python -m benchmarks.paired"),
+    ([".", ".", "--", "no_such_bench"], "no benchmark 'no_such_bench': one of"),
+    ([".", ".", "--", "playouts", "games/tictactoe/tictactoe.rules", "--games", "1"],
+     None),
+])
+def test_paired_rounds_say_what_is_wrong(argv, message, tmp_path, monkeypatch, capsys):
+    from benchmarks.paired import main
+
+    from .conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    if message is None:  # a folder that is not a checkout
+        argv = [str(tmp_path), *argv[1:]]
+        message = "is not a checkout of rulesdsl"
+    with pytest.raises(SystemExit) as err:
+        main(argv)
+    assert message in str(err.value) + capsys.readouterr().err
