@@ -29,15 +29,26 @@ BATCH = 200  # steps between two reads of the clock
 def position(rules: rulesdsl.Rules, players: int, seed: int, decisions: int) -> rulesdsl.Game:
     """The game after `decisions` random decisions (fewer if it ends: then it is played
     again from the next seed)."""
+    return walk(rules, players, seed, decisions)[0]
+
+
+def walk(rules: rulesdsl.Rules, players: int, seed: int,
+         decisions: int) -> tuple[rulesdsl.Game, int]:
+    """`position`, and how many options the decisions on its way had in all: the same
+    count on two versions of the engine says they reached the same position the same way
+    (benchmarks/paired.py compares it)."""
     while True:
         game = rules.new_game(players=players, seed=seed)
         rng = random.Random(seed)
+        seen = 0
         for _ in range(decisions):
-            game.apply_index(rng.randrange(game.num_options()))
+            n = game.num_options()
+            seen += n
+            game.apply_index(rng.randrange(n))
             if game.over:
                 break
         if not game.over:
-            return game
+            return game, seen
         seed += 1000
 
 
@@ -76,9 +87,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     rules = rulesdsl.load(args.rules)
-    rates = [rate(position(rules, args.players, seed, args.decisions), args.seconds)
+    walks = [walk(rules, args.players, seed, args.decisions)
              for seed in range(1, args.seeds + 1)]
-    out = {"rules": args.rules, "players": args.players, "decisions": args.decisions,
+    rates = [rate(game, args.seconds) for game, _ in walks]
+    out = {"rules": args.rules, "players": args.players, "decisions_before": args.decisions,
+           "options_seen": sum(seen for _, seen in walks),
            "positions": len(rates), "per_sec": round(statistics.median(rates)),
            "min": round(min(rates)), "max": round(max(rates)),
            "microseconds": round(1e6 / statistics.median(rates), 2)}

@@ -13,8 +13,9 @@ without it is measured all the same) on that checkout's engine: the checkout fir
 the module path, and as the working folder, so a rule file named relative to the
 repository root is each checkout's own copy of it (a rule file whose syntax changed
 between the two is then read by the engine that knows it). The script must print JSON
-with `--json`; where it prints a count of decisions, both sides must agree on it (the same
-games, move for move), or the comparison stops.
+with `--json`; where it prints a count of the decisions it played, or of the options met
+on the way to the positions it times, both sides must agree on it (the same games, move
+for move), or the comparison stops.
 
 Usage, from the repository root:
 
@@ -43,6 +44,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIGURES = ("games_per_sec", "per_sec")  # higher is better in each
+# what the two sides must agree on where the script prints it: the games played (playouts),
+# the options met on the way to the positions timed (clone_apply)
+SAME = ("decisions", "options_seen")
 Interval = tuple[float, float, float, float]  # median, low, high, coverage
 
 
@@ -101,16 +105,18 @@ def compare(a: Path, b: Path, name: str, args: list[str], rounds: int,
         known = sorted(p.stem for p in HERE.glob("*.py") if p.stem not in ("paired", "__init__"))
         raise SystemExit(f"no benchmark {name!r}: one of {', '.join(known)}")
     figures: dict[str, list[float]] = {"a": [], "b": []}
-    decisions: set = set()
+    same: dict[str, set] = {}
     for _ in range(rounds):
         for side, checkout in (("a", a), ("b", b)):
             out = run_once(checkout, name, args)
             figures[side].append(figure_of(out, key))
-            if "decisions" in out:
-                decisions.add(out["decisions"])
-        if len(decisions) > 1:
-            raise SystemExit(f"the two checkouts played different games: {sorted(decisions)} "
-                             "decisions")
+            for k in SAME:
+                if k in out:
+                    same.setdefault(k, set()).add(out[k])
+        for k, values in same.items():
+            if len(values) > 1:
+                raise SystemExit(f"the two checkouts played different games: {k} "
+                                 f"{', '.join(map(str, sorted(values)))}")
     ratios = [fb / fa for fa, fb in zip(figures["a"], figures["b"])]
     median, low, high, coverage = median_interval(ratios)
     return {"benchmark": name, "args": args, "a": str(a), "b": str(b), "rounds": rounds,
@@ -118,7 +124,7 @@ def compare(a: Path, b: Path, name: str, args: list[str], rounds: int,
             "b_median": statistics.median(figures["b"]),
             "ratios": [round(r, 3) for r in ratios], "ratio": round(median, 3),
             "low": round(low, 3), "high": round(high, 3), "coverage": round(coverage, 3),
-            "decisions": decisions.pop() if decisions else None}
+            "same": {k: values.pop() for k, values in same.items()}}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -149,14 +155,17 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(out, indent=1))
         return
     print(f"{name} {' '.join(rest)}: {out['rounds']} rounds, A then B in each")
-    print(f"A {out['a']}: median {out['a_median']:,.4g}")
-    print(f"B {out['b']}: median {out['b_median']:,.4g}")
+    print(f"A {out['a']}: median {_number(out['a_median'])}")
+    print(f"B {out['b']}: median {_number(out['b_median'])}")
     print(f"B / A, round by round: {', '.join(f'{r:.2f}' for r in out['ratios'])}")
+    agreed = ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in out["same"].items())
     print(f"B / A: median {out['ratio']:.2f}, {100 * out['coverage']:.0f}% interval "
           f"{out['low']:.2f} to {out['high']:.2f}"
-          + (f" (the same {out['decisions']:,} decisions on both sides)"
-             if out["decisions"] is not None else ""))
+          + (f" (both sides: {agreed})" if agreed else ""))
 
+
+def _number(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:,.4g}"
 
 if __name__ == "__main__":
     main()

@@ -44,7 +44,7 @@ def test_paired_rounds_run_each_checkout_in_turn_and_agree_on_the_games(capsys):
 
     out = json.loads(capsys.readouterr().out)
     assert out["rounds"] == 2 and len(out["ratios"]) == 2
-    assert out["low"] <= out["ratio"] <= out["high"] and out["decisions"] > 0
+    assert out["low"] <= out["ratio"] <= out["high"] and out["same"]["decisions"] > 0
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -65,3 +65,16 @@ def test_paired_rounds_say_what_is_wrong(argv, message, tmp_path, monkeypatch, c
     with pytest.raises(SystemExit) as err:
         main(argv)
     assert message in str(err.value) + capsys.readouterr().err
+
+
+def test_paired_rounds_stop_when_the_two_sides_played_different_games(monkeypatch):
+    import benchmarks.paired as paired
+
+    from .conftest import ROOT
+
+    def fake(checkout, name, args):
+        return {"games_per_sec": 10.0, "decisions": 100 if checkout == ROOT else 101}
+
+    monkeypatch.setattr(paired, "run_once", fake)
+    with pytest.raises(SystemExit, match="played different games: decisions 100, 101"):
+        paired.compare(ROOT, ROOT / "tests", "playouts", [], rounds=3)
