@@ -497,3 +497,42 @@ def test_a_parameter_only_said_is_worked_out_only_while_narrated():
     assert told.state_key() == quiet.state_key() and told.over
     assert "player 1 gains 3 for the pick of 3 by player 1" in told.log
     assert "player 2 gains 1 for the pick of 1 by player 2" in told.log
+
+
+FILTERS = """game "Filters"
+players 1
+kind Card(name, value):
+    "One", 1
+    "Two", 2
+    "Three", 3
+    "Four", 4
+    "Five", 5
+zone deck: Card
+counter kept = 0
+define low() = [c for c in deck where value of c < 5]
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    choose c in low() where value of c != 2 by player 1 as "take {c}":
+        set kept = value of c
+    end game
+"""
+
+
+def test_a_filter_of_a_filter_is_one_filter():
+    """The options of `choose c in low() where ...`, with `low()` written in place, filter
+    a filter: one comprehension tests both conditions, with no list in between."""
+    rules = rulesdsl.load_text(FILTERS, "filters.rules")
+    game = rules.new_game(players=1)
+    assert [o.label for o in game.options()] == ["take One", "take Three", "take Four"]
+    tree = ast.parse(game.program.code)
+    offering = [f for f in tree.body if isinstance(f, ast.FunctionDef) and any(
+        isinstance(n, ast.Attribute) and n.attr == "pending" and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(f))]
+    comps = [n for f in offering for n in ast.walk(f) if isinstance(n, ast.ListComp)]
+    assert comps and all(len(c.generators[0].ifs) == 2 for c in comps)
+    assert not any(isinstance(n, ast.ListComp) for c in comps
+                   for n in ast.walk(c.generators[0].iter))
+    game.apply_index(1)
+    assert game.over and game.counter("kept") == 3

@@ -8,7 +8,10 @@ the game is worked out once, here, on the tree:
 - whole numbers: `1 - 1` is `0`, `7 // 2` is `3` (never a division by zero: that stays,
   to fail as the rules say), `(x + 1) + 1` is `x + 2`;
 - comparisons of constants: `0 < 1 <= 8` is `True`;
-- `a if True else b` is `a`, `not True` is `False`.
+- `a if True else b` is `a`, `not True` is `False`;
+- a filter of a filter is one filter: `[x for x in [y for y in d if p(y)] if q(x)]` is
+  `[y for y in d if p(y) if q(y)]` (no list in between; the rules' conditions are pure, so
+  only which of two failing conditions reports first may differ).
 
 Only whole numbers (not true/false) are folded, and a sum keeps the name it adds to, so a
 value that is none fails where it did.
@@ -100,8 +103,36 @@ class _Fold(E.Transformer):
             return node.body if node.test.value else node.orelse
         return node
 
+    def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.generators) != 1:
+            return node
+        outer = node.generators[0]
+        inner = outer.iter
+        if not (isinstance(inner, ast.ListComp) and len(inner.generators) == 1
+                and isinstance(outer.target, ast.Name)):
+            return node
+        gen = inner.generators[0]
+        if not (isinstance(gen.target, ast.Name) and isinstance(inner.elt, ast.Name)
+                and inner.elt.id == gen.target.id):
+            return node
+        rename = _Rename(outer.target.id, gen.target.id)
+        gen.ifs = [*gen.ifs, *(rename.visit(test) for test in outer.ifs)]
+        return ast.ListComp(elt=rename.visit(node.elt), generators=[gen])
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
         if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
             return E.const(not node.operand.value)
         return node
+
+
+class _Rename(E.Transformer):
+    """Reads of one name made reads of another (the generated names are never reused)."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return E.name(self.new) if node.id == self.old and isinstance(node.ctx, ast.Load) \
+            else node
