@@ -9,14 +9,25 @@ exit 2 for a bad command line.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .diagnostics import RulesError, UsageError
-from .paths import include
+# The cycle collector waits while these are imported (pydantic's modules, and all they
+# make lives as long as the process: see `main`); then what is there is frozen (the
+# collector's permanent generation), so that the collector, on again, does not look
+# through all of it at once when it next runs.
+_collecting = gc.isenabled()
+gc.disable()
+from .diagnostics import RulesError, UsageError  # noqa: E402
+from .paths import include  # noqa: E402
+
+if _collecting:
+    gc.freeze()
+    gc.enable()
 
 if TYPE_CHECKING:
     from .agents import AgentSpec
@@ -273,6 +284,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     # `--play` writes records of failed games, so it is always played
     options = {"examples": not args.no_examples,
                "include": [str(Path(f).resolve()) for f in getattr(args, "include", [])]}
+    built = False
     for path in args.files:
         found = checkcache.recall(path, options) if not args.play else None
         if found is not None:
@@ -280,8 +292,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         else:
             from .loader import check_file
 
+            if built and not gc.isenabled():  # the last file's trees and code (see PAUSED)
+                gc.collect()
             diags, sources = check_file(path, run_examples=not args.no_examples,
                                         play=args.play, records=args.records)
+            built = True
             if not args.play:
                 checkcache.remember(path, options, diags, sources)
         errors = [d for d in diags if d.severity == "error"]
@@ -578,7 +593,37 @@ COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run":
             "lsp": cmd_lsp}
 
 
+# Commands that read their files, answer and end run without Python's cycle collector, from
+# the start to the end: what they make lives until they end (the modules they import, the
+# rules' trees and code), and the collector, set off by the number of objects made, would
+# look through all of it again and again for nothing (about a tenth of the CPU time of a
+# `check` after an edit; loader.py pauses it while a file is loaded, and this keeps it
+# paused for the imports before and the examples after). `check` collects once between
+# two files. The others have it back once their arguments are read: they play games,
+# serve tables or edits for as long as they are asked to.
+PAUSED = frozenset({"check", "ast", "diff", "agents"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line `argv` (default: the process's arguments); the exit code. The
+    cycle collector is as it was afterwards."""
+    collecting = gc.isenabled()
+    try:
+        return _main(argv, collecting)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def command() -> NoReturn:
+    """The `rulesdsl` command (the entry point installed): `main`, and the process ends
+    without the collector back on (it would look through all the command made, at once,
+    just before the process ends)."""
+    sys.exit(_main(None, gc.isenabled()))
+
+
+def _main(argv: Sequence[str] | None, collecting: bool) -> int:
+    gc.disable()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -586,6 +631,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         include(args.include)
+        if collecting and args.command not in PAUSED:
+            gc.enable()
         return COMMANDS[args.command](args)
     except UsageError as err:
         print(f"rulesdsl: error: {err}", file=sys.stderr)
@@ -608,4 +655,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -170,3 +170,62 @@ def test_the_benchmark_times_the_engine_simulate_and_the_rules_alone():
         rules = rulesdsl.load(str(ROOT / path))
         games, _ = run.bench_rules_alone(rules, module.PLAYERS, 0.0, 1)
         assert games == 1, name
+
+
+def test_commands_that_answer_and_end_run_without_the_cycle_collector(monkeypatch, tmp_path):
+    """`check` (and the other commands that read files, answer and end) runs with Python's
+    cycle collector off from start to end; the commands that play or serve for as long as
+    asked have it on; in-process, the collector is as it was afterwards."""
+    import gc
+
+    from rulesdsl import cli
+
+    seen = {}
+
+    def spy(name):
+        def command(args):
+            seen[name] = gc.isenabled()
+            return 0
+        return command
+
+    for name in ("check", "run", "simulate", "ast"):
+        monkeypatch.setitem(cli.COMMANDS, name, spy(name))
+    assert gc.isenabled()
+    for argv in (["check", TICTACTOE], ["run", TICTACTOE], ["simulate", TICTACTOE],
+                 ["ast", TICTACTOE]):
+        assert main(argv) == 0
+        assert gc.isenabled()
+    assert seen == {"check": False, "run": True, "simulate": True, "ast": False}
+
+
+def test_a_check_makes_no_collection_and_two_files_one_between(tmp_path, monkeypatch):
+    """A real check of a rule file never read before: no collection at all; of two more,
+    one, between them (what the first of them made is let go)."""
+    import gc
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    files = []
+    for n in range(3):
+        f = tmp_path / f"pig{n}.rules"
+        f.write_text((ROOT / "games" / "pig" / "pig.rules").read_text(encoding="utf-8")
+                     + f"# copy {n}\n", encoding="utf-8")
+        files.append(str(f))
+    runs = []
+
+    def count(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        assert main(["check", files[0]]) == 0
+        one = len(runs)
+        assert main(["check", *files[1:]]) == 0
+    finally:
+        gc.callbacks.remove(count)
+    assert one == 0 and runs == [2]
+
+
+def test_the_installed_command_is_the_entry_that_leaves_the_collector_off():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'rulesdsl = "rulesdsl.cli:command"' in text
