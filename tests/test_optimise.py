@@ -536,3 +536,45 @@ def test_a_filter_of_a_filter_is_one_filter():
                    for n in ast.walk(c.generators[0].iter))
     game.apply_index(1)
     assert game.over and game.counter("kept") == 3
+
+
+QUANTIFIED = """game "Quantified"
+players 1
+kind Card(name, value):
+    "One", 1
+    "Two", 2
+    "Three", 3
+    "Four", 4
+    "Five", 5
+zone deck: Card
+counter found = 0
+define low() = [c for c in deck where value of c < 5]
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    if any(c in low() where value of c == 3):
+        add 1 to found
+    if all(c in low() where value of c < 5):
+        add 10 to found
+    if first(c in low() where value of c > 1) == Card[2]:
+        add 100 to found
+    add 1000 * count(c in low() where value of c != 2) to found
+    end game
+"""
+
+
+def test_a_test_over_a_filter_loops_over_its_items_and_stops_at_the_first_that_decides():
+    """`any(c in low() where ...)`, `low()` a filter written in place: the loop goes over
+    the zone and skips what the filter leaves out, with no list built first; every kind
+    of test answers as before."""
+    rules = rulesdsl.load_text(QUANTIFIED, "quantified.rules")
+    game = rules.new_game(players=1)
+    assert game.counter("found") == 3111
+    tree = ast.parse(game.program.code)
+    testing = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name[0] in "QS"]
+    loops = [n for f in testing for n in ast.walk(f) if isinstance(n, ast.For)
+             and isinstance(n.iter, ast.Call) and ast.unparse(n.iter).startswith("_w(st, Z[")]
+    assert len(loops) == 4   # in the block (any, all) and in loop functions (first, count)
+    for f in testing:
+        assert not any(isinstance(n, ast.ListComp) for n in ast.walk(f)), ast.unparse(f)

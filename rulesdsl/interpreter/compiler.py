@@ -1147,15 +1147,21 @@ class Compiler(ExpressionCompiler):
         var = self.var_name(self.a.candidate[id(c)])
         items = self.fresh()
         outer_any = c.kind == "any"
-        self.emit(pos, E.assign(E.store(flag), E.const(not outer_any)),
-                  E.assign(E.store(items), self.domain(c.domain)))
-        if self.small(c.domain) is None:
-            self.emit(pos, *self.count_work(E.call("len", E.name(items)), c.span,
-                                            self.weight(c.where)))
-        loop = E.for_(E.store(var), E.name(items))
         inner = c.where
-        if isinstance(inner, A.Quantifier) and inner.kind in ("any", "all") \
-                and inner.where is not None:
+        nested = isinstance(inner, A.Quantifier) and inner.kind in ("any", "all") \
+            and inner.where is not None
+        domain = self.domain(c.domain)
+        counted = self.small(c.domain) is None
+        parts = None if nested else E.plain_filter(domain)  # see `over_filter`
+        self.emit(pos, E.assign(E.store(flag), E.const(not outer_any)))
+        if parts is None:
+            self.emit(pos, E.assign(E.store(items), domain))
+            if counted:
+                self.emit(pos, *self.count_work(E.call("len", E.name(items)), c.span,
+                                                self.weight(c.where)))
+        loop = E.for_(E.store(var), E.name(items))
+        if nested:
+            assert isinstance(inner, A.Quantifier) and inner.where is not None
             ivar = self.var_name(self.a.candidate[id(inner)])
             inner_items = self.fresh()
             inner_loop = E.for_(E.store(ivar), E.name(inner_items))
@@ -1179,6 +1185,9 @@ class Compiler(ExpressionCompiler):
             hit = test if outer_any else E.not_(test)
             loop.body.append(E.if_(hit, [E.assign(E.store(flag), E.const(outer_any)),
                                          ast.Break()]))
+            if parts is not None:
+                self.over_filter(loop, parts, self.count_work(
+                    E.const(1), c.span, self.weight(c.where)) if counted else [])
         self.emit(pos, loop)
         return E.name(flag)
 

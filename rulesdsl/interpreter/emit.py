@@ -397,6 +397,28 @@ class Function:
 _PLACED = (ast.expr, ast.stmt, ast.arg, ast.excepthandler)
 
 
+class Rename(Transformer):
+    """Reads of one name made reads of another (the generated names are never reused)."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return name(self.new) if node.id == self.old and isinstance(node.ctx, ast.Load) \
+            else node
+
+
+def plain_filter(e: Expr) -> tuple[Expr, str, list[Expr]] | None:
+    """(items, name, tests) of a plain filter `[y for y in items if t1 if t2]`, else None."""
+    if not (isinstance(e, ast.ListComp) and len(e.generators) == 1):
+        return None
+    gen = e.generators[0]
+    if not (isinstance(gen.target, ast.Name) and isinstance(e.elt, ast.Name)
+            and e.elt.id == gen.target.id):
+        return None
+    return gen.iter, gen.target.id, gen.ifs
+
+
 def number_lines(module: ast.Module) -> list[int]:
     """Give each statement a line of its own, in order; returns, per line, the span id of
     the rule it came from (-1 where none): a statement's `sid`, else its parent's."""

@@ -609,10 +609,16 @@ class ExpressionCompiler:
                   and e.where.kind in ("any", "all") and e.where.where is not None)
         body: list[ast.stmt] = []
         d = self.fresh("d")
-        body.append(E.assign(E.store(d), domain))
-        if self.small(e.domain) is None:
-            weight = self.weight(e.where, e.expr if kind == "sum" else None)
-            body += self.count_work(E.call("len", E.name(d)), node.span, weight)
+        counted = self.small(e.domain) is None
+        weight = self.weight(e.where, e.expr if kind == "sum" else None) if counted else 0
+        # over a plain filter, a loop over its items that skips those it leaves out: the
+        # test stops at the first item that decides without filtering the rest first, and
+        # counts the work of each item it reaches (as many in all when it reaches the end)
+        parts = None if nested else E.plain_filter(domain)
+        if parts is None:
+            body.append(E.assign(E.store(d), domain))
+            if counted:
+                body += self.count_work(E.call("len", E.name(d)), node.span, weight)
         if nested:
             body += self.nested_loops(e, var, d)
         else:
@@ -640,7 +646,24 @@ class ExpressionCompiler:
                     loop.body.append(E.if_(test, [E.return_(E.name(var))]))
                     done = E.const(None)
                 body += [loop, E.return_(done)]
+            if parts is not None:
+                self.over_filter(loop, parts, self.count_work(E.const(1), node.span, weight)
+                                 if counted else [])
         return self.finish_function(fname, body)
+
+    def over_filter(self, loop: ast.For, parts: tuple[ast.expr, str, list[ast.expr]],
+                    count: list[ast.stmt]) -> None:
+        """Make `loop` (its steps written) go over the items of a plain filter (`parts`,
+        from `E.plain_filter`) and skip those the filter leaves out, counting the work of
+        each it keeps with `count`: a test that stops at its first decisive item then
+        filters no further, and builds no list."""
+        items, inner, tests = parts
+        assert isinstance(loop.target, ast.Name)
+        rename = E.Rename(inner, loop.target.id)
+        loop.iter = items
+        step = [*count, *loop.body]
+        loop.body = [E.if_(E.and_(*(rename.visit(t) for t in tests)), step)] if tests \
+            else step
 
     def nested_loops(self, e: A.Quantifier, var: str, d: str) -> list[ast.stmt]:
         """`any`/`all` whose condition is itself `any`/`all`: two plain nested loops."""

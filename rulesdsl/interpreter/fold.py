@@ -108,16 +108,13 @@ class _Fold(E.Transformer):
         if len(node.generators) != 1:
             return node
         outer = node.generators[0]
-        inner = outer.iter
-        if not (isinstance(inner, ast.ListComp) and len(inner.generators) == 1
-                and isinstance(outer.target, ast.Name)):
+        parts = E.plain_filter(outer.iter)
+        if parts is None or not isinstance(outer.target, ast.Name):
             return node
-        gen = inner.generators[0]
-        if not (isinstance(gen.target, ast.Name) and isinstance(inner.elt, ast.Name)
-                and inner.elt.id == gen.target.id):
-            return node
-        rename = _Rename(outer.target.id, gen.target.id)
-        gen.ifs = [*gen.ifs, *(rename.visit(test) for test in outer.ifs)]
+        _, inner, tests = parts
+        rename = E.Rename(outer.target.id, inner)
+        gen = outer.iter.generators[0]  # type: ignore[attr-defined]
+        gen.ifs = [*tests, *(rename.visit(test) for test in outer.ifs)]
         return ast.ListComp(elt=rename.visit(node.elt), generators=[gen])
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
@@ -126,13 +123,3 @@ class _Fold(E.Transformer):
             return E.const(not node.operand.value)
         return node
 
-
-class _Rename(E.Transformer):
-    """Reads of one name made reads of another (the generated names are never reused)."""
-
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return E.name(self.new) if node.id == self.old and isinstance(node.ctx, ast.Load) \
-            else node
