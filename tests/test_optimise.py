@@ -499,8 +499,8 @@ def test_a_parameter_only_said_is_worked_out_only_while_narrated():
     assert "player 2 gains 1 for the pick of 1 by player 2" in told.log
 
 
-FILTERS = """game "Filters"
-players 1
+# five cards in a deck, and `low()`, a filter of them, written in place where it is read
+LOW_CARDS = """players 1
 kind Card(name, value):
     "One", 1
     "Two", 2
@@ -509,11 +509,14 @@ kind Card(name, value):
     "Five", 5
 zone deck: Card
 counter kept = 0
+counter found = 0
 define low() = [c for c in deck where value of c < 5]
 setup:
     for each c in Card:
         move c to deck
-play:
+"""
+
+FILTERS = 'game "Filters"\n' + LOW_CARDS + """play:
     choose c in low() where value of c != 2 by player 1 as "take {c}":
         set kept = value of c
     end game
@@ -538,21 +541,7 @@ def test_a_filter_of_a_filter_is_one_filter():
     assert game.over and game.counter("kept") == 3
 
 
-QUANTIFIED = """game "Quantified"
-players 1
-kind Card(name, value):
-    "One", 1
-    "Two", 2
-    "Three", 3
-    "Four", 4
-    "Five", 5
-zone deck: Card
-counter found = 0
-define low() = [c for c in deck where value of c < 5]
-setup:
-    for each c in Card:
-        move c to deck
-play:
+QUANTIFIED = 'game "Quantified"\n' + LOW_CARDS + """play:
     if any(c in low() where value of c == 3):
         add 1 to found
     if all(c in low() where value of c < 5):
