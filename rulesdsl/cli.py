@@ -596,7 +596,7 @@ COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run":
 # Commands that read their files, answer and end run without Python's cycle collector, from
 # the start to the end: what they make lives until they end (the modules they import, the
 # rules' trees and code), and the collector, set off by the number of objects made, would
-# look through all of it again and again for nothing (about a tenth of the CPU time of a
+# look through all of it again and again for nothing (up to a tenth of the CPU time of a
 # `check` after an edit; loader.py pauses it while a file is loaded, and this keeps it
 # paused for the imports before and the examples after). `check` collects once between
 # two files. The others have it back once their arguments are read: they play games,
