@@ -229,3 +229,22 @@ def test_a_check_makes_no_collection_and_two_files_one_between(tmp_path, monkeyp
 def test_the_installed_command_is_the_entry_that_leaves_the_collector_off():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'rulesdsl = "rulesdsl.cli:command"' in text
+
+
+def test_rules_loaded_for_the_whole_process_are_frozen_only_in_the_commands_own(monkeypatch):
+    """`run`, `play`, `perft` and `serve` keep their rules to the end: in the command's own
+    process they are frozen (the collector never looks through them); called in-process,
+    nothing is frozen."""
+    import gc
+
+    from rulesdsl import cli
+
+    before = gc.get_freeze_count()
+    assert main(["perft", TICTACTOE, "--depth", "1"]) == 0
+    assert gc.get_freeze_count() == before and gc.isenabled()
+    monkeypatch.setattr(cli, "_own_process", True)
+    try:
+        assert main(["perft", TICTACTOE, "--depth", "1"]) == 0
+        assert gc.get_freeze_count() > before and gc.isenabled()
+    finally:
+        gc.unfreeze()
