@@ -351,7 +351,7 @@ def cmd_ast(args: argparse.Namespace) -> int:
 def _load(args: argparse.Namespace) -> Rules:
     from .loader import load
 
-    with _lasting():
+    with lasting():
         return load(args.file, dict(args.settings) or None)
 
 
@@ -359,7 +359,7 @@ _own_process = False  # the command line runs as its own process (`command`), no
 
 
 @contextmanager
-def _lasting() -> Iterator[None]:
+def lasting() -> Iterator[None]:
     """Rules loaded for the rest of the process: the collector waits while they load (as
     loader.py makes it wait), and, in the command's own process, is then on again with
     what is there frozen, so that it never looks through them: on again after a plain
@@ -505,7 +505,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from .interpreter.perft import perft
     from .loader import load
 
-    with _lasting():
+    with lasting():
         rules = load(args.file)
     game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
                           auto_chance=False)
@@ -562,7 +562,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.bot_delay <= 60:
         raise UsageError("--bot-delay: expected seconds from 0 to 60")
-    with _lasting():
+    with lasting():
         games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
     app = make_app(games, bot_delay=args.bot_delay)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
@@ -644,7 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def command() -> NoReturn:
     """The `rulesdsl` command (the entry point installed): `main`, in a process of its own
-    (rules loaded for the rest of it are frozen: `_lasting`), which ends without the
+    (rules loaded for the rest of it are frozen: `lasting`), which ends without the
     collector back on (it would look through all the command made, at once, just before
     the process ends)."""
     global _own_process
@@ -685,4 +685,8 @@ def _main(argv: Sequence[str] | None, collecting: bool) -> int:
 
 
 if __name__ == "__main__":
-    command()
+    # `python -m rulesdsl.cli` runs this file as __main__, a second copy of the module: run
+    # the module's own `command`, whose state (`_own_process`) the other modules see
+    from rulesdsl.cli import command as run_command
+
+    run_command()

@@ -25,8 +25,11 @@ def _usage(message: str) -> Exception:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
+    from ..cli import lasting
+
     settings = dict(args.settings)
-    loaded = [load(path, settings or None, include=args.include) for path in args.files]
+    with lasting():  # kept to the end of the command (see rulesdsl.cli)
+        loaded = [load(path, settings or None, include=args.include) for path in args.files]
     players = args.players or max(r.player_range[0] for r in loaded)
     for rules in loaded:
         rules.check_players(players)
