@@ -232,9 +232,9 @@ def test_the_installed_command_is_the_entry_that_leaves_the_collector_off():
 
 
 def test_rules_loaded_for_the_whole_process_are_frozen_only_in_the_commands_own(monkeypatch):
-    """`run`, `play`, `perft` and `serve` keep their rules to the end: in the command's own
-    process they are frozen (the collector never looks through them); called in-process,
-    nothing is frozen."""
+    """`run`, `play`, `perft`, `simulate` and `serve` keep their rules to the end: in the
+    command's own process they are frozen (the collector never looks through them);
+    called in-process, nothing is frozen."""
     import gc
 
     from rulesdsl import cli
@@ -245,6 +245,10 @@ def test_rules_loaded_for_the_whole_process_are_frozen_only_in_the_commands_own(
     monkeypatch.setattr(cli, "_own_process", True)
     try:
         assert main(["perft", TICTACTOE, "--depth", "1"]) == 0
+        assert gc.get_freeze_count() > before and gc.isenabled()
+        gc.unfreeze()
+        before = gc.get_freeze_count()
+        assert main(["simulate", TICTACTOE, "--games", "2", "--no-db", "--workers", "1"]) == 0
         assert gc.get_freeze_count() > before and gc.isenabled()
     finally:
         gc.unfreeze()
