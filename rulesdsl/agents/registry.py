@@ -58,8 +58,7 @@ class Registry:
     def __init__(self) -> None:
         self._factories: dict[str, Factory] | None = None
         self._plugins: dict[str, metadata.EntryPoint] = {}
-        # each spec's text as parsed and checked: simulate names the agents of every game
-        self._specs: dict[str, AgentSpec] = {}
+        self._makers: dict[str, Callable[[int], Any]] = {}  # by the spec's text
 
     def _load(self) -> dict[str, Factory]:
         if self._factories is None:
@@ -77,7 +76,7 @@ class Registry:
         """Look for installed agents again (after installing a package, in tests)."""
         self._factories = None
         self._plugins = {}
-        self._specs = {}
+        self._makers = {}
 
     def factory(self, name: str) -> Factory:
         factories = self._load()
@@ -139,19 +138,30 @@ class Registry:
 
     def make(self, spec: AgentSpec | str, seed: int) -> Any:
         """The agent a spec names, made with `seed`."""
+        return self.maker(spec)(seed)
+
+    def maker(self, spec: AgentSpec | str) -> Callable[[int], Any]:
+        """What makes the agent a spec names from a seed: the spec read and its factory
+        found once (`simulate` makes an agent for every seat of every game)."""
         if isinstance(spec, str):
-            parsed = self._specs.get(spec)
-            if parsed is None:
+            made = self._makers.get(spec)
+            if made is None:
                 (parsed,) = self.parse(spec)
-                self._specs[spec] = parsed
-            spec = parsed
+                made = self._makers[spec] = self.maker(parsed)
+            return made
         factory = self.factory(spec.name)
-        try:
-            return factory(seed, **dict(spec.params))
-        except AgentError:
-            raise
-        except (TypeError, ValueError) as exc:
-            raise AgentError(f"{spec}: {exc}") from None
+        params = dict(spec.params)
+        shown = spec
+
+        def make(seed: int) -> Any:
+            try:
+                return factory(seed, **params)
+            except AgentError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise AgentError(f"{shown}: {exc}") from None
+
+        return make
 
 
 def _pair(agent: str, item: str) -> tuple[str, str]:

@@ -10,10 +10,11 @@ Ray task plays it and hands back the records, and the first failure if a rule st
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..agents import make_agent
+from ..agents import REGISTRY
 from ..interpreter.game import Game, Rules
 from ..loader import load
 from ..runner import AGENT_SEED_STRIDE, Failed, play_game
@@ -84,9 +85,14 @@ class Plan:
         return self.seed + (number - 1) // self.rotations
 
     def seat_agents(self, number: int) -> list[str]:
+        return self._rotated[(number - 1) % self.rotations][:]
+
+    @cached_property
+    def _rotated(self) -> list[list[str]]:
+        """The agent of each seat in each rotation (worked out once: every game asks)."""
         base = [self.agents[p % len(self.agents)] for p in range(self.players)]
-        r = (number - 1) % self.rotations
-        return [base[(p + r) % self.players] for p in range(self.players)]
+        return [[base[(p + r) % self.players] for p in range(self.players)]
+                for r in range(self.rotations)]
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,7 @@ def play_one(plan: Plan, rules: Rules, number: int, keep_steps: bool = True
              ) -> GameRecord | Failed:
     seed = plan.game_seed(number)
     names = plan.seat_agents(number)
-    agents = [make_agent(name, seed * AGENT_SEED_STRIDE + p) for p, name in enumerate(names)]
+    agents = [REGISTRY.maker(name)(seed * AGENT_SEED_STRIDE + p) for p, name in enumerate(names)]
     game, failed = play_game(rules, plan.players, seed, [], agents=agents)
     if failed is not None:
         return failed

@@ -570,6 +570,57 @@ class Game(Reading):
         if self.decisions >= self.limit and not self.over:
             self._stop_at_limit()
 
+    def play_by_number(self, choose: list[Callable[[int], int]]) -> None:
+        """Play to the end, seat p's decisions taken by `choose[p](number of options)`
+        (agents that decide from the number alone: `simulate`'s random agents): the steps
+        `apply_index` takes, decision by decision, without a call of it for each (a fifth
+        of a small game's time). A step it does not take alone (a chance step waiting to
+        be rolled, a die of a set, a narrated game) goes through `apply_index`. Secret
+        decisions are not kept for the sampler (`_secrets` None: worked out from the
+        history when it needs them)."""
+        st = self.st
+        prog = self.program
+        blocks, slots = prog.blocks, prog.slots
+        if self.rules.secret_sites:
+            self._secrets = None
+        limit = self.limit
+        fr = None  # the frame whose block runs; None while an agent chooses
+        try:
+            while not self.over:
+                fr = None
+                site, who, options = st.pending  # type: ignore[misc]
+                slot = slots[site]
+                if who < 0 or slot < 0 or st.log is not None:
+                    if who < 0:
+                        self.roll_chance()
+                    else:
+                        self.apply_index(choose[who](len(options)))
+                    continue
+                i = choose[who](len(options))
+                if type(i) is not int or not 0 <= i < len(options):
+                    raise self._bad_index(i)
+                fr = st.stack[-1]
+                fr[1][slot] = options[i]
+                st.pending = None
+                self._recent.append(i)
+                st.steps = 0
+                self.decisions += 1
+                r = blocks[fr[0]](st, fr)
+                if r != SUSPEND and advance(prog, st, r) is None and st.result is None:
+                    raise RuleRuntimeError("R003", "the rules stopped without ending the "
+                                           "game or asking for a decision", None)
+                if st.result is not None:
+                    self.over = True
+                elif self.decisions >= limit:
+                    self._stop_at_limit()
+        except RuleRuntimeError as err:
+            raise RulesError([err.diagnostic], self.rules.sources) from None
+        except Exception as exc:
+            if fr is None:  # an agent's own error, or a step apply_index reported
+                raise
+            raise RulesError([failure(prog, fr, exc).diagnostic],
+                             self.rules.sources) from None
+
     def _stop_at_limit(self) -> None:
         """The game reached its limit of decisions without ending: every player shares
         first place, and the result says the limit ended it."""
