@@ -199,11 +199,10 @@ def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
 def _yaml(text: str, path: Path, name: str) -> Any:
     """What the YAML reader makes of a data file's text, made plain (placed.py), or E008
     at the place it fails."""
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        return placed.plain(YAML(typ="rt", pure=True).load(text))
+        return placed.read(text)
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)

@@ -2,14 +2,15 @@
 
 Stage: resolve (data.py reads data files through this). The YAML reader (ruamel.yaml, the
 only one that gives the line and column of every value) is slow: a twentieth of a second
-for Cromlech's components, and a fortieth more to import. Every check of a rule file being
-edited read its unchanged data file again. So what the reader gives is made plain at once
-(mappings, lists, whole numbers, fractions, true/false, text, none), each mapping and list
-with the places of its values, and kept in the user's private cache folder
-(`cachedir.private_folder`) as JSON, one file per data file, headed by a digest of the
-text it was read from and of the engine (`cachedir.engine_digest`): the next command that
-reads the same text loads the JSON and never imports the YAML reader. A file with errors
-is never kept (the reader reports them, and must again next time).
+for Cromlech's components in pure Python (a hundredth with its C parser, ruamel.yaml.clib,
+composing nodes that the values are made from here), and a fortieth more to import. Every
+check of a rule file being edited read its unchanged data file again. So what the reader
+gives is made plain at once (mappings, lists, whole numbers, fractions, true/false, text,
+none), each mapping and list with the places of its values, and kept in the user's private
+cache folder (`cachedir.private_folder`) as JSON, one file per data file, headed by a
+digest of the text it was read from and of the engine (`cachedir.engine_digest`): the next
+command that reads the same text loads the JSON and never imports the YAML reader. A file
+with errors is never kept (the reader reports them, and must again next time).
 
 What is kept is only ever data: JSON holds no code, and an entry that is not of the form
 written here (damaged, of another version) is read afresh from the YAML file. A file
@@ -77,62 +78,80 @@ class Other:
         return hash((self.kind, self.text))
 
 
-# ---- from the YAML reader's values ---------------------------------------------------------
+# ---- from the YAML reader's nodes ----------------------------------------------------------
 
-def plain(node: Any, memo: dict[int, Any] | None = None) -> Any:
-    """The reader's value made plain, with places (a value met twice through an alias is
-    made once, as the reader made it once)."""
-    if memo is None:
-        memo = {}
-    if isinstance(node, dict):
-        done = memo.get(id(node))
-        if done is not None:
-            return done
-        out = memo[id(node)] = PlacedMap(_at(node))
-        for key, value in node.items():
-            k = _scalar(key)
-            out[k] = plain(value, memo)
-            out.places[k] = _where(node, "value", key, value)
-        return out
-    if isinstance(node, list):
-        done = memo.get(id(node))
-        if done is not None:
-            return done
-        seq = memo[id(node)] = PlacedList(_at(node))
-        for i, value in enumerate(node):
-            seq.append(plain(value, memo))
-            seq.places.append(_where(node, "item", i, value))
+STANDARD = "tag:yaml.org,2002:"
+SCALARS = frozenset(STANDARD + k for k in ("int", "float", "bool", "null"))
+STRING = STANDARD + "str"
+
+
+def read(text: str) -> Any:
+    """The YAML text as plain values with places: the reader composes its nodes (each
+    with its line and column; with the C parser of ruamel.yaml.clib where it is
+    installed, six times quicker than the pure Python reader), and the values are made
+    from them here. Raises the reader's errors (a MarkedYAMLError has the place)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe")
+    node = yaml.compose(text)
+    return None if node is None else _plain(node, yaml.constructor, {})
+
+
+def _plain(node: Any, constructor: Any, memo: dict[int, Any]) -> Any:
+    """A node's value made plain, with places (a node met twice through an alias is made
+    once, as the reader composed it once). Scalars of the standard types are made by the
+    reader's own safe constructor; any other tag is an `Other`, never constructed."""
+    from ruamel.yaml.constructor import ConstructorError
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    if isinstance(node, ScalarNode):
+        tag = node.tag
+        if tag == STRING:
+            return node.value
+        if tag in SCALARS:
+            return constructor.construct_object(node)
+        return Other(_kind(tag), str(node.value))
+    if node.tag not in (STANDARD + "map", STANDARD + "seq"):  # a set, an omap, a custom tag
+        return memo.setdefault(id(node), Other(_kind(node.tag), _kind(node.tag)))
+    at = (node.start_mark.line, node.start_mark.column)
+    if isinstance(node, SequenceNode):
+        seq = memo[id(node)] = PlacedList(at)
+        for item in node.value:
+            value = _plain(item, constructor, memo)
+            seq.append(value)
+            seq.places.append(_place_of(item, value))
         return seq
-    return _scalar(node)
+    assert isinstance(node, MappingNode)
+    out = memo[id(node)] = PlacedMap(at)
+    seen = set()
+    for key_node, _ in node.value:  # a key written twice (not one brought by a merge)
+        if isinstance(key_node, ScalarNode) and key_node.tag != STANDARD + "merge":
+            if key_node.value in seen:
+                raise ConstructorError(problem=f"found duplicate key {key_node.value!r}",
+                                       problem_mark=key_node.start_mark)
+            seen.add(key_node.value)
+    constructor.flatten_mapping(node)  # `<<: *base`: its keys first, this mapping's after
+    for key_node, value_node in node.value:
+        key = _plain(key_node, constructor, memo) if isinstance(key_node, ScalarNode) \
+            else Other(_kind(key_node.tag), _kind(key_node.tag))
+        out[key] = _plain(value_node, constructor, memo)
+        out.places[key] = _place_of(value_node, out[key])
+    return out
 
 
-def _scalar(v: Any) -> Any:
-    if v is None:
-        return None
-    if isinstance(v, bool) or type(v).__name__ == "ScalarBoolean":
-        return bool(v)
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float):
-        return float(v)
-    if isinstance(v, str):
-        return str(v)
-    return Other(type(v).__name__, str(v))
+def _kind(tag: str | None) -> str:
+    """A tag as messages name it: `timestamp` for tag:yaml.org,2002:timestamp."""
+    if tag is None:  # the reader tags every node it composes
+        return "untagged"
+    return tag[len(STANDARD):] if tag.startswith(STANDARD) else tag
 
 
-def _at(node: Any) -> tuple[int, int] | None:
-    lc = getattr(node, "lc", None)
-    if lc is None or lc.line is None:
-        return None
-    return (lc.line, lc.col)
-
-
-def _where(node: Any, how: str, key: Any, value: Any) -> Place | None:
-    try:
-        line, col = getattr(node.lc, how)(key)
-    except (AttributeError, KeyError, TypeError, IndexError):
-        return None   # a key brought in by a merge (`<<: *base`): its mapping's place
-    return (line, col, len(str(value)) if not isinstance(value, (dict, list)) else 1)
+def _place_of(node: Any, value: Any) -> Place:
+    mark = node.start_mark
+    return (mark.line, mark.column, 1 if isinstance(value, (dict, list)) else len(str(value)))
 
 
 # ---- as JSON -------------------------------------------------------------------------------

@@ -226,6 +226,30 @@ def test_texts_that_name_values_of_two_enums_are_reported_with_every_file_read(t
     assert diags[0].span.file.endswith("a.yaml")
 
 
+def test_the_reader_makes_values_from_nodes_with_their_places():
+    """placed.read: the standard scalar types made by the reader's safe constructor, a
+    merge's keys with the places they are written at (this mapping's own keys win), an
+    alias made once, other tags left unconstructed, a key written twice refused at its
+    place; with ruamel.yaml's C parser."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    assert YAML(typ="safe").Parser.__name__ == "CParser"  # ruamel.yaml.clib, a dependency
+    value = placed.read("base: &b {x: 1, y: two}\n"
+                        "row: {<<: *b, y: 3, z: [yes, true, 1.5, !!str 5, 0x1F]}\n"
+                        "same: *b\n"
+                        "odd: !python/object:os.system x\n")
+    row = value["row"]
+    assert dict(row) == {"x": 1, "y": 3, "z": ["yes", True, 1.5, "5", 31]}  # YAML 1.2
+    assert row.places["x"] == (0, 13, 1) and row.places["y"] == (1, 17, 1)
+    assert row.at == (1, 5) and row["z"].places[4] == (1, 49, 2)
+    assert value["same"] is value["base"]
+    assert value["odd"] == placed.Other("!python/object:os.system", "x")
+    with pytest.raises(MarkedYAMLError) as err:
+        placed.read("cards: []\ndecks: []\ncards: [1]\n")
+    assert err.value.problem_mark.line == 2 and "duplicate key 'cards'" in err.value.problem
+
+
 # ---- data files kept between runs (rulesdsl/placed.py) --------------------------------------
 
 @pytest.fixture
