@@ -525,7 +525,7 @@ FILTERS = 'game "Filters"\n' + LOW_CARDS + """play:
 
 def test_a_filter_of_a_filter_is_one_filter():
     """The options of `choose c in low() where ...`, with `low()` written in place, filter
-    a filter: one comprehension tests both conditions, with no list in between."""
+    a filter: one loop tests both conditions, with no list in between."""
     rules = rulesdsl.load_text(FILTERS, "filters.rules")
     game = rules.new_game(players=1)
     assert [o.label for o in game.options()] == ["take One", "take Three", "take Four"]
@@ -533,10 +533,16 @@ def test_a_filter_of_a_filter_is_one_filter():
     offering = [f for f in tree.body if isinstance(f, ast.FunctionDef) and any(
         isinstance(n, ast.Attribute) and n.attr == "pending" and isinstance(n.ctx, ast.Store)
         for n in ast.walk(f))]
-    comps = [n for f in offering for n in ast.walk(f) if isinstance(n, ast.ListComp)]
-    assert comps and all(len(c.generators[0].ifs) == 2 for c in comps)
-    assert not any(isinstance(n, ast.ListComp) for c in comps
-                   for n in ast.walk(c.generators[0].iter))
+    # the options are built by one loop (unroll.py): both tests, then the append
+    loops = [n for f in offering for n in f.body if isinstance(n, ast.For)]
+    assert loops
+    for loop in loops:
+        assert not any(isinstance(n, ast.ListComp) for n in ast.walk(loop))
+        (outer,) = loop.body
+        (inner,) = outer.body
+        (append,) = inner.body
+        assert isinstance(outer, ast.If) and isinstance(inner, ast.If)
+        assert ast.unparse(append).endswith(f".append({loop.target.id})")
     game.apply_index(1)
     assert game.over and game.counter("kept") == 3
 
@@ -567,3 +573,50 @@ def test_a_test_over_a_filter_loops_over_its_items_and_stops_at_the_first_that_d
     assert len(loops) == 4   # in the block (any, all) and in loop functions (first, count)
     for f in testing:
         assert not any(isinstance(n, ast.ListComp) for n in ast.walk(f)), ast.unparse(f)
+
+
+# ---- lists built by loops (unroll.py) -------------------------------------------------------
+
+UNROLLED = """game "Unrolled"
+players 1
+counter total = 0
+
+play:
+    let odd = [n for n in 1..9 where n % 2 == 1]
+    set total = count(n in odd where n > 3)
+    choose n in 1..4 where 12 / (n - 3) > 0 as "take {n}":
+        add n to total
+"""
+
+
+def test_a_comprehension_a_statement_starts_with_is_a_loop():
+    rules = rulesdsl.load_text(UNROLLED, "unrolled.rules")
+    tree = ast.parse(rules.program.code)
+    appends = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
+               isinstance(n.func, ast.Attribute) and n.func.attr == "append"]
+    assert len(appends) >= 2  # the list `odd` and the options
+    with pytest.raises(rulesdsl.RulesError) as info:  # 12 / 0 in the filter, at n = 3
+        rules.new_game(players=1)
+    (d,) = info.value.diagnostics
+    assert d.code == "R003" and "division by zero" in d.message and d.span.line == 8
+
+
+def test_a_comprehension_whose_name_is_used_elsewhere_is_left_as_it_is():
+    from rulesdsl.interpreter.unroll import unroll
+
+    def code(text: str) -> str:
+        body = ast.parse(text).body
+        module = ast.Module(body=unroll(body, ["a0"]), type_ignores=[])
+        return ast.unparse(ast.fix_missing_locations(module))
+
+    assert code("t1 = [c1 for c1 in a0 if c1]\nreturn t1") == \
+        "t1 = []\nfor c1 in a0:\n    if c1:\n        t1.append(c1)\nreturn t1"
+    assert code("L[2] = [c1 * 2 for c1 in a0]") == \
+        "x1 = []\nfor c1 in a0:\n    x1.append(c1 * 2)\nL[2] = x1"
+    assert code("if not (t2 := [c1 for c1 in a0]):\n    return 1") == \
+        "t2 = []\nfor c1 in a0:\n    t2.append(c1)\nif not t2:\n    return 1"
+    for kept in ("for c1 in a0:\n    t1 = [c1 for c1 in c1]",  # a loop's own name
+                 "t1 = [a0 for a0 in t1]",  # a parameter's
+                 "while not (t2 := [c1 for c1 in a0]):\n    pass",  # tested again
+                 "t1 = f([c1 for c1 in a0])"):  # inside an expression
+        assert code(kept) == ast.unparse(ast.parse(kept))

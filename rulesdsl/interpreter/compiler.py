@@ -39,6 +39,7 @@ from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, ma
 from .sandbox import run_module
 from .statistics import reader, stats_function
 from .tiles import clear_tile, place_tile
+from .unroll import unroll
 
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
@@ -346,6 +347,7 @@ class Compiler(ExpressionCompiler):
         """The function with the aliases it reads defined at its top."""
         if fn.name[:1] != "S":  # blocks were done before inline_jumps
             fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
+        fn.body = unroll(fn.body, fn.params)  # see unroll.py
         read, bound = E.names(fn.body)
         used = read - set(fn.params) - bound
         prologue: list[ast.stmt] = []
