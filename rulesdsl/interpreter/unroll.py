@@ -19,6 +19,10 @@ work counted and the errors are the same; only where the comprehension's names l
 changes (the function's locals), so a comprehension is written out only when its names
 appear nowhere in the function but inside comprehensions (it can clobber nothing, and
 nothing reads it after).
+
+A loop over items counted against the budget of work, `for c1 in _w(st, Z[3], 2, 17):`,
+has the counting written out before it (`x1 = Z[3]`, `st.steps += len(x1) * 2`, the test
+of the budget), as the compiler writes it in its own loops: one call less per loop.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from collections.abc import Iterator
 from typing import TypeGuard
 
 from . import emit as E
+from .runtime import WORK_BUDGET
 
 ENABLED = True  # (for measuring)
 COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -37,60 +42,78 @@ COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 def unroll(body: list[ast.stmt], params: list[str]) -> list[ast.stmt]:
     """The function body with the comprehensions its statements start with written as
     loops (see the module's docstring); `params` are the function's parameters."""
-    if not ENABLED or not any(_candidate(s) for s in _statements(body)):
+    if not ENABLED:
         return body
-    outside = _names_outside_comprehensions(body) | set(params)
+    outside = _Outside(body, params)
     fresh = (f"x{n}" for n in itertools.count(1))
     return _body(body, outside, fresh)
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a body, those of the bodies of its statements too."""
-    for stmt in body:
-        yield stmt
-        for f in ("body", "orelse"):
-            inner = getattr(stmt, f, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _statements(inner)
+class _Outside:
+    """The names a function reads or binds outside its comprehensions and its parameters:
+    `name in outside`, worked out when first asked (a function whose statements start
+    with no comprehension never asks)."""
+
+    def __init__(self, body: list[ast.stmt], params: list[str]):
+        self.body, self.params = body, params
+        self.names: set[str] | None = None
+
+    def __contains__(self, name: str) -> bool:
+        if self.names is None:
+            self.names = _names_outside_comprehensions(self.body) | set(self.params)
+        return name in self.names
 
 
-def _candidate(stmt: ast.stmt) -> bool:
-    """Whether the statement starts with a list comprehension (see `_statement`)."""
-    if isinstance(stmt, (ast.Assign, ast.Return)):
-        return isinstance(stmt.value, ast.ListComp)
-    if isinstance(stmt, ast.If):
-        test = stmt.test
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test = test.operand
-        return isinstance(test, ast.NamedExpr) and isinstance(test.value, ast.ListComp)
-    return False
-
-
-def _body(body: list[ast.stmt], outside: set[str], fresh: Iterator[str]) -> list[ast.stmt]:
+def _body(body: list[ast.stmt], outside: _Outside, fresh: Iterator[str]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for stmt in body:
         for f in ("body", "orelse"):
             inner = getattr(stmt, f, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                 setattr(stmt, f, _body(inner, outside, fresh))
-        out += _statement(stmt, outside, fresh)
+        for s in _statement(stmt, outside, fresh):
+            out += _counted(s, fresh) if isinstance(s, ast.For) else [s]
     return out
 
 
-def _statement(stmt: ast.stmt, outside: set[str], fresh: Iterator[str]) -> list[ast.stmt]:
+def _counted(loop: ast.For, fresh: Iterator[str]) -> list[ast.stmt]:
+    """A loop over `_w(st, items, weight, sid)` (its items counted against the budget of
+    work, then gone through) with the counting written out before it: no call."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "_w"
+            and len(it.args) == 4 and not it.keywords):
+        return [loop]
+    st, items, weight, sid = it.args
+    out: list[ast.stmt] = []
+    if not isinstance(items, ast.Name):
+        holder = next(fresh)
+        out.append(E.assign(E.store(holder), items))
+        items = E.name(holder)
+    amount: ast.expr = E.call("len", items)
+    if not (isinstance(weight, ast.Constant) and weight.value == 1):
+        amount = E.binop(amount, "*", weight)
+    steps = E.attr(st, "steps")
+    out += [E.aug(E.attr_store(st, "steps"), "+", amount),
+            E.if_(E.compare(steps, ">", E.const(WORK_BUDGET)),
+                  [E.raise_(E.call("_stuck", sid))])]
+    loop.iter = E.name(items.id)
+    return _marked(loop, [*out, loop])
+
+
+def _statement(stmt: ast.stmt, outside: _Outside, fresh: Iterator[str]) -> list[ast.stmt]:
     """The statement, or the loop that builds its list followed by the statement reading
     it."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
             _writable(stmt.value, outside):
         target = stmt.targets[0]
         if isinstance(target, ast.Name):
-            return _marked(stmt, _loop(target.id, stmt.value))
+            return _marked(stmt, _loop(target.id, stmt.value, fresh))
         holder = next(fresh)
-        return _marked(stmt, [*_loop(holder, stmt.value), E.assign(target, E.name(holder))])
+        return _marked(stmt, [*_loop(holder, stmt.value, fresh), E.assign(target, E.name(holder))])
     if isinstance(stmt, ast.Return) and stmt.value is not None and \
             _writable(stmt.value, outside):
         holder = next(fresh)
-        return _marked(stmt, [*_loop(holder, stmt.value), E.return_(E.name(holder))])
+        return _marked(stmt, [*_loop(holder, stmt.value, fresh), E.return_(E.name(holder))])
     if isinstance(stmt, ast.If):  # (a while's test is worked out again: left as it is)
         test = stmt.test
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
@@ -98,11 +121,11 @@ def _statement(stmt: ast.stmt, outside: set[str], fresh: Iterator[str]) -> list[
         if isinstance(named, ast.NamedExpr) and _writable(named.value, outside):
             holder = named.target.id
             stmt.test = E.not_(E.name(holder)) if negated else E.name(holder)
-            return _marked(stmt, [*_loop(holder, named.value), stmt])
+            return _marked(stmt, [*_loop(holder, named.value, fresh), stmt])
     return [stmt]
 
 
-def _writable(e: ast.expr, outside: set[str]) -> TypeGuard[ast.ListComp]:
+def _writable(e: ast.expr, outside: _Outside) -> TypeGuard[ast.ListComp]:
     """A list comprehension whose names are read and bound nowhere but in comprehensions."""
     if not isinstance(e, ast.ListComp):
         return False
@@ -112,13 +135,14 @@ def _writable(e: ast.expr, outside: set[str]) -> TypeGuard[ast.ListComp]:
     return True
 
 
-def _loop(holder: str, comp: ast.ListComp) -> list[ast.stmt]:
+def _loop(holder: str, comp: ast.ListComp, fresh: Iterator[str]) -> list[ast.stmt]:
     """`holder = []` and the loops that append the comprehension's items to it."""
     inner: list[ast.stmt] = [E.expr_stmt(E.method(E.name(holder), "append", comp.elt))]
     for gen in reversed(comp.generators):
         for test in reversed(gen.ifs):
             inner = [E.if_(test, inner)]
-        inner = [E.for_(E.store(gen.target.id), gen.iter, inner)]  # type: ignore[attr-defined]
+        inner = _counted(E.for_(E.store(gen.target.id), gen.iter, inner),  # type: ignore[attr-defined]
+                         fresh)
     return [E.assign(E.store(holder), E.list_([])), *inner]
 
 
