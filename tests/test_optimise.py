@@ -627,3 +627,40 @@ def test_a_comprehension_whose_name_is_used_elsewhere_is_left_as_it_is():
                  "while not (t2 := [c1 for c1 in a0]):\n    pass",  # tested again
                  "t1 = f([c1 for c1 in a0])"):  # inside an expression
         assert code(kept) == ast.unparse(ast.parse(kept))
+
+
+# ---- small results: a filter of a small domain, a definition that gives one ------------------
+
+SMALL_RESULTS = """game "Small results"
+players 2 to 4
+counter score per player = 0
+counter cards = 0
+kind Card(name):
+    "A"
+    "B"
+zone deck: Card
+define others(p) = [q for q in players where q != p]
+define in_deck() = [c for c in deck where name of c != "B"]
+setup:
+    for each c in Card:
+        move c to deck
+play:
+    for each q in others(player 1):
+        add 1 to score of q
+    if any(q in others(player 1) where score of q > 0):
+        set cards = count(c in in_deck() where name of c == "A")
+    end game
+"""
+
+
+def test_a_loop_over_a_filter_of_the_players_is_not_counted_item_by_item():
+    """`others(p)` is a filter of the players: never more than 64 items, known before the
+    game, so a loop over it is weighed before the game (expressions.py `small`), as a loop
+    over the players is; a filter of a zone is counted as it runs."""
+    rules = rulesdsl.load_text(SMALL_RESULTS, "small.rules")
+    game = rules.new_game(players=3)
+    assert game.over and game.counter("score", 1) == 1 and game.counter("cards") == 1
+    functions = rules.program.code.split("\ndef ")
+    over_players = [f for f in functions if "in st.pl" in f]
+    assert over_players and not any("steps" in f for f in over_players)
+    assert any("x1 = Z[0]\n    st.steps += len(x1)" in f for f in functions)

@@ -47,6 +47,7 @@ from .truth import nonempty
 
 CHEAP_USES = 3     # a cheap argument (emit.is_cheap) read this often is written in place
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
+SMALL_RESULTS = True  # (for measuring)
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
@@ -207,6 +208,11 @@ class ExpressionCompiler:
             n = max(map(len, self.line_table(e)), default=0)
         elif isinstance(ref, VarRef):  # an item of lines(b, n ...): n cells
             n = self.line_length(self.a.item_of.get(id(ref.var)))
+        elif SMALL_RESULTS and isinstance(e, A.ListComp):  # no more items than its domain
+            n = self.small(e.domain)
+        elif SMALL_RESULTS and isinstance(e, A.Call) and isinstance(ref, DefineRef):
+            # a definition's value: what its body gives (`opponents(p)`: some players)
+            n = self.small(self.a.define_instances[ref.instance].body)
         return n if n is not None and n <= SMALL else None
 
     def line_length(self, domain: Any) -> int | None:
