@@ -210,6 +210,7 @@ def test_distances_on_a_small_board_are_a_table():
 
 ZONES = """game "Zones"
 players 2 to 4
+const PICKS = [5, 4, 5]
 kind Card(rank):
     1
     2
@@ -230,6 +231,9 @@ play:
     choose c in low(player 1) by player 1
     choose r in ranks(player 1) by player 1
     choose q in others(player 1) by player 1
+    choose n in [3, 1, 2] by player 1
+    choose n in [2, 1, 2] by player 1
+    choose r in PICKS by player 1
 """
 
 
@@ -239,8 +243,11 @@ def test_choices_among_distinct_items_and_loops_over_players():
     code = game.program.code
     # a zone, a filter of one, and the players offer each item once as they are; the
     # ranks of the cards in a hand may repeat
+    # ranks of the cards in a hand may repeat, and so do the lists [2, 1, 2] and PICKS;
+    # [3, 1, 2] does not
     dropping = [line for line in code.splitlines() if "_uniq(" in line]
-    assert len(dropping) == 1 and "K1[" in dropping[0]
+    assert len(dropping) == 3 and "K1[" in dropping[0]
+    assert "[2, 1, 2]" in dropping[1] and "[3, 1, 2]" not in " ".join(dropping)
     # the players are at most 16: a loop over them is weighed before the game, not counted
     # item by item
     assert "st.pl" in code and "_w(st, st.pl" not in code
@@ -251,6 +258,12 @@ def test_choices_among_distinct_items_and_loops_over_players():
     assert game.num_options() == 1  # rank 2, offered once
     game.apply_index(0)
     assert game.num_options() == 2  # players 2 and 3
+    game.apply_index(0)
+    assert [o.label for o in game.options()] == ["3", "1", "2"]
+    game.apply_index(0)
+    assert [o.label for o in game.options()] == ["2", "1"]  # each offered once
+    game.apply_index(0)
+    assert [o.label for o in game.options()] == ["5", "4"]
 
 
 def test_constants_are_worked_out_at_compile_time():

@@ -5,7 +5,8 @@ Stage: compile (compiler.py asks `distinct` of a choice's domain). A choice offe
 value once (`_uniq` drops repeats). A zone holds each component at most once (a move
 takes the component out of where it was before it puts it in), so a zone, the players, a
 filter of either that keeps its items as they are, and a definition whose value is one of
-these (on every branch of its `if ... then ... else`) never repeat an item: the choice
+these (on every branch of its `if ... then ... else`) never repeat an item, nor does a
+list known before the game whose items differ (`[1, 2, 4]`, a constant's list): the choice
 offers them as they are, without building the list a second time.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis
-from ..check.bindings import BuiltinRef, DefineRef, VarRef, ZoneRef
+from ..check.bindings import BuiltinRef, DefineRef, ValueRef, VarRef, ZoneRef
 
 
 def distinct(a: Analysis, e: Any) -> bool:
@@ -29,10 +30,35 @@ def distinct(a: Analysis, e: Any) -> bool:
         item = a.binding.get(id(e.expr))
         return (isinstance(item, VarRef) and item.var is a.candidate.get(id(e))
                 and distinct(a, e.domain))
+    if isinstance(ref, ValueRef) and isinstance(ref.value, list):  # a constant list
+        return _differ(ref.value)
     if isinstance(e, A.ListLit):
-        return len(e.items) <= 1
+        values = [_known(a, x) for x in e.items]
+        return len(e.items) <= 1 or (None not in values and _differ(values))
     if isinstance(e, A.Cond):
         return distinct(a, e.then) and distinct(a, e.otherwise)
     if isinstance(e, A.Call) and isinstance(ref, DefineRef):
         return distinct(a, a.define_instances[ref.instance].body)
     return False
+
+
+def _known(a: Analysis, e: Any) -> Any:
+    """The value of an item known before the game (a number, a text, a constant, an enum
+    value), in a box so that none is a value too; None when it is not known."""
+    if isinstance(e, A.IntLit):
+        return (e.value,)
+    if isinstance(e, A.StrLit) and all(isinstance(p, str) for p in e.parts):
+        return ("".join(e.parts),)  # type: ignore[arg-type]
+    ref = a.binding.get(id(e))
+    if isinstance(ref, ValueRef):
+        return (ref.value,)
+    if id(e) in a.constants:
+        return (a.constants[id(e)],)
+    return None
+
+
+def _differ(values: list) -> bool:
+    """Whether no two of the values are equal (values of other kinds, a list among them,
+    are compared by what they show)."""
+    shown = [repr(v) for v in values]
+    return len(set(shown)) == len(shown)

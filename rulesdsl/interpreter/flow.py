@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ast as A
 from ..check.types import INT, PLAYER, list_of
 from . import emit as E
+from .distinct import distinct
 from .runtime import OPTIONS
 
 if TYPE_CHECKING:
@@ -81,7 +82,10 @@ def secret_step(c: Compiler, s: A.SecretStep, pos: list) -> list:
     kept = c.new_slot(list_of(("tuple", tuple(v.type for v in held))))
     slots = [c.slot(v) for v in held]
     L = c.local
-    c.emit(pos, E.assign(c.local_store(seats), E.call("_uniq", c.domain(s.seats))),
+    domain = c.domain(s.seats)
+    # a list of its own (the seats' list may be the players' or a zone's)
+    c.emit(pos, E.assign(c.local_store(seats), E.call(
+               "list" if distinct(c.a, s.seats) else "_uniq", domain)),
            E.assign(c.local_store(k), E.const(0)),
            E.assign(c.local_store(kept), E.list_([])))
     head, reveal, exit_ = c.new_block(s.span), c.new_block(s.span), c.new_block(s.span)
