@@ -11,6 +11,8 @@ import pytest
 
 import rulesdsl
 
+from .conftest import ROOT
+
 CALLS = """game "Calls"
 players 2
 counter total = 0
@@ -677,3 +679,17 @@ def test_a_loop_over_a_filter_of_the_players_is_not_counted_item_by_item():
     over_players = [f for f in functions if "in st.pl" in f]
     assert over_players and not any("steps" in f for f in over_players)
     assert any("x1 = Z[0]\n    st.steps += len(x1)" in f for f in functions)
+
+
+def test_no_jump_goes_to_a_block_that_only_returns():
+    """A block that only returns (a rule's end after a loop) is written in place of every
+    jump to it, however deep the jump stands in code copied from other blocks."""
+    tree = ast.parse(rulesdsl.load(ROOT / "games" / "cromlech" / "cromlech.rules").program.code)
+    blocks = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    ends = {name for name, f in blocks.items() if name[0] == "S" and len(f.body) == 1
+            and isinstance(f.body[0], ast.Return)}
+    assert ends  # the blocks stay, for the frames that resume there
+    jumps = [n.value.value for f in blocks.values() if f.name[0] == "S" for n in ast.walk(f)
+             if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant)
+             and isinstance(n.value.value, int) and n.value.value >= 0]
+    assert jumps and not {f"S{j}" for j in jumps} & ends

@@ -369,6 +369,11 @@ class Compiler(ExpressionCompiler):
         per jump. The block stays, for the other places that jump or resume there."""
         originals = [fn.body for fn in self.blocks]
         sizes = [E.statements(body) for body in originals]
+        # a block that only returns (`return -2`: the rule's end) is written in place of
+        # every jump to it, however deep: it is no longer than the jump
+        ends = {n for n, body in enumerate(originals) if len(body) == 1 and isinstance(
+            body[0], ast.Return) and isinstance(body[0].value, ast.Constant)
+            and E.jump_target(body[0]) is None}
 
         def expand(body: list, depth: int) -> list:
             """The statements with the jumps in them expanded; the originals are left as
@@ -377,6 +382,9 @@ class Compiler(ExpressionCompiler):
             out: list = []
             for s in body:
                 target = E.jump_target(s)
+                if target in ends:
+                    out.append(E.copy_tree(originals[target][0]))
+                    continue
                 if target is not None and depth < INLINE_DEPTH and \
                         sizes[target] <= INLINE_STATEMENTS:
                     out.extend(expand(E.copy_tree(originals[target]), depth + 1))
