@@ -78,3 +78,23 @@ def test_paired_rounds_stop_when_the_two_sides_played_different_games(monkeypatc
     monkeypatch.setattr(paired, "run_once", fake)
     with pytest.raises(SystemExit, match="played different games: decisions 100, 101"):
         paired.compare(ROOT, ROOT / "tests", "playouts", [], rounds=3)
+
+
+def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
+    import json
+    from pathlib import Path
+
+    from benchmarks import alternate
+    from rulesdsl.interpreter import unroll
+
+    tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
+    alternate.main(["unroll", tictactoe, "--games", "3",
+                    "--rounds", "2", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["switch"] == "unroll" and out["players"] == 2 and out["decisions"] > 15
+    assert out["off_seconds"] > 0 and out["on_seconds"] > 0 and out["ratio"] > 0
+    assert unroll.ENABLED  # put back as it was
+    off = alternate.compiled("unroll", False, tictactoe)
+    assert ".append(" not in off.program.code  # off: the comprehensions stay
+    with pytest.raises(SystemExit):
+        alternate.main(["no-such-switch", tictactoe])

@@ -1,0 +1,90 @@
+"""Benchmark: one rewrite of the generated code, off and on, in one process.
+
+Two whole processes differ by more than most single rewrites of the code generator are
+worth (the shared machine's speed drifts by a tenth from one minute to the next). So the
+rule file is compiled twice in one process, with a switch of the compiler off and then on,
+and the same random games are played with the two, in turn, `--rounds` times: the least
+CPU time of each side, and their ratio (above 1: the rewrite makes the games quicker).
+Both sides must play the same games, decision for decision, or the comparison stops.
+
+The switches (each a module constant the compiler reads as it compiles):
+
+- `unroll`: list comprehensions a statement starts with written as loops, and the items
+  of a counted loop counted before it (rulesdsl/interpreter/unroll.py);
+- `small-results`: a filter of a small domain, and a definition whose value is one, are
+  small: loops over them weighed before the game (expressions.py, `small`).
+
+Usage, from the repository root:
+
+    python -m benchmarks.alternate SWITCH FILE [--players N] [--games N] [--rounds N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from benchmarks.playouts import play
+from rulesdsl.interpreter import expressions, unroll
+from rulesdsl.loader import load
+
+SWITCHES: dict[str, tuple[Any, str]] = {
+    "unroll": (unroll, "ENABLED"),
+    "small-results": (expressions, "SMALL_RESULTS"),
+}
+
+
+def compiled(switch: str, on: bool, path: str) -> Any:
+    """The rules of `path`, compiled with the switch as given (and put back after); the
+    text of their code is made at once, with the switch as it was (it is made when first
+    asked for)."""
+    module, name = SWITCHES[switch]
+    was = getattr(module, name)
+    setattr(module, name, on)
+    try:
+        rules = load(path)
+        rules.program.code  # noqa: B018  # its text made now, as it was compiled
+        return rules
+    finally:
+        setattr(module, name, was)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.alternate",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("switch", choices=sorted(SWITCHES))
+    parser.add_argument("file", help="the rule file")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players (default: the fewest the rules allow)")
+    parser.add_argument("--games", type=int, default=40, help="default: %(default)s")
+    parser.add_argument("--rounds", type=int, default=8, help="default: %(default)s")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    off, on = compiled(args.switch, False, args.file), compiled(args.switch, True, args.file)
+    players = args.players or off.player_range[0]
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    decisions = {}
+    for _ in range(args.rounds):
+        for side, rules in (("off", off), ("on", on)):
+            seconds, decisions[side] = play(rules, players, args.games)
+            times[side].append(seconds)
+        if decisions["off"] != decisions["on"]:
+            parser.exit(1, f"the two sides played different games ({decisions['off']} and "
+                           f"{decisions['on']} decisions)\n")
+    least = {side: min(ts) for side, ts in times.items()}
+    out = {"switch": args.switch, "file": args.file, "players": players, "games": args.games,
+           "rounds": args.rounds, "decisions": decisions["on"],
+           "off_seconds": round(least["off"], 4), "on_seconds": round(least["on"], 4),
+           "ratio": round(least["off"] / least["on"], 3)}
+    if args.json:
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"{args.file}, {players} players, {args.games} games ({out['decisions']:,} "
+              f"decisions), least of {args.rounds} rounds: {args.switch} off "
+              f"{out['off_seconds']} s, on {out['on_seconds']} s: {out['ratio']} times as "
+              "quick")
+
+
+if __name__ == "__main__":
+    main()
