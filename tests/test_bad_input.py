@@ -535,3 +535,11 @@ def test_a_rank_key_that_fails_is_r003():
     with pytest.raises(RulesError) as info:
         game.apply_index(0)  # the game ends: the players are ranked
     assert codes(info.value) == ["R003"]
+
+
+def test_a_line_of_generated_code_without_a_number_has_no_rule():
+    """Python leaves some instructions of a statement without a line (a traceback's or a
+    frame's line is then None): the rule of such a line is none, not an error."""
+    program = rulesdsl.load(ROOT / "games" / "tictactoe" / "tictactoe.rules").program
+    assert program.span_of_line(None) is None and program.span_of_line(0) is None
+    assert program.span_of_line(len(program.code.splitlines()) * 10) is None

@@ -125,3 +125,4 @@ def test_an_agents_own_error_and_a_bad_index_are_not_the_rules_fault():
         rules.new_game(players=2, seed=1).play_by_number([lambda n: n, lambda n: n])
     (d,) = info.value.diagnostics
     assert d.code == "G002" and "option 9 does not exist: there are 9 options" in d.message
+

@@ -127,9 +127,10 @@ class Program:
             self._code = self.make_code()
         return self._code
 
-    def span_of_line(self, line: int) -> Span | None:
-        """The rule a line of the generated code came from."""
-        if 0 < line < len(self.line_sids) and self.line_sids[line] >= 0:
+    def span_of_line(self, line: int | None) -> Span | None:
+        """The rule a line of the generated code came from (None for an instruction of no
+        line: Python gives some of the code it makes of a statement none)."""
+        if line is not None and 0 < line < len(self.line_sids) and self.line_sids[line] >= 0:
             return self.spans[self.line_sids[line]]
         return None
 
