@@ -248,6 +248,21 @@ def test_the_reader_makes_values_from_nodes_with_their_places():
     with pytest.raises(MarkedYAMLError) as err:
         placed.read("cards: []\ndecks: []\ncards: [1]\n")
     assert err.value.problem_mark.line == 2 and "duplicate key 'cards'" in err.value.problem
+    assert list(row) == ["y", "z", "x"]  # the mapping's own keys, then the merged ones
+    # a key and a number written alike are two keys; a merged key is not written twice
+    assert dict(placed.read("{1: a, '1': b, <<: {1: c, 2: d}}")) == {1: "a", "1": "b", 2: "d"}
+    with pytest.raises(MarkedYAMLError, match="a merge"):
+        placed.read("row: {<<: [1, 2]}\n")
+
+
+def test_a_chain_of_merges_is_read_once_each():
+    """Each mapping of a chain, every one merging the one before twice, is made once and
+    its keys copied: read in a moment, where merging by copying each merged mapping's
+    entries again would double the work at each of the 40 links (2^40 entries)."""
+    lines = ["m0: &m0 {a: 1, b: 2}"] + [f"m{k}: &m{k} {{<<: [*m{k - 1}, *m{k - 1}], "
+                                         f"k{k}: {k}}}" for k in range(1, 40)]
+    value = placed.read("\n".join(lines) + "\n")
+    assert len(value["m39"]) == 41 and value["m39"]["a"] == 1 and value["m39"]["k1"] == 1
 
 
 # ---- data files kept between runs (rulesdsl/placed.py) --------------------------------------

@@ -151,7 +151,6 @@ class Registry:
             return made
         factory = self.factory(spec.name)
         params = dict(spec.params)
-        shown = spec
 
         def make(seed: int) -> Any:
             try:
@@ -159,7 +158,7 @@ class Registry:
             except AgentError:
                 raise
             except (TypeError, ValueError) as exc:
-                raise AgentError(f"{shown}: {exc}") from None
+                raise AgentError(f"{spec}: {exc}") from None
 
         return make
 

@@ -573,11 +573,11 @@ class Game(Reading):
     def play_by_number(self, choose: list[Callable[[int], int]]) -> None:
         """Play to the end, seat p's decisions taken by `choose[p](number of options)`
         (agents that decide from the number alone: `simulate`'s random agents): the steps
-        `apply_index` takes, decision by decision, without a call of it for each (a fifth
-        of a small game's time). A step it does not take alone (a chance step waiting to
-        be rolled, a die of a set, a narrated game) goes through `apply_index`. Secret
-        decisions are not kept for the sampler (`_secrets` None: worked out from the
-        history when it needs them)."""
+        `apply_index` takes, decision by decision, without a call of it for each (3 to 9
+        percent of a small game's time: docs/performance.md). A step it does not take
+        alone (a chance step waiting to be rolled, a die of a set, a narrated game) goes
+        through `apply_index`. Secret decisions are not kept for the sampler (`_secrets`
+        None: worked out from the history when it needs them)."""
         st = self.st
         prog = self.program
         blocks, slots = prog.blocks, prog.slots

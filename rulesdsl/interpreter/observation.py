@@ -121,7 +121,9 @@ def play_out(game: Game, agents: Sequence[Chooser],
     st = game.st
     quick = [getattr(agent, "choose_index", None) for agent in agents]
     if on_step is None and chance is None and before is None and None not in quick:
-        return _play_by_number(game, [q for q in quick if q is not None])
+        # every agent decides from the number of options: the same steps, in a tighter loop
+        game.play_by_number([q for q in quick if q is not None])
+        return game
     while not game.over:
         p = st.pending
         assert p is not None  # a step is pending until the end
@@ -147,14 +149,6 @@ def play_out(game: Game, agents: Sequence[Chooser],
             game.apply_index(i)
         if on_step:
             on_step(game)
-    return game
-
-
-def _play_by_number(game: Game, quick: list[Callable[[int], int]]) -> Game:
-    """`play_out` when every agent decides from the number of options alone (random
-    agents, as `simulate` plays them by the million): the same steps, in a tighter loop
-    (`Game.play_by_number`)."""
-    game.play_by_number(quick)
     return game
 
 
