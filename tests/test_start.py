@@ -152,3 +152,43 @@ def test_the_quick_walk_finds_every_node_but_contexts_and_operators():
         assert all(typed[f].rstrip("?*") in _LEAF_TYPES for f in skipped), cls
     assert child_fields(pyast.Name) == () and child_fields(pyast.BinOp) == ("left", "right")
     assert child_fields(pyast.Compare) == ("left", "comparators")
+
+
+PLACES = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos",
+          "container_line", "container_column", "container_start_pos",
+          "container_end_line", "container_end_column", "container_end_pos")
+
+
+def _places(tree: Any) -> list:
+    return [(t.data, [getattr(t.meta, a, None) for a in PLACES])
+            for t in tree.iter_subtrees_topdown()]
+
+
+def test_the_parser_places_every_tree_where_lark_would():
+    """PlacingLark places trees itself, more cheaply than lark's `propagate_positions`:
+    every tree of every rule file of the repository (and of the expressions of its
+    strings' `{...}`) has the place, and the container's place, lark gives it."""
+    from lark import Lark, UnexpectedInput
+    from lark.indenter import DedentError
+
+    from rulesdsl.grammar import GRAMMAR, PlacingLark, RulesIndenter
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    options: dict[str, Any] = {"parser": "lalr", "maybe_placeholders": True,
+                               "start": ["start", "expr"]}
+    lark = Lark(grammar, propagate_positions=True, postlex=RulesIndenter(), **options)
+    ours = PlacingLark(grammar, postlex=RulesIndenter(), **options)
+    compared = 0
+    for path in sorted(ROOT.glob("**/*.rules")):
+        text = path.read_text(encoding="utf-8").rstrip("\n") + "\n"
+        try:
+            expected = lark.parse(text, start="start")
+        except (UnexpectedInput, DedentError):
+            with pytest.raises((UnexpectedInput, DedentError)):
+                ours.parse(text, start="start")
+            continue
+        assert _places(ours.parse(text, start="start")) == _places(expected), path
+        compared += 1
+    for src in ("(a + b) * -(c)", "count(x in grid where (x is empty))", "[1, (2), f(3)]"):
+        assert _places(ours.parse(src, start="expr")) == _places(lark.parse(src, start="expr"))
+    assert compared > 60

@@ -81,12 +81,81 @@ def _parser() -> Lark:
     return parser
 
 
+class PlacingLark(Lark):
+    """lark's LALR parser, each tree placed as lark's `propagate_positions` places it, at
+    half the cost: a tree starts where its first child (token or placed tree, the tokens
+    the tree leaves out included) starts and ends where its last child ends; a tree that
+    stands for a rule written in place (a `?rule` of one child, a bracketed expression)
+    keeps its own place and takes its container's too, which its parent's place then
+    starts or ends at. lark's own way asks each child for six attributes a tree may not
+    have, by `getattr` with a default, at every reduction: half of parsing Cromlech. A
+    test compares every tree's place with lark's over every rule file of the
+    repository."""
+
+    def _prepare_callbacks(self) -> None:
+        super()._prepare_callbacks()
+        self._callbacks = {rule: _placing(build) if not isinstance(rule, str) else build
+                           for rule, build in self._callbacks.items()}
+
+
+# a place: line, column and offset in the text (lark's positions are ints where set)
+Place = tuple[Any, Any, Any]
+
+
+def _first_place(children: list) -> Place | None:
+    """Where the first child with a place starts (its container's start, for a tree)."""
+    for c in children:
+        if isinstance(c, Token):
+            return c.line, c.column, c.start_pos
+        if isinstance(c, Tree):
+            meta: Any = c._meta
+            if meta is not None and not meta.empty:
+                return meta.container_line, meta.container_column, meta.container_start_pos
+    return None
+
+
+def _last_place(children: list) -> Place:
+    """Where the last child with a place ends: called when one has (see `_first_place`)."""
+    for i in range(len(children) - 1, -1, -1):
+        c = children[i]
+        if isinstance(c, Token):
+            return c.end_line, c.end_column, c.end_pos
+        if isinstance(c, Tree):
+            meta: Any = c._meta
+            if meta is not None and not meta.empty:
+                return (meta.container_end_line, meta.container_end_column,
+                        meta.container_end_pos)
+    raise AssertionError("a child has a place")
+
+
+def _placing(build: Any) -> Any:
+    """A rule's callback that places the tree `build` returns (see `PlacingLark`); a tree
+    passed up alone, as the whole of what it is part of, keeps its container."""
+
+    def placed(children: list) -> Any:
+        res = build(children)
+        if isinstance(res, Tree) and not (len(children) == 1 and res is children[0]):
+            first = _first_place(children)
+            if first is not None:
+                last = _last_place(children)
+                meta: Any = res.meta
+                if meta.empty:
+                    meta.line, meta.column, meta.start_pos = first
+                    meta.end_line, meta.end_column, meta.end_pos = last
+                    meta.empty = False
+                meta.container_line, meta.container_column, meta.container_start_pos = first
+                (meta.container_end_line, meta.container_end_column,
+                 meta.container_end_pos) = last
+        return res
+
+    return placed
+
+
 def _lark(text: str, cache: Path | None) -> Lark:
-    return Lark(
+    return PlacingLark(
         text,
         parser="lalr",
         postlex=RulesIndenter(),
-        propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
         cache=str(cache) if cache is not None else False,
