@@ -396,10 +396,8 @@ def build(tree: Tree, text: str, path: str) -> A.RulesFile:
             raise StringError(f"bad expression in '{{{src}}}'",
                               Span(file=path, line=line, column=col, end_line=line,
                                    end_column=col + len(src))) from err
-        node = AstBuilder(path, parse_expr).transform(sub)
-        return A.map_spans(node, lambda s: s.model_copy(update={  # to its real place
-            "line": line, "end_line": line,
-            "column": s.column + col - 1, "end_column": s.end_column + col - 1}))
+        # each place made where it is in the file (the text is one line of a string)
+        return AstBuilder(path, parse_expr, at=(line, col)).transform(sub)
 
     def refused(err: StringError) -> RulesError:
         span = err.span if err.span.file else err.span.model_copy(update={"file": path})
@@ -451,7 +449,20 @@ def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
 
 def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
     """E004 when the parse tree is deeper than the checks after it can walk (a sum of
-    hundreds of terms, brackets nested hundreds deep): measured without recursion."""
+    hundreds of terms, brackets nested hundreds deep): measured without recursion, level
+    by level (a tree's children, tokens and absent parts too, are a level below it), the
+    place found only for a tree too deep."""
+    level = [tree]
+    for _ in range(MAX_TREE_DEPTH):
+        level = [c for node in level if isinstance(node, Tree) for c in node.children]
+        if not level:
+            return None
+    return _deepest_place(tree, path)
+
+
+def _deepest_place(tree: Tree, path: str) -> Diagnostic | None:
+    """E004 at the first node of the tree (depth first) below the deepest level allowed,
+    placed at its own place or its nearest ancestor's."""
     # each node with the place of its nearest ancestor that has one (a block has none)
     todo: list[tuple[Any, int, int, int]] = [(tree, 1, 1, 1)]
     while todo:

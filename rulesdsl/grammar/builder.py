@@ -35,23 +35,40 @@ class StringError(Exception):
 class AstBuilder(Transformer):
     """Builds AST nodes bottom-up. `parse_expr` parses the `{...}` holes of strings."""
 
-    def __init__(self, path: str, parse_expr: Callable[[str, int, int], Any]):
+    def __init__(self, path: str, parse_expr: Callable[[str, int, int], Any],
+                 at: tuple[int, int] | None = None):
         super().__init__()
         self.path = path
         self.parse_expr = parse_expr
+        # for the expression of a string's `{...}`, parsed on its own: the line of the
+        # string and the column its text starts at, where each place is moved to
+        self.at = at
 
     # ---- helpers -------------------------------------------------------------------
 
     def span(self, meta: Any) -> Span:
+        if self.at is not None:
+            if getattr(meta, "empty", True):
+                return self.moved(1, 1)
+            return self.moved(meta.column, meta.end_column)
         if getattr(meta, "empty", True):
             return Span.make(file=self.path)
         return Span.make(file=self.path, line=meta.line, column=meta.column,
                          end_line=meta.end_line, end_column=meta.end_column)
 
     def tok_span(self, tok: Token) -> Span:
+        if self.at is not None:
+            return self.moved(tok.column or 1, tok.end_column or tok.column or 1)
         return Span.make(file=self.path, line=tok.line or 1, column=tok.column or 1,
                          end_line=tok.end_line or tok.line or 1,
                          end_column=tok.end_column or tok.column or 1)
+
+    def moved(self, column: int, end_column: int) -> Span:
+        """The place in the file of columns of a `{...}` expression parsed on its own."""
+        assert self.at is not None
+        line, col = self.at
+        return Span.make(file=self.path, line=line, column=column + col - 1, end_line=line,
+                         end_column=end_column + col - 1)
 
     def refs(self, *toks: Any) -> list[A.Name]:
         """The names of other declarations among a declaration's tokens, with their places."""
