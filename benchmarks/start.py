@@ -33,7 +33,9 @@ Usage, from the repository root:
 
     python -m benchmarks.start [--file FILE] [--runs N] [--no-bytecode] [CHECKOUT ...]
 
-(default: this checkout only; give another checkout first to compare, e.g. one of main).
+(default: this checkout only; give another checkout first to compare, e.g. one of main:
+then a second table gives, per state, the median of the rounds' paired ratios with an
+interval).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from benchmarks.paired import median_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 STATES = ("cold", "edited", "tree", "warm")
@@ -133,6 +137,27 @@ def main(argv: list[str] | None = None) -> None:
         cells = [f"{statistics.median(times[c, s]):.2f} ({min(times[c, s]):.2f} - "
                  f"{max(times[c, s]):.2f})" for s in STATES]
         print(f"| {c} | " + " | ".join(cells) + " |")
+    if len(args.checkouts) > 1:
+        print(paired_table(times, args.checkouts))
+
+
+def paired_table(times: dict[tuple[Path, str], list[float]], checkouts: list[Path]) -> str:
+    """Each later checkout against the first, run by run: per state, the median of the
+    rounds' ratios (the first's CPU time over this one's: above 1, this one is quicker)
+    and its interval (benchmarks.paired's `median_interval`: the machine's drift between
+    rounds cancels out of each round's ratio, as it does not out of the medians)."""
+    first = checkouts[0]
+    lines = [f"\nPaired against {first}, the ratio of its time to each one's (above 1: "
+             "quicker), median of the rounds (95% interval or wider, its coverage):",
+             "| checkout | " + " | ".join(STATES) + " |", "|---|" + "---:|" * len(STATES)]
+    for c in checkouts[1:]:
+        cells = []
+        for s in STATES:
+            ratios = [a / b for a, b in zip(times[first, s], times[c, s]) if b > 0]
+            m, low, high, cover = median_interval(ratios)
+            cells.append(f"{m:.3f} ({low:.3f} - {high:.3f}, {cover:.0%})")
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -98,3 +98,35 @@ def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
     assert ".append(" not in off.program.code  # off: the comprehensions stay
     with pytest.raises(SystemExit):
         alternate.main(["no-such-switch", tictactoe])
+
+
+def test_start_pairs_each_checkout_with_the_first_run_by_run():
+    from pathlib import Path
+
+    from benchmarks.start import STATES, paired_table
+
+    a, b = Path("A"), Path("B")
+    times = {(a, s): [1.0, 2.0, 1.5, 1.2, 1.1] for s in STATES}
+    # B takes half of A's time in every round, however much the rounds drift
+    times.update({(b, s): [t / 2 for t in times[a, s]] for s in STATES})
+    times[b, "warm"] = [1.0, 2.0, 1.5, 1.2, 1.1]
+    table = paired_table(times, [a, b])
+    row = next(line for line in table.splitlines() if line.startswith("| B |"))
+    cells = [c.strip() for c in row.strip("|").split("|")][1:]
+    assert dict(zip(STATES, cells))["cold"] == "2.000 (2.000 - 2.000, 94%)"
+    assert dict(zip(STATES, cells))["warm"] == "1.000 (1.000 - 1.000, 94%)"
+
+
+def test_the_parse_benchmark_times_the_parse_of_a_rule_file(capsys):
+    import json
+
+    from benchmarks.parse import main
+
+    from .conftest import ROOT
+
+    rules = ROOT / "games/tictactoe/tictactoe.rules"
+    main(["--rules", str(rules), "--seconds", "0.01", "--rounds", "2", "--json"])
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["lines"] == rules.read_text(encoding="utf-8").count("\n")
+    assert figures["low"] <= figures["per_sec"] <= figures["high"]
+    assert figures["ms_per_parse"] == pytest.approx(1000 / figures["per_sec"], rel=0.01)
