@@ -693,3 +693,59 @@ def test_no_jump_goes_to_a_block_that_only_returns():
              if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant)
              and isinstance(n.value.value, int) and n.value.value >= 0]
     assert jumps and not {f"S{j}" for j in jumps} & ends
+
+
+COLUMNS = """game "Columns"
+players 1
+board grid: square 3 x 2
+counter seen = 0
+counter high = 0
+play:
+    for each k in 1..3:
+        if column(grid, k)[2] is empty:
+            add 1 to seen
+    choose k in 1..3 where column(grid, k)[1] is empty by player 1 as "column {k}":
+        place player 1 at column(grid, k)[1]
+    add count(x in row(grid, 1) where x is not empty) to high
+    win player 1
+"""
+
+
+def test_a_column_of_an_item_of_a_range_is_read_directly():
+    """k taken from 1..3 (a loop's, a choice's) is a column of a 3-column board, and item
+    1 or 2 of a column of 2 cells is in it: no call checks either."""
+    rules = rulesdsl.load_text(COLUMNS, "columns.rules")
+    code = rules.program.code
+    assert "_pick(" not in code and "_idx(" not in code
+    assert "B0[K1[c2 - 1][0]] is None" in code  # the choice's filter
+    game = rules.new_game(players=1)
+    assert game.counter("seen") == 3
+    assert [o.label for o in game.options()] == ["column 1", "column 2", "column 3"]
+    game.apply_index(1)
+    assert game.over and game.counter("high") == 1
+    assert game.cells("grid") == [None, 0, None, None, None, None]  # b1: column 2, row 1
+
+
+@pytest.mark.parametrize("change, error", [
+    # the range is wider than the board
+    (("for each k in 1..3:", "for each k in 1..4:"), "there is no column 4 (1 to 3)"),
+    # the loop's name is changed: no longer an item of its range
+    (("        if column(grid, k)[2] is empty:",
+      "        set k = k + 2\n        if column(grid, k)[2] is empty:"),
+     "there is no column 4 (1 to 3)"),
+    # the item is past the end of a column
+    (("column(grid, k)[2] is empty", "column(grid, k)[3] is empty"),
+     "item 3 of a list of 2 (lists count from 1)"),
+])
+def test_a_position_that_may_be_out_of_range_is_still_checked(change, error):
+    rules = rulesdsl.load_text(COLUMNS.replace(*change), "columns.rules")
+    with pytest.raises(rulesdsl.RulesError, match=re.escape(error)):
+        rules.new_game(players=1)
+
+
+def test_a_value_of_an_optional_choice_is_not_taken_for_an_item_of_its_range():
+    text = COLUMNS.replace("choose k in", "choose optional k in").replace(
+        "place player 1 at column(grid, k)[1]",
+        "if k != none:\n            place player 1 at column(grid, k)[1]")
+    code = rulesdsl.load_text(text, "columns.rules").program.code
+    assert code.count("_pick(") == 1  # the place: k may be none there

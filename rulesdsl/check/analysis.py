@@ -195,9 +195,14 @@ class Analysis:
     # id(node) -> the variable that names each candidate while options are worked out (a
     # choice's filter and label), or each item (an 'as soon as', the rank line)
     candidate: dict[int, Var] = field(default_factory=dict)
-    # id(variable) -> the list a comprehension's item is taken from (the compiler weighs a
-    # loop over an item of a list whose items are all small, such as a board's lines)
+    # id(variable) -> the list a comprehension's item, a loop's item or a choice's value
+    # is taken from (the compiler weighs a loop over an item of a list whose items are all
+    # small, such as a board's lines, and knows the range of an item of `lo..hi`); not
+    # for `choose optional`, whose value may be none
     item_of: dict[int, Any] = field(default_factory=dict)
+    # id(variable) of each variable kept in a frame that a `set` or `add` changes: its
+    # value is no longer an item of the list it was bound from
+    assigned: set[int] = field(default_factory=set)
     constants: dict[int, Any] = field(default_factory=dict)  # arguments known in advance
     team_size: int = 0  # `teams of N`; 0: no teams
     # id(secret step) -> the names its first block binds, held for each seat until revealed

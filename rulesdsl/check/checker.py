@@ -304,6 +304,7 @@ class Checker(FlowChecker):
         elif isinstance(s, A.ForEach):
             el = self.domain(s.domain, scope)
             b = self.bind(s, s.var, el)
+            self.a.item_of[id(b)] = s.domain
             if s.where is not None:
                 scope.blocks.append({s.var: b})
                 self.want(s.where, BOOL, scope, "a condition")
@@ -358,6 +359,8 @@ class Checker(FlowChecker):
         """The filter and the label of a choice see each candidate under the choice's name."""
         b = Var(s.var, t, frame=False)
         self.a.candidate[id(s)] = b
+        if not isinstance(s, A.ChooseAny):  # its candidates are lists of items
+            self.a.item_of[id(b)] = s.domain
         scope.blocks.append({s.var: b})
         if where is not None:
             self.want(where, BOOL, scope, "a condition")
@@ -411,6 +414,7 @@ class Checker(FlowChecker):
             local = scope.lookup(t.name)
             if local is not None and local.frame:
                 self.a.binding[id(t)] = VarRef(local)
+                self.a.assigned.add(id(local))
                 return local.type
             info = self.a.counters.get(t.name)
             if info is None and t.name in self.names:

@@ -210,6 +210,8 @@ class FlowChecker(DeclarationChecker):
         labels; returns the name it binds."""
         el = self.domain(s.domain, scope)
         b = self.bind(s, s.var, el)
+        if not s.optional:  # `choose optional` binds none for its `done`
+            self.a.item_of[id(b)] = s.domain
         self.want(s.by, PLAYER, scope, "who chooses" if word == "choose" else "who offers")
         self.option_scope(s, el, scope, s.where, s.label)
         if s.done_label is not None:

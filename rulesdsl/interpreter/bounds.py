@@ -5,7 +5,8 @@ Stage: compile (expressions.py asks `bounds` of the position in `xs[i]`). `xs[i]
 that i is between 1 and the length of xs, through a helper call, and fails with a clear
 error when it is not. Often the rules themselves keep i in range: `Side[(index(g) + 1) /
 2]` with g one of 8 Gariadons is Side 1 to 4; `FACING[(battle - 1) % 4 + 1]` is 1 to 4
-whatever battle is. When the range of i, worked out from the types and the constants, lies
+whatever battle is; `column(grid, k)` with k chosen from `1..7` is a column of the
+grid. When the range of i, worked out from the types and the constants, lies
 within a table of the module, the item is read directly (`K3[(a0 + 2) // 2 - 1]`), with no
 call. A value that is none still fails, as before, when it is used.
 """
@@ -16,9 +17,10 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis
-from ..check.bindings import BuiltinRef, CounterRef, ValueRef
+from ..check.bindings import BuiltinRef, CounterRef, ValueRef, VarRef
 
 Range = tuple[int, int]
+RANGE_ITEMS = True  # (for measuring) the range of an item of `lo..hi` is known
 
 
 def bounds(a: Analysis, e: Any) -> Range | None:
@@ -32,6 +34,15 @@ def bounds(a: Analysis, e: Any) -> Range | None:
         info = a.counters[e.name]
         if info.low is not None and info.high is not None:
             return info.low, info.high
+        return None
+    if isinstance(e, A.Name) and isinstance(ref, VarRef) and id(ref.var) not in a.assigned \
+            and RANGE_ITEMS:
+        # an item of `lo..hi` (a loop's, a choice's, a comprehension's), never changed
+        domain = a.item_of.get(id(ref.var))
+        if isinstance(domain, A.Binary) and domain.op == "..":
+            low, high = bounds(a, domain.left), bounds(a, domain.right)
+            if low is not None and high is not None:
+                return low[0], high[1]
         return None
     if isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func == "index":
         return _positions(a, a.type_of(e.args[0]))

@@ -203,17 +203,31 @@ class ExpressionCompiler:
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
                 "neighbours", "corners", "around"):
             n = 12
+        elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
+                "column", "row"):
+            board = self.a.boards[self.a.type_of(e.args[0])[1]]
+            n = max(map(len, board.columns if e.func == "column" else board.rows), default=0)
         elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
             # the lines through a cell: at most as many as through the busiest cell
             n = max(map(len, self.line_table(e)), default=0)
-        elif isinstance(ref, VarRef):  # an item of lines(b, n ...): n cells
-            n = self.line_length(self.a.item_of.get(id(ref.var)))
+        elif isinstance(ref, VarRef) and id(ref.var) not in self.a.assigned:
+            n = self.line_length(self.a.item_of.get(id(ref.var)))  # an item of lines(b, n)
         elif SMALL_RESULTS and isinstance(e, A.ListComp):  # no more items than its domain
             n = self.small(e.domain)
         elif SMALL_RESULTS and isinstance(e, A.Call) and isinstance(ref, DefineRef):
             # a definition's value: what its body gives (`opponents(p)`: some players)
             n = self.small(self.a.define_instances[ref.instance].body)
         return n if n is not None and n <= SMALL else None
+
+    def shortest(self, e: Any) -> int | None:
+        """The fewest items the list e can have, when that is known before the game: a
+        column or a row of a board (the shortest of them)."""
+        if isinstance(e, A.Call) and e.func in ("column", "row") and isinstance(
+                self.a.binding.get(id(e)), BuiltinRef):
+            board = self.a.boards[self.a.type_of(e.args[0])[1]]
+            table = board.columns if e.func == "column" else board.rows
+            return min(map(len, table), default=0)
+        return None
 
     def line_length(self, domain: Any) -> int | None:
         """n, when a list's items are lines of a board, `lines(b, n)` or `lines(b, n, c)`."""
@@ -369,6 +383,10 @@ class ExpressionCompiler:
         if isinstance(e, A.Index):
             xs, i = self.read(e.obj), self.expr(e.index)
             sid = E.const(self.sid(e.span))
+            shortest = self.shortest(e.obj)
+            places = bounds(self.a, e.index) if shortest else None
+            if places is not None and 1 <= places[0] and places[1] <= (shortest or 0):
+                return E.sub(xs, add_constant(i, -1))  # in every list it can be
             k = E.int_constant(i)
             if k is not None and k >= 1 and E.is_simple(xs):
                 return E.ifexp(E.compare(E.call("len", xs), ">=", i),
@@ -763,6 +781,9 @@ class ExpressionCompiler:
                               args[2], sid)
             table = board.columns if f == "column" else board.rows
             k, tname = args[1], self.const(table)
+            places = bounds(self.a, e.args[1])
+            if places is not None and 1 <= places[0] and places[1] <= len(table):
+                return E.sub(tname, add_constant(k, -1))  # a column or row of the board
             if E.is_simple(k):
                 ok = E.compare(E.const(0), "<", E.copy_tree(k))
                 ok.ops.append(ast.LtE())
