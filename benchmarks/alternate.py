@@ -14,7 +14,9 @@ The switches (each a module constant the compiler reads as it compiles):
 - `small-results`: a filter of a small domain, and a definition whose value is one, are
   small: loops over them weighed before the game (expressions.py, `small`);
 - `range-items`: the range of a loop's, a choice's or a comprehension's item of `lo..hi`
-  is known: a column, a row or an item it names is read directly (bounds.py).
+  is known: a column, a row or an item it names is read directly (bounds.py);
+- `current-known`: inside the turns, `current` is read without a test for none
+  (compiler.py, `current_is_set`).
 
 Usage, from the repository root:
 
@@ -28,13 +30,14 @@ import json
 from typing import Any
 
 from benchmarks.playouts import play
-from rulesdsl.interpreter import bounds, expressions, unroll
+from rulesdsl.interpreter import bounds, compiler, expressions, unroll
 from rulesdsl.loader import load
 
 SWITCHES: dict[str, tuple[Any, str]] = {
     "unroll": (unroll, "ENABLED"),
     "small-results": (expressions, "SMALL_RESULTS"),
     "range-items": (bounds, "RANGE_ITEMS"),
+    "current-known": (compiler, "CURRENT_KNOWN"),
 }
 
 

@@ -749,3 +749,48 @@ def test_a_value_of_an_optional_choice_is_not_taken_for_an_item_of_its_range():
         "if k != none:\n            place player 1 at column(grid, k)[1]")
     code = rulesdsl.load_text(text, "columns.rules").program.code
     assert code.count("_pick(") == 1  # the place: k may be none there
+
+
+STARTS = """game "Starts"
+players 2
+counter score per player = 0
+counter before = 0
+define leader() = first(p in players where score of p > 5)
+define own() = score of current
+setup:
+    if score of current == 0:
+        add 1 to before
+play:
+    turns from player 2:
+        add 1 to score of current
+        add own() to score of current
+        if score of current > 3:
+            win current
+"""
+
+
+def test_inside_the_turns_current_is_not_tested_for_none():
+    """The turns set `current` before their first statement and never to none: their
+    statements read it as it is. A definition (called from anywhere) and the setup test
+    it; the first player of the turns is tested once, where the turns start."""
+    rules = rulesdsl.load_text(STARTS.replace("    if score of current == 0:\n"
+                                              "        add 1 to before\n", "    pass\n"),
+                               "starts.rules")
+    code = rules.program.code
+    play = code[code.index("def S1("):]
+    # the only tests left in the turns are own()'s, written in place of its calls
+    own = "+ V[1 + (V[0] if V[0] is not None else _need(None, "
+    assert play.count("_need(") == play.count(own) > 0
+    assert "V[1 + V[0]] = _n(V[1 + V[0]] + 1, " in play
+    assert "_win(st, V[0])" in play
+    game = rules.new_game(players=2)
+    assert game.over and [game.counter("score", p) for p in (0, 1)] == [2, 6]
+
+
+def test_the_setup_and_the_first_player_of_the_turns_are_still_tested():
+    with pytest.raises(rulesdsl.RulesError, match="8:17: error.R003.: the player is none here"):
+        rulesdsl.load_text(STARTS, "starts.rules").new_game(players=2)
+    text = STARTS.replace("    if score of current == 0:\n        add 1 to before\n",
+                          "    pass\n").replace("from player 2", "from leader()")
+    with pytest.raises(rulesdsl.RulesError, match="the first player is none here"):
+        rulesdsl.load_text(text, "starts.rules").new_game(players=2)

@@ -44,6 +44,7 @@ from .unroll import unroll
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
 INLINE_DEPTH = 2
+CURRENT_KNOWN = True    # (for measuring) inside the turns, `current` is read untested
 NATIVE_LOOPS = 15       # loops nested deeper than this are compiled as blocks (Python's limit)
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
            A.Replay, *flow.STATEMENTS)
@@ -561,8 +562,7 @@ class Compiler(ExpressionCompiler):
             self.after_change(pos)
         elif isinstance(s, A.Win):
             self.point(pos, "end", s.span)
-            winner = E.call("_need", self.expr(s.player), E.const(self.sid(s.span)),
-                            E.const("the winner"))
+            winner = self.need(self.expr(s.player), s.span, "the winner")
             teams = [E.const(a.team_size)] if a.team_size else []  # the winner's team wins
             self.emit(pos, E.assign(E.attr_store(st, "result"),
                                     E.call("_win", st, winner, *teams)),
@@ -924,7 +924,10 @@ class Compiler(ExpressionCompiler):
         who, taken = self.new_slot(PLAYER), self.new_slot(INT)
         head, nxt, exit_ = (self.new_block(s.span), self.new_block(s.span),
                             self.new_block(s.span))
-        start = self.expr(s.start) if s.start is not None else E.const(0)
+        # the first player is never none (an error at the turns, if it is), nor the players
+        # after it: inside the turns, `current` is always a player (`current_is_set`)
+        start = self.need(self.expr(s.start), s.start.span, "the first player") \
+            if s.start is not None else E.const(0)
         self.emit(pos, E.assign(self.local_store(who), start),
                   E.assign(self.local_store(taken), E.const(0)))
         step = flow.turn_step(self, s, pos)  # 1 seat on, clockwise
@@ -967,10 +970,14 @@ class Compiler(ExpressionCompiler):
         seat = flow.default_decider(self)
         if seat is not None:
             return seat  # in a secret step: its seat
-        current = E.sub(E.name("V"), 0)
-        if self.turns_next:
-            return current  # inside 'turns', the current player is always set
-        return self.need(current, span, "current")
+        return self.need(E.sub(E.name("V"), 0), span, "current")  # see current_is_set
+
+    def current_is_set(self) -> bool:
+        """Inside the turns of a block of rules, `current` is always a player (the turns
+        set it before their first statement, and it is never none: see `turns`); not in a
+        definition, which may be called from anywhere, nor outside the turns."""
+        return CURRENT_KNOWN and bool(self.turns_next) and self.proc is not None and \
+            self.proc.kind != "define"
 
     def label_function(self, label: A.StrLit | None, var: Var | None) -> str | None:
         if label is None:

@@ -273,14 +273,23 @@ class ExpressionCompiler:
     # ---- small shapes ----------------------------------------------------------------------
 
     def need(self, e: ast.expr, span: Span, what: str) -> ast.expr:
-        """`e`, with a clear error when it is none (literals and slots are tested in place)."""
+        """`e`, with a clear error when it is none (literals and slots are tested in place);
+        `current` as it is where it is always set."""
         if E.int_constant(e) is not None:
+            return e
+        if self.current_is_set() and isinstance(e, ast.Subscript) and isinstance(
+                e.value, ast.Name) and e.value.id == "V" and E.int_constant(e.slice) == 0:
             return e
         sid = E.const(self.sid(span))
         if E.is_simple(e):
             return E.ifexp(E.compare(e, "is not", E.const(None)), E.copy_tree(e),
                            E.call("_need", E.const(None), sid, E.const(what)))
         return E.call("_need", e, sid, E.const(what))
+
+    def current_is_set(self) -> bool:
+        """Whether the code being compiled runs only while `current` is a player (the
+        compiler knows: inside the turns of a block of rules)."""
+        return False
 
     def zone_number(self, e: A.Expr) -> ast.expr:
         """The number of the zone an expression names (a zone of one player: base + p)."""
