@@ -294,8 +294,18 @@ def _first(values: list, kind: type) -> int:
     ("cromlech", lambda d: d["state"]["counters"].__setitem__(
         _first(d["state"]["counters"], int), "text"), "counter"),
     ("cromlech", lambda d: d["state"]["zones"][0].append(10_000), "zone"),
+    # the play's locals: the cell chosen last, the column (1 to 7) chosen last
+    ("tictactoe", lambda d: d["state"]["stack"][0][1].__setitem__(2, 999),
+     "play 'play' and 'c' holds 999"),
+    ("connect_four", lambda d: d["state"]["stack"][0][1].__setitem__(2, 0),
+     "'k' holds 0, which it cannot hold"),
+    ("connect_four", lambda d: d["state"]["stack"][0][1].__setitem__(2, -1),
+     "'k' holds -1"),
+    ("connect_four", lambda d: d["state"]["pending"].__setitem__(2, [1, 8]),
+     "options do not fit"),
 ], ids=["cell 999", "cell holds a list", "counter holds a list", "counter holds text",
-        "zone holds no component"])
+        "zone holds no component", "a local off the board", "a local out of its range",
+        "a local below its range", "an option out of its range"])
 def test_load_rejects_values_the_rules_cannot_hold(game, change, needle):
     rules, data = _midgame(str(GAMES / game / f"{game}.rules"), 3)
     change(data)

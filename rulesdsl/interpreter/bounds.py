@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis
-from ..check.bindings import BuiltinRef, CounterRef, ValueRef, VarRef
+from ..check.bindings import BuiltinRef, CounterRef, ValueRef, Var, VarRef
 
 Range = tuple[int, int]
 RANGE_ITEMS = True  # (for measuring) the range of an item of `lo..hi` is known
@@ -35,15 +35,8 @@ def bounds(a: Analysis, e: Any) -> Range | None:
         if info.low is not None and info.high is not None:
             return info.low, info.high
         return None
-    if isinstance(e, A.Name) and isinstance(ref, VarRef) and id(ref.var) not in a.assigned \
-            and RANGE_ITEMS:
-        # an item of `lo..hi` (a loop's, a choice's, a comprehension's), never changed
-        domain = a.item_of.get(id(ref.var))
-        if isinstance(domain, A.Binary) and domain.op == "..":
-            low, high = bounds(a, domain.left), bounds(a, domain.right)
-            if low is not None and high is not None:
-                return low[0], high[1]
-        return None
+    if isinstance(e, A.Name) and isinstance(ref, VarRef):
+        return item_range(a, ref.var)
     if isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func == "index":
         return _positions(a, a.type_of(e.args[0]))
     if isinstance(e, A.Cond):
@@ -53,6 +46,20 @@ def bounds(a: Analysis, e: Any) -> Range | None:
         return min(then[0], other[0]), max(then[1], other[1])
     if isinstance(e, A.Binary):
         return _binary(a, e)
+    return None
+
+
+def item_range(a: Analysis, var: Var) -> Range | None:
+    """The range of a variable that is an item of `lo..hi` (a loop's, a choice's, a
+    comprehension's), never changed by `set` or `add`: from the least lo to the greatest
+    hi. A game's save is held to it too (saves.py): a local out of it is a corrupt save."""
+    if id(var) in a.assigned or not RANGE_ITEMS:
+        return None
+    domain = a.item_of.get(id(var))
+    if isinstance(domain, A.Binary) and domain.op == "..":
+        low, high = bounds(a, domain.left), bounds(a, domain.right)
+        if low is not None and high is not None:
+            return low[0], high[1]
     return None
 
 

@@ -27,6 +27,7 @@ from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
 from . import emit as E
 from . import flow
+from .bounds import item_range
 from .display import Display
 from .distinct import distinct
 from .expressions import ExpressionCompiler
@@ -116,6 +117,11 @@ class Program:
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
     heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
+    # per procedure: the range of each frame slot that holds an item of `lo..hi` (bounds.py:
+    # the code reads by it without a check, and a save is held to it)
+    frame_ranges: list[dict[int, tuple[int, int]]] = field(default_factory=list)
+    # per procedure: the name of the rules each frame slot holds (not the compiler's own)
+    frame_names: list[dict[int, str]] = field(default_factory=list)
     _code: str | None = field(default=None, repr=False)
 
     @property
@@ -176,6 +182,8 @@ class Compiler(ExpressionCompiler):
         self.block_sid: list[int] = []
         self.block_proc: list[int] = []
         self.frame_types: list[dict[int, Type]] = []
+        self.frame_ranges: list[dict[int, tuple[int, int]]] = []
+        self.frame_names: list[dict[int, str]] = []
         self.proc_number = -1
         self.sites: list[Site] = []
         self.entries: dict[tuple[str, str], int] = {}
@@ -237,7 +245,16 @@ class Compiler(ExpressionCompiler):
     def slot(self, v: Var) -> int:
         if v not in self.frame_slots:
             self.frame_slots[v] = self.new_slot(v.type)
+            self.name_slot(self.frame_slots[v], v)
         return self.frame_slots[v]
+
+    def name_slot(self, slot: int, v: Var) -> None:
+        """Keep the name a slot holds, and its range if it is an item of `lo..hi`
+        (bounds.py): a save is held to them (saves.py)."""
+        self.slot_names[slot] = v.name
+        r = item_range(self.a, v)
+        if r is not None:
+            self.slot_ranges[slot] = r
 
     def var(self, v: Var) -> ast.expr:
         if v.frame:
@@ -295,7 +312,8 @@ class Compiler(ExpressionCompiler):
                        namespace.get("SCORE"), filename, line_sids, self.block_proc,
                        self.frame_types, self.flow.together, flow.point_frames(self),
                        self.points, hits, heuristic=namespace.get("HEURISTIC"),
-                       statistics=reader(a, self.layout, namespace.get("STATS")))
+                       statistics=reader(a, self.layout, namespace.get("STATS")),
+                       frame_ranges=self.frame_ranges, frame_names=self.frame_names)
 
     def module(self) -> tuple[ast.Module, list[int]]:
         """The generated module, and the rule each of its lines came from (a span id)."""
@@ -330,6 +348,12 @@ class Compiler(ExpressionCompiler):
         self.nslots = len(proc.vars)
         self.slot_types = {i: v.type for i, v in enumerate(proc.vars)}
         self.frame_types.append(self.slot_types)
+        self.slot_ranges: dict[int, tuple[int, int]] = {}
+        self.slot_names: dict[int, str] = {}
+        for i, v in enumerate(proc.vars):
+            self.name_slot(i, v)
+        self.frame_ranges.append(self.slot_ranges)
+        self.frame_names.append(self.slot_names)
         self.cur_sid = self.sid(proc.span)
         key = (proc.kind, proc.name)
         pos = self.blocks[self.entries[key]].body

@@ -272,7 +272,8 @@ def _holds(t: Any) -> str | None:
 
 def _check_pending(game: Game) -> None:
     """The pending options fit the place they are offered at: a player of the game (or
-    chance at a roll), values of the option's type, labels that can be shown."""
+    chance at a roll), values of the option's type (items of `lo..hi` within it), labels
+    that can be shown."""
     st = game.st
     assert st.pending is not None
     prog = game.program
@@ -289,6 +290,10 @@ def _check_pending(game: Game) -> None:
         optional = site.kind == "choose"  # `choose optional` offers none: 'done'
         ok = all(fits(o, site.type, prog, st.np) and (o is not None or optional)
                  for o in options)
+    bound = prog.frame_ranges[prog.block_proc[st.stack[-1][0]]].get(site.slot) \
+        if site.slot >= 0 else None
+    if bound is not None:  # the name chosen is an item of `lo..hi`: its options are too
+        ok = ok and all(type(o) is not int or bound[0] <= o <= bound[1] for o in options)
     if site.kind == "die":
         lst, idx = site.hidden
         locals_ = st.stack[-1][1]

@@ -86,7 +86,7 @@ def read_save(data: Any, prog: Program, digest: str,
     s = save.state
     np = check_players(s.players)
     _check_values(prog, s, np)
-    _check_stack(prog, s)
+    _check_stack(prog, s, np)
     _check_end(save, np)
     # the schema's tuples become the lists the state is made of
     stack = [[block, list(locals_)] for block, locals_ in s.stack]
@@ -141,17 +141,29 @@ def _check_values(prog: Program, s: SavedState, np: int) -> None:
                 raise corrupt(f"zone {name} holds something that is not one of its components")
 
 
-def _check_stack(prog: Program, s: SavedState) -> None:
-    """Each frame is at a block of the rules with that block's locals; the bottom frame
-    plays the game, the others run a rule or the setup; a waiting game's top frame waits
-    at the block its pending step resumes."""
+def _check_stack(prog: Program, s: SavedState, np: int) -> None:
+    """Each frame is at a block of the rules with that block's locals, each name of the
+    rules among them none or a value of its type (an item of `lo..hi` within its range);
+    the bottom frame plays the game, the others run a rule or the setup; a waiting game's
+    top frame waits at the block its pending step resumes."""
     procs = prog.analysis.procs
     for n, (block, locals_) in enumerate(s.stack):
         if not 0 <= block < len(prog.blocks):
             raise corrupt("a frame of the rule stack points at no block of these rules")
-        proc = procs[prog.block_proc[block]]
+        number = prog.block_proc[block]
+        proc = procs[number]
         if len(locals_) != prog.nlocals.get((proc.kind, proc.name), -1):
             raise corrupt("a frame of the rule stack does not have the locals of its block")
+        ranges = prog.frame_ranges[number]
+        for slot, t in prog.frame_types[number].items():
+            value, bound = locals_[slot], ranges.get(slot)
+            outside = bound is not None and type(value) is int and \
+                not bound[0] <= value <= bound[1]
+            if outside or not fits(value, t, prog, np):
+                name = prog.frame_names[number].get(slot)
+                what = f"'{name}'" if name is not None else "a value it keeps"
+                raise corrupt(f"a frame of the rule stack runs the {proc.kind} '{proc.name}' "
+                              f"and {what} holds {value!r}, which it cannot hold")
         allowed = ("play",) if n == 0 else ("rule", "setup")
         if proc.kind not in allowed:
             raise corrupt(f"a frame of the rule stack runs the {proc.kind} '{proc.name}' where "
