@@ -221,6 +221,8 @@ CORRUPTIONS = {
     "frame at another block": (_set(["state", "stack", 0, 0], 0), "G001",
                                "does not wait at the pending decision"),
     "current is a list": (_set(["state", "counters", 0], [1, 2]), "G001", "current player"),
+    "current is none inside the turns": (_set(["state", "counters", 0], None), "G001",
+                                         "playing the turns, yet the current player is none"),
     "lists nested deep": (_set(["state", "counters", 0], json.loads("[" * 50 + "]" * 50)),
                           "G001", "nested"),
     "ended at the limit without a result": (_set(["ended_by"], "limit"), "G001", "limit"),

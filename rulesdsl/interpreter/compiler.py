@@ -122,6 +122,8 @@ class Program:
     frame_ranges: list[dict[int, tuple[int, int]]] = field(default_factory=list)
     # per procedure: the name of the rules each frame slot holds (not the compiler's own)
     frame_names: list[dict[int, str]] = field(default_factory=list)
+    # the blocks inside turns, where the code reads `current` without a test for none
+    turns_blocks: frozenset[int] = frozenset()
     _code: str | None = field(default=None, repr=False)
 
     @property
@@ -184,6 +186,7 @@ class Compiler(ExpressionCompiler):
         self.frame_types: list[dict[int, Type]] = []
         self.frame_ranges: list[dict[int, tuple[int, int]]] = []
         self.frame_names: list[dict[int, str]] = []
+        self.turns_blocks: set[int] = set()
         self.proc_number = -1
         self.sites: list[Site] = []
         self.entries: dict[tuple[str, str], int] = {}
@@ -313,7 +316,8 @@ class Compiler(ExpressionCompiler):
                        self.frame_types, self.flow.together, flow.point_frames(self),
                        self.points, hits, heuristic=namespace.get("HEURISTIC"),
                        statistics=reader(a, self.layout, namespace.get("STATS")),
-                       frame_ranges=self.frame_ranges, frame_names=self.frame_names)
+                       frame_ranges=self.frame_ranges, frame_names=self.frame_names,
+                       turns_blocks=frozenset(self.turns_blocks))
 
     def module(self) -> tuple[ast.Module, list[int]]:
         """The generated module, and the rule each of its lines came from (a span id)."""
@@ -946,6 +950,7 @@ class Compiler(ExpressionCompiler):
 
     def turns_loop(self, s: A.Turns, pos: list) -> list:
         who, taken = self.new_slot(PLAYER), self.new_slot(INT)
+        first_block = len(self.blocks)
         head, nxt, exit_ = (self.new_block(s.span), self.new_block(s.span),
                             self.new_block(s.span))
         # the first player is never none (an error at the turns, if it is), nor the players
@@ -973,6 +978,9 @@ class Compiler(ExpressionCompiler):
         self.native = native
         self.loops.pop()
         self.turns_next.pop()
+        # the blocks of the turns, and of what they hold: a game resumed in one of them
+        # has a current player (a save is held to it: saves.py)
+        self.turns_blocks.update(range(first_block, len(self.blocks)))
         flow.round_end(self, s)
         for at in (end, nxt):
             if s.rounds is not None or s.at_once:

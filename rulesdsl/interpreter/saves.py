@@ -144,8 +144,9 @@ def _check_values(prog: Program, s: SavedState, np: int) -> None:
 def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     """Each frame is at a block of the rules with that block's locals, each name of the
     rules among them none or a value of its type (an item of `lo..hi` within its range);
-    the bottom frame plays the game, the others run a rule or the setup; a waiting game's
-    top frame waits at the block its pending step resumes."""
+    the bottom frame plays the game, the others run a rule or the setup; inside the turns
+    there is a current player; a waiting game's top frame waits at the block its pending
+    step resumes."""
     procs = prog.analysis.procs
     for n, (block, locals_) in enumerate(s.stack):
         if not 0 <= block < len(prog.blocks):
@@ -168,6 +169,8 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
         if proc.kind not in allowed:
             raise corrupt(f"a frame of the rule stack runs the {proc.kind} '{proc.name}' where "
                        f"the {' or '.join(allowed)} should run")
+    if s.counters[0] is None and any(block in prog.turns_blocks for block, _ in s.stack):
+        raise corrupt("the rules are playing the turns, yet the current player is none")
     if s.pending is not None:
         if not 0 <= s.pending[0] < len(prog.sites):
             raise corrupt("the pending decision is at no place of these rules")
