@@ -192,3 +192,17 @@ def test_the_parser_places_every_tree_where_lark_would():
     for src in ("(a + b) * -(c)", "count(x in grid where (x is empty))", "[1, (2), f(3)]"):
         assert _places(ours.parse(src, start="expr")) == _places(lark.parse(src, start="expr"))
     assert compared > 60
+
+
+def test_a_lark_that_does_not_let_the_parser_place_trees_places_them_its_own_way(monkeypatch):
+    """PlacingLark overrides a method of lark's that lark may rename: then the parser is
+    lark's own, with lark's placing, and places trees all the same."""
+    from lark import Lark
+
+    from rulesdsl import grammar
+
+    monkeypatch.setattr(grammar.PlacingLark, "_prepare_callbacks", Lark._prepare_callbacks)
+    parser = grammar._lark(grammar.GRAMMAR.read_text(encoding="utf-8"), None)
+    assert type(parser) is Lark
+    tree = parser.parse("a + (b)", start="expr")
+    assert (tree.meta.line, tree.meta.column, tree.meta.end_column) == (1, 1, 8)

@@ -151,15 +151,18 @@ def _placing(build: Any) -> Any:
     return placed
 
 
-def _lark(text: str, cache: Path | None) -> Lark:
-    return PlacingLark(
-        text,
-        parser="lalr",
-        postlex=RulesIndenter(),
-        maybe_placeholders=True,
-        start=["start", "expr"],
-        cache=str(cache) if cache is not None else False,
-    )
+def _lark(text: str, cache: Path | None, placing: bool = True) -> Lark:
+    options: dict[str, Any] = {"parser": "lalr", "postlex": RulesIndenter(),
+                               "maybe_placeholders": True, "start": ["start", "expr"],
+                               "cache": str(cache) if cache is not None else False}
+    if not placing:  # (not kept: its file would be the other parser's)
+        return Lark(text, propagate_positions=True, **{**options, "cache": False})
+    parser = PlacingLark(text, **options)
+    # PlacingLark places trees through a method of lark's that lark does not promise to
+    # keep: a lark that places nothing this way gets lark's own placing instead
+    if parser.parse("a + b", start="expr").meta.empty:
+        return _lark(text, cache, placing=False)
+    return parser
 
 
 def cache_file(grammar: str) -> Path | None:
