@@ -205,8 +205,7 @@ class ExpressionCompiler:
             n = 12
         elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
                 "column", "row"):
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            n = max(map(len, board.columns if e.func == "column" else board.rows), default=0)
+            n = max(map(len, self.columns_or_rows(e)), default=0)
         elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
             # the lines through a cell: at most as many as through the busiest cell
             n = max(map(len, self.line_table(e)), default=0)
@@ -224,10 +223,14 @@ class ExpressionCompiler:
         column or a row of a board (the shortest of them)."""
         if isinstance(e, A.Call) and e.func in ("column", "row") and isinstance(
                 self.a.binding.get(id(e)), BuiltinRef):
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            table = board.columns if e.func == "column" else board.rows
-            return min(map(len, table), default=0)
+            return min(map(len, self.columns_or_rows(e)), default=0)
         return None
+
+    def columns_or_rows(self, e: A.Call) -> list[list[int]]:
+        """The cells of each column, or each row, of the board `column(b, k)` or
+        `row(b, k)` reads."""
+        board = self.a.boards[self.a.type_of(e.args[0])[1]]
+        return board.columns if e.func == "column" else board.rows
 
     def line_length(self, domain: Any) -> int | None:
         """n, when a list's items are lines of a board, `lines(b, n)` or `lines(b, n, c)`."""
@@ -393,8 +396,8 @@ class ExpressionCompiler:
             xs, i = self.read(e.obj), self.expr(e.index)
             sid = E.const(self.sid(e.span))
             shortest = self.shortest(e.obj)
-            places = bounds(self.a, e.index) if shortest else None
-            if places is not None and 1 <= places[0] and places[1] <= (shortest or 0):
+            if shortest is not None and (places := bounds(self.a, e.index)) is not None \
+                    and 1 <= places[0] and places[1] <= shortest:
                 return E.sub(xs, add_constant(i, -1))  # in every list it can be
             k = E.int_constant(i)
             if k is not None and k >= 1 and E.is_simple(xs):
@@ -788,7 +791,7 @@ class ExpressionCompiler:
             if f == "cell":
                 return E.call("_cell", E.const(board.width), E.const(board.height), args[1],
                               args[2], sid)
-            table = board.columns if f == "column" else board.rows
+            table = self.columns_or_rows(e)
             k, tname = args[1], self.const(table)
             places = bounds(self.a, e.args[1])
             if places is not None and 1 <= places[0] and places[1] <= len(table):
