@@ -25,7 +25,7 @@ two tiles' roads link when both facing sides are in a group.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -268,18 +268,26 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
     def _side(geo: Geometry, cells: list, turns: list, cell: int, d: int) -> Any:
         return geo[4][cells[cell]][(d - (turns[cell] or 0)) % 4]
 
+    def _faces(geo: Geometry, cells: list, turns: list, cell: int) -> list[tuple[int, Any]]:
+        """What the tiles next to a cell ask of a tile put there: for each side of the cell
+        that faces a placed tile, (that side, the terrain the placed tile shows it)."""
+        return [(d, _side(geo, cells, turns, n, (d + 2) % 4))
+                for d, n in enumerate(geo[3][cell]) if n is not None and cells[n] is not None]
+
+    def _matching(printed: list, faces: list[tuple[int, Any]], q: int) -> bool:
+        """A tile showing `printed` turned q quarter turns matches every face."""
+        for d, terrain in faces:
+            if printed[(d - q) % 4] != terrain:
+                return False
+        return True
+
     def _fit(geo: Geometry, cells: list, turns: list, cell: int, tile: Any, q: int) -> bool:
+        """The tile fits the cell turned q quarter turns: the cell is empty, touches a
+        placed tile, and every edge it shares with one shows the same terrain."""
         if cells[cell] is not None:
             return False
-        touching = False
-        printed = geo[4][tile]
-        for d, n in enumerate(geo[3][cell]):
-            if n is None or cells[n] is None:
-                continue
-            touching = True
-            if printed[(d - q) % 4] != _side(geo, cells, turns, n, (d + 2) % 4):
-                return False
-        return touching
+        faces = _faces(geo, cells, turns, cell)
+        return bool(faces) and _matching(geo[4][tile], faces, q)
 
     def _empty(cells: list, xs: Any) -> bool:
         return all(cells[c] is None for c in xs)
@@ -300,61 +308,104 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         xs = _seat_of(geo, cell)
         if _empty(cells, xs) and cell == _tstart(geo, xs):
             return [0, 90, 180, 270]
-        return [q * 90 for q in range(4) if _fit(geo, cells, turns, cell, tile, q)]
+        if cells[cell] is not None:
+            return []
+        faces = _faces(geo, cells, turns, cell)
+        printed = geo[4][tile]
+        return [q * 90 for q in range(4) if faces and _matching(printed, faces, q)]
 
     def _tfits(geo: Geometry, cells: list, turns: list, cell: int, tile: Any, degrees: int,
                sid: int) -> bool:
         return _tq(degrees, sid) * 90 in _tturns(geo, cells, turns, cell, tile)
 
+    def _scan(geo: Geometry, cells: list, turns: list, xs: list, tile: Any
+              ) -> Iterator[int | None]:
+        """Along `xs`, in order: each empty cell where the tile fits at some turn (`_fit`),
+        and None for each cell that holds a tile. Most empty cells of a territory touch no
+        tile: each is passed over at the first look at its neighbours."""
+        printed = geo[4][tile]
+        steps = geo[3]
+        for c in xs:
+            if cells[c] is not None:
+                yield None
+                continue
+            for n in steps[c]:
+                if n is not None and cells[n] is not None:
+                    faces = _faces(geo, cells, turns, c)
+                    if any(_matching(printed, faces, q) for q in range(4)):
+                        yield c
+                    break
+
     def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> list[int]:
-        if _empty(cells, xs):
-            return [_tstart(geo, xs)]
-        return [c for c in xs if cells[c] is None and any(
-            _fit(geo, cells, turns, c, tile, q) for q in range(4))]
+        """The cells of `xs` where the tile fits, in order; the start of a territory with
+        no tile in `xs`."""
+        spots = []
+        placed = False
+        for c in _scan(geo, cells, turns, xs, tile):
+            if c is None:
+                placed = True
+            else:
+                spots.append(c)
+        return spots if placed else [_tstart(geo, xs)]
+
+    def _thas_spot(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> bool:
+        """`spots(xs, tile) is not empty`, the search stopped at the first cell found."""
+        placed = False
+        for c in _scan(geo, cells, turns, xs, tile):
+            if c is not None:
+                return True
+            placed = True
+        return not placed
 
     def _parts(geo: Geometry, cells: list, turns: list,
                xs: Any) -> list[tuple[Any, list[tuple[int, int]]]]:
         """The areas of a territory: (terrain, parts), a part being (cell, side) with side
-        4 the centre; each area's parts in order."""
-        parent: dict[tuple[int, int], tuple[int, int]] = {}
+        4 the centre; each area's parts in order. A part is numbered cell * 5 + side while
+        the areas are found (numbers order as the pairs do)."""
+        parent: dict[int, int] = {}
 
-        def find(p: tuple[int, int]) -> tuple[int, int]:
-            while parent[p] != p:
-                parent[p] = parent[parent[p]]
-                p = parent[p]
+        def find(p: int) -> int:
+            while (up := parent[p]) != p:
+                parent[p] = p = parent[up]
             return p
 
-        def join(a: tuple[int, int], b: tuple[int, int]) -> None:
+        def join(a: int, b: int) -> None:
             ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
+            if ra < rb:
+                parent[rb] = ra
+            elif rb < ra:
+                parent[ra] = rb
 
-        terrain: dict[tuple[int, int], Any] = {}
+        terrain: dict[int, Any] = {}
         placed = [c for c in xs if cells[c] is not None]
+        centres = geo[5]
         for c in placed:
             sides = [_side(geo, cells, turns, c, d) for d in range(4)]
-            centre = geo[5][cells[c]]
+            centre = centres[cells[c]]
+            k = c * 5
             for d in range(4):
-                parent[(c, d)] = (c, d)
-                terrain[(c, d)] = sides[d]
+                parent[k + d] = k + d
+                terrain[k + d] = sides[d]
             if centre is not None:
-                parent[(c, 4)] = (c, 4)
-                terrain[(c, 4)] = centre
+                parent[k + 4] = k + 4
+                terrain[k + 4] = centre
             for d in range(4):
                 if sides[d] == sides[(d + 1) % 4]:
-                    join((c, d), (c, (d + 1) % 4))
+                    join(k + d, k + (d + 1) % 4)
                 if centre is not None and sides[d] == centre:
-                    join((c, d), (c, 4))
+                    join(k + d, k + 4)
+        steps = geo[3]
         for c in placed:
             for d in (0, 1):   # each shared edge once: towards north and east
-                n = geo[3][c][d]
+                n = steps[c][d]
                 if n is not None and cells[n] is not None and (
-                        terrain[(c, d)] == terrain[(n, d + 2)]):
-                    join((c, d), (n, d + 2))
-        areas: dict[tuple[int, int], list[tuple[int, int]]] = {}
+                        terrain[c * 5 + d] == terrain[n * 5 + d + 2]):
+                    join(c * 5 + d, n * 5 + d + 2)
+        areas: dict[int, list[int]] = {}
         for p in parent:
             areas.setdefault(find(p), []).append(p)
-        return [(terrain[root], sorted(ps)) for root, ps in sorted(areas.items())]
+        return [(terrain[root], [divmod(p, 5) for p in sorted(ps)])
+                for root, ps in sorted(areas.items())]
 
     def _closed(geo: Geometry, cells: list, parts: list[tuple[int, int]]) -> bool:
         for c, d in parts:

@@ -3,13 +3,17 @@ and saves carry each tile's turn, and the terminal draws them tile by tile."""
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesdsl import Game
 from rulesdsl.loader import load_text
 from rulesdsl.terminal import show_state, territories
+from rulesdsl.territory import TerritoryBoard, geometry, tile_helpers
 
 ISLANDS = """game "Islands"
 players 2
@@ -165,3 +169,157 @@ def test_open_edges_count_the_edges_that_border_no_tile_and_the_rim() -> None:
             counters = view["counters"]
             assert counters["open"][seat] == every and counters["open_water"][seat] == water
             assert 0 < water < every
+
+
+# ---- where a tile fits, against the rule written out -------------------------------------
+
+TERRAINS = "GWR"
+
+
+def fits_by_the_rule(board: TerritoryBoard, edges: list[str], cells: list, turns: list,
+                     cell: int, tile: int, q: int) -> bool:
+    """The rule as the rulebooks give it: a tile goes on an empty cell next to a placed
+    tile, turned so that every edge it shares with one shows the same terrain (edges are
+    strings of four terrains, north first; a tile turned q quarter turns shows its printed
+    side i towards side (i + q) % 4)."""
+    if cells[cell] is not None:
+        return False
+    touching = False
+    for d, n in enumerate(board.step[cell]):
+        if n is None or cells[n] is None:
+            continue
+        touching = True
+        facing = edges[cells[n]][((d + 2) % 4 - turns[n]) % 4]
+        if edges[tile][(d - q) % 4] != facing:
+            return False
+    return touching
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) -> None:
+    """`spots` and `turns` (the helpers `_tspots` and `_tturns`) against `fits_by_the_rule`,
+    over random territories: a few sizes, one or two seats, random tiles placed at random
+    turns (not a legal layout: the helpers answer for any)."""
+    width = data.draw(st.integers(1, 5), "width")
+    height = data.draw(st.integers(1, 5), "height")
+    seats = data.draw(st.integers(1, 2), "seats")
+    board = TerritoryBoard("land", width, height, seats, "Tile", ["n", "e", "s", "w"])
+    edges = data.draw(st.lists(st.text(TERRAINS, min_size=4, max_size=4), min_size=1,
+                               max_size=6), "tiles")
+    geo = geometry(board, [[e[i] for e in edges] for i in range(4)], None,
+                   [[] for _ in edges])
+    cells: list = [None] * board.size
+    turns: list = [None] * board.size
+    for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
+        cells[cell] = data.draw(st.integers(0, len(edges) - 1))
+        turns[cell] = data.draw(st.integers(0, 3))
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    tile = data.draw(st.integers(0, len(edges) - 1), "tile")
+    for seat in range(seats):
+        xs = list(range(seat * board.cells_per_seat, (seat + 1) * board.cells_per_seat))
+        xs = data.draw(st.permutations(xs), "the territory's cells, in some order")
+        if all(cells[c] is None for c in xs):   # an empty territory: its start only
+            assert helpers["_tspots"](geo, cells, turns, xs, tile) == [board.start(seat)]
+            assert helpers["_tturns"](geo, cells, turns, board.start(seat), tile) == \
+                [0, 90, 180, 270]
+            continue
+        spots = [c for c in xs if any(fits_by_the_rule(board, edges, cells, turns, c, tile, q)
+                                      for q in range(4))]
+        assert helpers["_tspots"](geo, cells, turns, xs, tile) == spots
+        assert helpers["_thas_spot"](geo, cells, turns, xs, tile) == bool(spots)
+        for c in xs:
+            assert helpers["_tturns"](geo, cells, turns, c, tile) == [
+                q * 90 for q in range(4)
+                if fits_by_the_rule(board, edges, cells, turns, c, tile, q)]
+
+
+def test_a_test_of_spots_for_emptiness_stops_at_the_first_and_plays_the_same() -> None:
+    """`spots(...) is not empty` is compiled to the helper that stops at the first cell
+    found (`_thas_spot`), not to the list; the game it plays is the same, choice for
+    choice, as the one that keeps the list and tests it."""
+    asked = ISLANDS.replace("        if here is not empty:\n",
+                            "        if spots(territory(land, current), t) is not empty:\n")
+    assert asked != ISLANDS
+    kept, tested = (load_text(text, "islands.rules") for text in (ISLANDS, asked))
+    calls = {n.func.id for n in ast.walk(ast.parse(tested.program.code))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert "_thas_spot" in calls
+    assert "_thas_spot" not in kept.program.code
+    for seed in (1, 2, 3):
+        games = [rules.new_game(players=2, seed=seed) for rules in (kept, tested)]
+        rng = random.Random(seed)
+        while not games[0].over:
+            assert games[0].options() == games[1].options()
+            pick = rng.randrange(games[0].num_options())
+            for game in games:
+                game.apply_index(pick)
+        assert games[1].over and games[0].state_key() == games[1].state_key()
+
+
+def areas_by_the_rule(board: TerritoryBoard, edges: list[str], centres: list, cells: list,
+                      turns: list, xs: list) -> list[tuple[str, list[int], bool]]:
+    """The areas of the tiles of `xs` as the rulebooks draw them, found by flooding:
+    a tile's sides next to each other with the same terrain are one area, its centre
+    joins the sides of its own terrain, and two facing sides of the same terrain join
+    across the edge. (terrain, cells, whether every side of it faces a tile), by the
+    first part of each (a part: cell and side, 4 the centre)."""
+    placed = {c for c in xs if cells[c] is not None}
+
+    def shows(c: int, d: int) -> str:
+        return centres[cells[c]] if d == 4 else edges[cells[c]][(d - turns[c]) % 4]
+
+    parts = sorted((c, d) for c in placed for d in range(5)
+                   if d < 4 or centres[cells[c]] is not None)
+    seen: set[tuple[int, int]] = set()
+    found = []
+    for first in parts:
+        if first in seen:
+            continue
+        area, todo = [], [first]
+        seen.add(first)
+        while todo:
+            c, d = todo.pop()
+            area.append((c, d))
+            near = [(c, e) for e in range(5) if (e < 4 or centres[cells[c]] is not None)
+                    and e != d and (d == 4 or e == 4 or (e - d) % 4 in (1, 3))]
+            n = board.step[c][d] if d < 4 else None
+            if n in placed:
+                near.append((n, (d + 2) % 4))
+            for part in near:
+                if part not in seen and shows(*part) == shows(c, d):
+                    seen.add(part)
+                    todo.append(part)
+        closed = all(d == 4 or board.step[c][d] is not None and
+                     cells[board.step[c][d]] is not None for c, d in area)
+        found.append((shows(*first), sorted({c for c, _ in area}), closed))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_areas_are_what_flooding_the_tiles_finds(data: st.DataObject) -> None:
+    """`areas` (the helper `_tareas`: every area, those of one terrain, the completed ones)
+    against `areas_by_the_rule`, over random territories with and without centres."""
+    width = data.draw(st.integers(1, 5), "width")
+    height = data.draw(st.integers(1, 5), "height")
+    board = TerritoryBoard("land", width, height, 1, "Tile", ["n", "e", "s", "w"])
+    edges = data.draw(st.lists(st.text(TERRAINS, min_size=4, max_size=4), min_size=1,
+                               max_size=6), "tiles")
+    centres = data.draw(st.lists(st.sampled_from([None, *TERRAINS, "X"]),
+                                 min_size=len(edges), max_size=len(edges)), "centres")
+    geo = geometry(board, [[e[i] for e in edges] for i in range(4)], centres,
+                   [[] for _ in edges])
+    cells: list = [None] * board.size
+    turns: list = [None] * board.size
+    for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
+        cells[cell] = data.draw(st.integers(0, len(edges) - 1))
+        turns[cell] = data.draw(st.integers(0, 3))
+    xs = data.draw(st.permutations(range(board.size)), "cells")
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    expected = areas_by_the_rule(board, edges, centres, cells, turns, xs)
+    assert helpers["_tareas"](geo, cells, turns, xs, False) == [c for _, c, _ in expected]
+    assert helpers["_tareas"](geo, cells, turns, xs, True) == [
+        c for _, c, closed in expected if closed]
+    assert helpers["_tareas"](geo, cells, turns, xs, False, "G") == [
+        c for t, c, _ in expected if t == "G"]

@@ -12,7 +12,9 @@ item that passes:
 - `a if t else b` becomes the test of each branch;
 - `[]` is false, and `list(xs)` (a copy of a zone) is tested as `xs`, without copying;
 - a call of a definition `D5(st, ...)` whose body can be tested so becomes a call of its
-  test, a function `N5(st, ...)` made once from the same body.
+  test, a function `N5(st, ...)` made once from the same body;
+- a call of a runtime helper that builds a list and has a test of its own (`spots` of a
+  territory: `_tspots`, tested by `_thas_spot`) becomes a call of that test.
 
 Anything else is tested as it is (its truth). The result is the same truth value; what
 differs is only how much is built, and so how much work is counted: a rule whose later
@@ -29,6 +31,9 @@ from . import emit as E
 
 DEFINE = "D"   # the names of definitions (expressions.Template.function)
 TEST = "N"     # the names of their tests made here
+# runtime helpers that build a list, and the helpers that tell whether it would have an item
+# (the same search, stopped at the first; rulesdsl/territory.py)
+HELPER_TESTS = {"_tspots": "_thas_spot"}
 
 
 def nonempty(ec: Any, e: ast.expr) -> ast.expr | None:
@@ -60,6 +65,9 @@ def nonempty(ec: Any, e: ast.expr) -> ast.expr | None:
             and len(e.args) == 1 and not e.keywords):  # a copy (of a zone): test the original
         inner = nonempty(ec, e.args[0])
         return inner if inner is not None else _truth(e.args[0])
+    if (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
+            and e.func.id in HELPER_TESTS and not e.keywords):
+        return E.call(HELPER_TESTS[e.func.id], *e.args)
     if (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
             and e.func.id[:1] == DEFINE and e.func.id[1:].isdigit() and not e.keywords):
         name = test_of(ec, int(e.func.id[1:]))
