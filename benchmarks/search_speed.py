@@ -8,7 +8,9 @@ clock would count the other programs' turns).
 
 Usage, from the repository root:
 
-    python -m benchmarks.search_speed [--sims 300] [--repeat 3] [--json]
+    python -m benchmarks.search_speed [--sims 300] [--repeat 3] [--only NAME ...] [--json]
+
+(`--only`: the games whose rule file's name holds one of the NAMEs, e.g. `--only skye`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ GAMES = [
     ("cronberg/cronberg.rules", 2, 6),
     ("cromlech/cromlech.rules", 2, 40),
     ("cleromancy/cleromancy.rules", 2, 8),
+    ("goofspiel/goofspiel.rules", 2, 2),
+    ("solstice/solstice.rules", 3, 12),
+    ("isle_of_skye/isle_of_skye.rules", 2, 20),
+    ("isle_of_skye/druids.rules", 2, 20),
 ]
 
 
@@ -61,10 +67,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sims", type=int, default=300)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--only", nargs="+", metavar="NAME", default=[],
+                   help="only the games whose rule file's name holds one of these")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     rows = []
     for path, players, before in GAMES:
+        if args.only and not any(name in path for name in args.only):
+            continue
         rules = rulesdsl.load(ROOT / "games" / path)
         row: dict = {"game": rules.name, "players": players}
         for name in ("mcts", "ismcts"):
