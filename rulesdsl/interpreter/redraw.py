@@ -141,9 +141,9 @@ class _Search:
         present, noting each choice point drawn afresh on `path`; the game reached if it
         matches what the seat saw, else None."""
         history = self.game.history
-        checked = 0
+        checked = heard = 0
         while True:
-            checked = self._heard(world, checked)
+            checked, heard = self._heard(world, checked, heard)
             if checked < 0:
                 return None
             if pos == len(history):
@@ -169,19 +169,20 @@ class _Search:
             return None
         return world
 
-    def _heard(self, world: Game, checked: int) -> int:
-        """Check the lines told to the seat from line `checked` of the world's log on
-        against the real ones: how far the log is checked, or -1 at the first that
-        differs."""
+    def _heard(self, world: Game, checked: int, heard: int) -> tuple[int, int]:
+        """Check the lines told to the seat from line `checked` of the world's log on (the
+        seat was told `heard` lines before it) against the real ones: how far the log is
+        checked and how many lines the seat was told in it, or (-1, -1) at the first line
+        that differs."""
         log = world.st.log
         assert log is not None
-        heard = sum(1 for to, _ in log[:checked] if told(to, self.seat))
-        for to, text in log[checked:]:
+        for k in range(checked, len(log)):
+            to, text = log[k]
             if told(to, self.seat):
                 if heard >= len(self.lines) or self.lines[heard] != text:
-                    return -1
+                    return -1, -1
                 heard += 1
-        return len(log)
+        return len(log), heard
 
 
 def _roll_as_since(world: Game, game: Game) -> bool:
