@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any
 
 from .boards import LETTERS, STEPS_DIAGONAL, STEPS_ORTHOGONAL
@@ -306,7 +308,7 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
 
     def _tturns(geo: Geometry, cells: list, turns: list, cell: int, tile: Any) -> list[int]:
         xs = _seat_of(geo, cell)
-        if _empty(cells, xs) and cell == _tstart(geo, xs):
+        if cell == _tstart(geo, xs) and _empty(cells, xs):
             return [0, 90, 180, 270]
         if cells[cell] is not None:
             return []
@@ -318,44 +320,66 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                sid: int) -> bool:
         return _tq(degrees, sid) * 90 in _tturns(geo, cells, turns, cell, tile)
 
-    def _scan(geo: Geometry, cells: list, turns: list, xs: list, tile: Any
-              ) -> Iterator[int | None]:
-        """Along `xs`, in order: each empty cell where the tile fits at some turn (`_fit`),
-        and None for each cell that holds a tile. Most empty cells of a territory touch no
-        tile: each is passed over at the first look at its neighbours."""
-        printed = geo[4][tile]
+    def _whole(geo: Geometry, xs: Any) -> bool:
+        """Whether `xs` is a whole territory, its cells in order (what `territory(board, p)`
+        gives): then a cell of it only neighbours cells of it."""
+        n = geo[2]
+        return len(xs) == n and n > 0 and xs[0] % n == 0 and xs[-1] == xs[0] + n - 1 and (
+            type(xs) is range or xs == list(range(xs[0], xs[0] + n)))
+
+    def _placed_in(cells: list, base: int, n: int) -> Iterator[int]:
+        """The cells from `base` to `base + n` that hold a tile, in order."""
+        return compress(range(base, base + n), map(is_not, cells[base:base + n], repeat(None)))
+
+    def _near_tiles(geo: Geometry, cells: list, xs: Any) -> tuple[bool, list[int]]:
+        """(whether a cell of `xs` holds a tile, the empty cells of `xs` next to a tile, in
+        the order of `xs`): the only cells where a tile can fit. A whole territory is looked
+        at through its tiles and their neighbours; any other list of cells, cell by cell."""
         steps = geo[3]
+        if _whole(geo, xs):
+            near = {m for c in _placed_in(cells, xs[0], len(xs))
+                    for m in steps[c] if m is not None and cells[m] is None}
+            return (bool(near) or cells[xs[0]:xs[0] + len(xs)].count(None) < len(xs),
+                    sorted(near))
+        placed = False
+        found = []
         for c in xs:
             if cells[c] is not None:
-                yield None
-                continue
-            for n in steps[c]:
-                if n is not None and cells[n] is not None:
-                    faces = _faces(geo, cells, turns, c)
-                    if any(_matching(printed, faces, q) for q in range(4)):
-                        yield c
-                    break
+                placed = True
+            elif any(m is not None and cells[m] is not None for m in steps[c]):
+                found.append(c)
+        return placed, found
+
+    def _fits_some_turn(printed: list, faces: list[tuple[int, Any]]) -> bool:
+        return (_matching(printed, faces, 0) or _matching(printed, faces, 1)
+                or _matching(printed, faces, 2) or _matching(printed, faces, 3))
 
     def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> list[int]:
-        """The cells of `xs` where the tile fits, in order; the start of a territory with
-        no tile in `xs`."""
-        spots = []
-        placed = False
-        for c in _scan(geo, cells, turns, xs, tile):
-            if c is None:
-                placed = True
-            else:
-                spots.append(c)
-        return spots if placed else [_tstart(geo, xs)]
+        """The cells of `xs` where the tile fits at some turn (`_fit`), in order; the start
+        of a territory with no tile in `xs`."""
+        placed, near = _near_tiles(geo, cells, xs)
+        if not placed:
+            return [_tstart(geo, xs)]
+        printed = geo[4][tile]
+        return [c for c in near if _fits_some_turn(printed, _faces(geo, cells, turns, c))]
 
     def _thas_spot(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> bool:
-        """`spots(xs, tile) is not empty`, the search stopped at the first cell found."""
-        placed = False
-        for c in _scan(geo, cells, turns, xs, tile):
-            if c is not None:
-                return True
-            placed = True
-        return not placed
+        """`spots(xs, tile) is not empty`: true for a territory with no tile in `xs` (its
+        start), else the search stops at the first cell found, in any order."""
+        printed = geo[4][tile]
+        if _whole(geo, xs):
+            steps = geo[3]
+            placed = False
+            for c in _placed_in(cells, xs[0], len(xs)):
+                placed = True
+                for m in steps[c]:
+                    if m is not None and cells[m] is None and _fits_some_turn(
+                            printed, _faces(geo, cells, turns, m)):
+                        return True
+            return not placed
+        placed, near = _near_tiles(geo, cells, xs)
+        return not placed or any(_fits_some_turn(printed, _faces(geo, cells, turns, c))
+                                 for c in near)
 
     def _parts(geo: Geometry, cells: list, turns: list,
                xs: Any) -> list[tuple[Any, list[tuple[int, int]]]]:

@@ -218,11 +218,19 @@ def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) 
     tile = data.draw(st.integers(0, len(edges) - 1), "tile")
     for seat in range(seats):
         xs = list(range(seat * board.cells_per_seat, (seat + 1) * board.cells_per_seat))
-        xs = data.draw(st.permutations(xs), "the territory's cells, in some order")
-        if all(cells[c] is None for c in xs):   # an empty territory: its start only
-            assert helpers["_tspots"](geo, cells, turns, xs, tile) == [board.start(seat)]
-            assert helpers["_tturns"](geo, cells, turns, board.start(seat), tile) == \
-                [0, 90, 180, 270]
+        # in order (a whole territory, as `territory(board, p)` gives it), or shuffled, or
+        # some of its cells
+        xs = data.draw(st.one_of(st.just(xs), st.permutations(xs),
+                                 st.lists(st.sampled_from(xs), max_size=len(xs) + 2)),
+                       "the territory's cells, in some order")
+        if all(cells[c] is None for c in xs):   # no tile among them: the start only
+            start = helpers["_tspots"](geo, cells, turns, xs, tile)
+            assert start == [board.start(seat) if xs else board.start(0)]
+            assert helpers["_thas_spot"](geo, cells, turns, xs, tile)
+            if all(c is None for c in cells[xs[0] - xs[0] % board.cells_per_seat:][
+                    :board.cells_per_seat]) if xs else False:
+                assert helpers["_tturns"](geo, cells, turns, start[0], tile) == \
+                    [0, 90, 180, 270]
             continue
         spots = [c for c in xs if any(fits_by_the_rule(board, edges, cells, turns, c, tile, q)
                                       for q in range(4))]
