@@ -381,11 +381,45 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         return not placed or any(_fits_some_turn(printed, _faces(geo, cells, turns, c))
                                  for c in near)
 
+    # a tile's groups as it shows them (its four sides as turned, its centre): the parts of
+    # one terrain that touch inside the tile (two sides next to each other, a side and the
+    # centre) are one group; per shown look, (the group of each part, each group's terrain
+    # and parts in order)
+    inside: dict[tuple[Any, ...], tuple[list[int], list[tuple[Any, list[int]]]]] = {}
+
+    def _inside(shown: tuple[Any, ...]) -> tuple[list[int], list[tuple[Any, list[int]]]]:
+        found = inside.get(shown)
+        if found is None:
+            label = list(range(5))
+
+            def root(p: int) -> int:
+                while label[p] != p:
+                    p = label[p]
+                return p
+
+            def join(a: int, b: int) -> None:
+                ra, rb = root(a), root(b)
+                label[max(ra, rb)] = min(ra, rb)
+
+            centre = shown[4]
+            for d in range(4):
+                if shown[d] == shown[(d + 1) % 4]:
+                    join(d, (d + 1) % 4)
+                if centre is not None and shown[d] == centre:
+                    join(d, 4)
+            parts = range(5) if centre is not None else range(4)
+            roots = sorted({root(p) for p in parts})
+            groups = [(shown[r], [p for p in parts if root(p) == r]) for r in roots]
+            found = inside[shown] = ([roots.index(root(p)) if p in parts else -1
+                                      for p in range(5)], groups)
+        return found
+
     def _parts(geo: Geometry, cells: list, turns: list,
                xs: Any) -> list[tuple[Any, list[tuple[int, int]]]]:
         """The areas of a territory: (terrain, parts), a part being (cell, side) with side
-        4 the centre; each area's parts in order. A part is numbered cell * 5 + side while
-        the areas are found (numbers order as the pairs do)."""
+        4 the centre; each area's parts in order. Each tile's groups (`_inside`) are joined
+        across the edges tiles share; a group is numbered cell * 5 + its first part (numbers
+        order as the pairs do, and an area's smallest number is its first part)."""
         parent: dict[int, int] = {}
 
         def find(p: int) -> int:
@@ -393,41 +427,40 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 parent[p] = p = parent[up]
             return p
 
-        def join(a: int, b: int) -> None:
-            ra, rb = find(a), find(b)
-            if ra < rb:
-                parent[rb] = ra
-            elif rb < ra:
-                parent[ra] = rb
-
-        terrain: dict[int, Any] = {}
+        printed, centres, steps = geo[4], geo[5], geo[3]
         placed = [c for c in xs if cells[c] is not None]
-        centres = geo[5]
+        members: dict[int, list[int]] = {}
+        terrain: dict[int, Any] = {}
+        side_group: dict[int, int] = {}   # cell * 4 + side: the group it belongs to
         for c in placed:
-            sides = [_side(geo, cells, turns, c, d) for d in range(4)]
-            centre = centres[cells[c]]
+            t, q = cells[c], turns[c] or 0
+            shown = printed[t]
+            of, groups = _inside((shown[-q], shown[1 - q], shown[2 - q], shown[3 - q],
+                                  centres[t]))   # each side as turned (as `_side`)
             k = c * 5
+            nodes = []
+            for kind, ps in groups:
+                node = k + ps[0]
+                parent[node] = node
+                terrain[node] = kind
+                members[node] = [k + p for p in ps]
+                nodes.append(node)
             for d in range(4):
-                parent[k + d] = k + d
-                terrain[k + d] = sides[d]
-            if centre is not None:
-                parent[k + 4] = k + 4
-                terrain[k + 4] = centre
-            for d in range(4):
-                if sides[d] == sides[(d + 1) % 4]:
-                    join(k + d, k + (d + 1) % 4)
-                if centre is not None and sides[d] == centre:
-                    join(k + d, k + 4)
-        steps = geo[3]
+                side_group[c * 4 + d] = nodes[of[d]]
         for c in placed:
             for d in (0, 1):   # each shared edge once: towards north and east
                 n = steps[c][d]
-                if n is not None and cells[n] is not None and (
-                        terrain[c * 5 + d] == terrain[n * 5 + d + 2]):
-                    join(c * 5 + d, n * 5 + d + 2)
+                if n is not None and cells[n] is not None:
+                    a, b = side_group[c * 4 + d], side_group[n * 4 + d + 2]
+                    if terrain[a] == terrain[b]:
+                        ra, rb = find(a), find(b)
+                        if ra < rb:
+                            parent[rb] = ra
+                        elif rb < ra:
+                            parent[ra] = rb
         areas: dict[int, list[int]] = {}
-        for p in parent:
-            areas.setdefault(find(p), []).append(p)
+        for node in parent:
+            areas.setdefault(find(node), []).extend(members[node])
         return [(terrain[root], [divmod(p, 5) for p in sorted(ps)])
                 for root, ps in sorted(areas.items())]
 
