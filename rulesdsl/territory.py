@@ -25,11 +25,9 @@ two tiles' roads link when both facing sides are in a group.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress, repeat
-from operator import is_not
 from typing import Any
 
 from .boards import LETTERS, STEPS_DIAGONAL, STEPS_ORTHOGONAL
@@ -327,9 +325,9 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         return len(xs) == n and n > 0 and xs[0] % n == 0 and xs[-1] == xs[0] + n - 1 and (
             type(xs) is range or xs == list(range(xs[0], xs[0] + n)))
 
-    def _placed_in(cells: list, base: int, n: int) -> Iterator[int]:
+    def _placed_in(cells: list, base: int, n: int) -> list[int]:
         """The cells from `base` to `base + n` that hold a tile, in order."""
-        return compress(range(base, base + n), map(is_not, cells[base:base + n], repeat(None)))
+        return [c for c in range(base, base + n) if cells[c] is not None]
 
     def _near_tiles(geo: Geometry, cells: list, xs: Any) -> tuple[bool, list[int]]:
         """(whether a cell of `xs` holds a tile, the empty cells of `xs` next to a tile, in
@@ -337,10 +335,9 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         at through its tiles and their neighbours; any other list of cells, cell by cell."""
         steps = geo[3]
         if _whole(geo, xs):
-            near = {m for c in _placed_in(cells, xs[0], len(xs))
-                    for m in steps[c] if m is not None and cells[m] is None}
-            return (bool(near) or cells[xs[0]:xs[0] + len(xs)].count(None) < len(xs),
-                    sorted(near))
+            tiles = _placed_in(cells, xs[0], len(xs))
+            return bool(tiles), sorted({m for c in tiles for m in steps[c]
+                                        if m is not None and cells[m] is None})
         placed = False
         found = []
         for c in xs:
