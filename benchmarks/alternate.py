@@ -16,7 +16,10 @@ The switches (each a module constant the compiler reads as it compiles):
 - `range-items`: the range of a loop's, a choice's or a comprehension's item of `lo..hi`
   is known: a column, a row or an item it names is read directly (bounds.py);
 - `current-known`: inside the turns, `current` is read without a test for none
-  (compiler.py, `current_is_set`).
+  (compiler.py, `current_is_set`);
+- `argument-sizes`: a loop over a definition's parameter that every call gives a small
+  list (a pair of triangles, a line of a board) is weighed before the game
+  (expressions.py, `argument_size`).
 
 Usage, from the repository root:
 
@@ -38,6 +41,7 @@ SWITCHES: dict[str, tuple[Any, str]] = {
     "small-results": (expressions, "SMALL_RESULTS"),
     "range-items": (bounds, "RANGE_ITEMS"),
     "current-known": (compiler, "CURRENT_KNOWN"),
+    "argument-sizes": (expressions, "ARGUMENT_SIZES"),
 }
 
 

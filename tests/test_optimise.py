@@ -10,6 +10,7 @@ import re
 import pytest
 
 import rulesdsl
+from rulesdsl.interpreter import expressions
 
 from .conftest import ROOT
 
@@ -794,3 +795,100 @@ def test_the_setup_and_the_first_player_of_the_turns_are_still_tested():
                           "    pass\n").replace("from player 2", "from leader()")
     with pytest.raises(rulesdsl.RulesError, match="the first player is none here"):
         rulesdsl.load_text(text, "starts.rules").new_game(players=2)
+
+
+PARAMETERS = """game "Parameters"
+players 2
+board grid: square 4 x 4
+counter found = 0
+counter all_found = 0
+
+define full(l) = all(x in l where x is not empty)
+define filled(l) = count(x in l where x is not empty)
+
+play:
+    turns:
+        choose c in grid where c is empty as "mark {c}"
+        place current at c
+        if any(line in lines(grid, 3) where full(line)):
+            win current
+        for each line in lines(grid, 3, c):
+            add filled(line) to found
+        SECOND
+        if all(x in grid where x is not empty):
+            draw
+"""
+
+
+def _loop_functions(code: str) -> dict[str, str]:
+    """The text of each generated function that takes a parameter `a0` and loops."""
+    return {fn.name: ast.unparse(fn) for fn in ast.parse(code).body
+            if isinstance(fn, ast.FunctionDef) and "a0" in [a.arg for a in fn.args.args]
+            and any(isinstance(n, ast.For) for n in ast.walk(fn))}
+
+
+def test_a_loop_over_a_parameter_every_call_gives_a_small_list_is_weighed_before_the_game(
+        monkeypatch):
+    """`full(line)` for each line of `lines(grid, 3)`, `filled(line)` for each line
+    through a cell: every call gives the parameter a line of 3 cells, so the loops over it
+    are weighed before the game (expressions.py, `argument_size`), not counted as they
+    run; when one call gives `filled` a list of unknown length, its loop is counted as it
+    runs. The game is the same as with the parameters' loops all counted."""
+    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", False)
+    plain = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
+    assert all("st.steps" in text for text in _loop_functions(plain.program.code).values())
+    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", True)
+    weighed = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
+    loops = _loop_functions(weighed.program.code)
+    assert len(loops) == 2 and not any("st.steps" in text for text in loops.values())
+    counted = rulesdsl.load_text(PARAMETERS.replace(
+        "        SECOND\n", "        let cells = [x for x in grid]\n"
+        "        add filled(cells) to all_found\n"), "p.rules")
+    loops = _loop_functions(counted.program.code)
+    assert len(loops) == 2 and sum("st.steps" in text for text in loops.values()) == 1
+    found = []
+    for rules in (plain, weighed, counted):
+        game = rules.new_game(players=2, seed=1)
+        for cell in ("a1", "a2", "b1", "b2", "c1"):
+            game.apply(cell)
+        assert game.result is not None and game.result.ranking == [1, 2]
+        found.append(game.counter("found"))
+    assert found[0] > 0 and found == [found[0]] * 3
+
+
+def test_a_loop_over_a_small_parameter_in_an_endless_loop_still_stops():
+    endless = PARAMETERS.replace("        SECOND\n", "").replace(
+        "    turns:\n", "    turns:\n        while true:\n"
+        "            for each line in lines(grid, 3, a1):\n"
+        "                add filled(line) to found\n")
+    rules = rulesdsl.load_text(endless, "endless.rules")
+    assert not any("st.steps" in text for text in _loop_functions(rules.program.code).values())
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rules.new_game(players=2, seed=1)
+    assert err.value.diagnostics[0].code == "R001"
+
+
+PAIRS = """game "Pairs"
+players 2
+board hex: hexagon 2 of triangles
+define free(p) = all(t in p where t is empty)
+play:
+    turns:
+        if not any(p in pairs(hex) where free(p)):
+            end game
+        choose p in pairs(hex) where free(p) as "cover {p}"
+        for each t in p:
+            place current at t
+"""
+
+
+def test_a_loop_over_a_pair_of_triangles_given_to_a_definition_is_not_counted():
+    """`pairs(b)` gives pairs of triangles: a definition given one at every call loops
+    over two items, weighed before the game."""
+    rules = rulesdsl.load_text(PAIRS, "pairs.rules")
+    loops = _loop_functions(rules.program.code)
+    assert loops and not any("st.steps" in text for text in loops.values())
+    game = rules.new_game(players=2, seed=1)
+    while not game.over:
+        game.apply_index(0)
+    assert game.decisions > 3

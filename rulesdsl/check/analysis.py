@@ -183,6 +183,9 @@ class Analysis:
     rank: A.RankDecl | None = None
     heuristic: A.HeuristicDecl | None = None
     define_instances: list[DefineInstance] = field(default_factory=list)
+    # instance number -> the arguments of each call of it (the compiler weighs a loop over
+    # a parameter that every call gives a small list, such as a pair of triangles)
+    define_args: dict[int, list[list[Any]]] = field(default_factory=dict)
     holding: dict[str, Type] = field(default_factory=dict)  # board -> what its cells hold
     kinds: dict[str, KindInfo] = field(default_factory=dict)
     zones: dict[str, ZoneInfo] = field(default_factory=dict)

@@ -605,6 +605,10 @@ class DeclarationChecker(ExpressionChecker):
             self.expr(A.copy_tree(d.body), scope)
             self.a.diagnostics[before:] = [x for x in self.a.diagnostics[before:]
                                            if x.code in ("E020", "E023")]
-            # nothing of this look is compiled: forget the instances it made
+            # nothing of this look is compiled: forget the instances it made (the calls it
+            # made of others stay among theirs: more calls can only make a loop over a
+            # parameter less likely to be weighed before the game)
             del self.a.define_instances[made:]
+            for k in [k for k in self.a.define_args if k >= made]:
+                del self.a.define_args[k]
             self.instances = known

@@ -437,6 +437,7 @@ class ExpressionChecker(CheckerBase):
                 return ANY
             n = self.instantiate(d, arg_types, e.span)
             self.a.binding[id(e)] = DefineRef(e.func, n)
+            self.a.define_args.setdefault(n, []).append(e.args)
             return self.a.define_instances[n].result if n < len(
                 self.a.define_instances) else ANY
         b = BUILTINS.get(e.func)

@@ -48,6 +48,7 @@ from .truth import nonempty
 CHEAP_USES = 3     # a cheap argument (emit.is_cheap) read this often is written in place
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
 SMALL_RESULTS = True  # (for measuring)
+ARGUMENT_SIZES = True  # (for measuring) a definition's parameter weighed by its arguments
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
@@ -87,6 +88,10 @@ class ExpressionCompiler:
         self.nonempty_tests: dict[int, str | None] = {}  # see truth.py
         self.distance_tables: dict[str, str] = {}  # board -> the table of its distances
         self.instance_cost: dict[int, int] = {}
+        # id(parameter) -> (definition instance, its place); what argument_size found
+        self.param_of = {id(p): (inst.number, k) for inst in analysis.define_instances
+                         for k, p in enumerate(inst.params)}
+        self.argument_sizes: dict[tuple[int, int], int | None] = {}
         self.tmp = 0
         self.proc = None
 
@@ -210,7 +215,9 @@ class ExpressionCompiler:
             # the lines through a cell: at most as many as through the busiest cell
             n = max(map(len, self.line_table(e)), default=0)
         elif isinstance(ref, VarRef) and id(ref.var) not in self.a.assigned:
-            n = self.line_length(self.a.item_of.get(id(ref.var)))  # an item of lines(b, n)
+            n = self.item_size(self.a.item_of.get(id(ref.var)))  # an item of lines(b, n)
+            if n is None and ARGUMENT_SIZES and id(ref.var) in self.param_of:  # a parameter
+                n = self.argument_size(*self.param_of[id(ref.var)])
         elif SMALL_RESULTS and isinstance(e, A.ListComp):  # no more items than its domain
             n = self.small(e.domain)
         elif SMALL_RESULTS and isinstance(e, A.Call) and isinstance(ref, DefineRef):
@@ -232,12 +239,27 @@ class ExpressionCompiler:
         board = self.a.boards[self.a.type_of(e.args[0])[1]]
         return board.columns if e.func == "column" else board.rows
 
-    def line_length(self, domain: Any) -> int | None:
-        """n, when a list's items are lines of a board, `lines(b, n)` or `lines(b, n, c)`."""
-        if isinstance(domain, A.Call) and domain.func == "lines" and isinstance(
-                self.a.binding.get(id(domain)), BuiltinRef):
-            return int(self.a.constants[id(domain.args[1])])
+    def item_size(self, domain: Any) -> int | None:
+        """The most items of each item of a list, when its items are lines of a board
+        (`lines(b, n)`, `lines(b, n, c)`: n) or pairs of triangles (`pairs(b)`: 2)."""
+        if isinstance(domain, A.Call) and isinstance(self.a.binding.get(id(domain)),
+                                                     BuiltinRef):
+            if domain.func == "lines":
+                return int(self.a.constants[id(domain.args[1])])
+            if domain.func == "pairs":
+                return 2
         return None
+
+    def argument_size(self, instance: int, k: int) -> int | None:
+        """The most items parameter k of a definition instance can have, when every call
+        of the instance gives it a small list (`free_pair(p)` for each p of `pairs(b)`)."""
+        key = (instance, k)
+        if key not in self.argument_sizes:
+            self.argument_sizes[key] = None  # (no definition calls itself: the checker)
+            sizes = [self.small(args[k]) for args in self.a.define_args.get(instance, [])]
+            if sizes and None not in sizes:
+                self.argument_sizes[key] = max(s for s in sizes if s is not None)
+        return self.argument_sizes[key]
 
     def line_table(self, e: A.Call) -> list[list[list[int]]]:
         """For each cell of the board `lines(b, n, c)` reads, the lines of n cells through it."""
