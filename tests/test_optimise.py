@@ -892,3 +892,35 @@ def test_a_loop_over_a_pair_of_triangles_given_to_a_definition_is_not_counted():
     while not game.over:
         game.apply_index(0)
     assert game.decisions > 3
+
+
+LINE_CHOICES = """game "Line choices"
+players 2
+board grid: square 3 x 3
+board hex: hexagon 1 of triangles
+play:
+    turns:
+        choose p in pairs(hex) by current
+        choose l in lines(grid, 3) where all(c in l where c is empty) by current
+        choose m in lines(grid, 3, b2) by current
+        choose k in lines(grid, 1) by current
+        end game
+"""
+
+
+def test_choices_among_pairs_and_lines_are_offered_as_they_are():
+    """The pairs of a board of triangles, its lines of 3 cells and the lines through a cell
+    never repeat an item (distinct.py): offered without the pass that drops repeats; the
+    lines of one cell hold each cell four times (one per direction) and keep it."""
+    rules = rulesdsl.load_text(LINE_CHOICES, "lines.rules")
+    code = rules.program.code
+    dropping = [line for line in code.splitlines() if "_uniq(" in line]
+    assert len(dropping) == 1 and "K" in dropping[0]
+    game = rules.new_game(players=2, seed=1)
+    counts = []
+    while not game.over:
+        labels = [o.label for o in game.options()]
+        assert len(labels) == len(set(labels))
+        counts.append(len(labels))
+        game.apply_index(0)
+    assert counts == [6, 8, 4, 9]

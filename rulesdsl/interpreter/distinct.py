@@ -6,8 +6,11 @@ value once (`_uniq` drops repeats). A zone holds each component at most once (a 
 takes the component out of where it was before it puts it in), so a zone, the players, a
 filter of either that keeps its items as they are, and a definition whose value is one of
 these (on every branch of its `if ... then ... else`) never repeat an item, nor does a
-list known before the game whose items differ (`[1, 2, 4]`, a constant's list): the choice
-offers them as they are, without building the list a second time.
+list known before the game whose items differ (`[1, 2, 4]`, a constant's list), nor the
+pairs of a board of triangles or the lines of n cells of a board, or the lines through a
+cell, when the board's table of them holds each once (`lines(b, 1)` holds each cell four
+times, once per direction): the choice offers them as they are, without building the list
+a second time (for lists of lists, a pass that compares every two of them).
 """
 
 from __future__ import annotations
@@ -39,7 +42,23 @@ def distinct(a: Analysis, e: Any) -> bool:
         return distinct(a, e.then) and distinct(a, e.otherwise)
     if isinstance(e, A.Call) and isinstance(ref, DefineRef):
         return distinct(a, a.define_instances[ref.instance].body)
+    if isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in ("pairs", "lines"):
+        return _differ(_table(a, e))
     return False
+
+
+def _table(a: Analysis, e: A.Call) -> list:
+    """The board's table `pairs(b)`, `lines(b, n)` or `lines(b, n, c)` takes its items from
+    (the lines through a cell are some of the lines of n cells); [[], []] (repeats) when it
+    is not known before the game."""
+    t = a.type_of(e.args[0])
+    board = a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
+    if e.func == "pairs":
+        return getattr(board, "pairs", [[], []])
+    n = a.constants.get(id(e.args[1])) if len(e.args) > 1 else None
+    if board is None or type(n) is not int or not hasattr(board, "lines"):
+        return [[], []]
+    return board.lines(n)
 
 
 def _known(a: Analysis, e: Any) -> Any:
