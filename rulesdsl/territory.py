@@ -281,14 +281,6 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 return False
         return True
 
-    def _fit(geo: Geometry, cells: list, turns: list, cell: int, tile: Any, q: int) -> bool:
-        """The tile fits the cell turned q quarter turns: the cell is empty, touches a
-        placed tile, and every edge it shares with one shows the same terrain."""
-        if cells[cell] is not None:
-            return False
-        faces = _faces(geo, cells, turns, cell)
-        return bool(faces) and _matching(geo[4][tile], faces, q)
-
     def _empty(cells: list, xs: Any) -> bool:
         return all(cells[c] is None for c in xs)
 
@@ -352,8 +344,9 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 or _matching(printed, faces, 2) or _matching(printed, faces, 3))
 
     def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> list[int]:
-        """The cells of `xs` where the tile fits at some turn (`_fit`), in order; the start
-        of a territory with no tile in `xs`."""
+        """The cells of `xs` where the tile fits at some turn (an empty cell next to a tile,
+        every edge it shares with one showing the same terrain), in order; the start of a
+        territory with no tile in `xs`."""
         placed, near = _near_tiles(geo, cells, xs)
         if not placed:
             return [_tstart(geo, xs)]

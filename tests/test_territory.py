@@ -195,25 +195,35 @@ def fits_by_the_rule(board: TerritoryBoard, edges: list[str], cells: list, turns
     return touching
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) -> None:
-    """`spots` and `turns` (the helpers `_tspots` and `_tturns`) against `fits_by_the_rule`,
-    over random territories: a few sizes, one or two seats, random tiles placed at random
-    turns (not a legal layout: the helpers answer for any)."""
+def random_territory(data: st.DataObject, seats: int, centres: bool = False) -> tuple:
+    """A territory board of a few cells a seat, random tiles (four terrains each, and a
+    centre or none), placed on random cells at random turns (not a legal layout: the
+    helpers answer for any): (board, edges, centres, geometry, cells, turns)."""
     width = data.draw(st.integers(1, 5), "width")
     height = data.draw(st.integers(1, 5), "height")
-    seats = data.draw(st.integers(1, 2), "seats")
     board = TerritoryBoard("land", width, height, seats, "Tile", ["n", "e", "s", "w"])
     edges = data.draw(st.lists(st.text(TERRAINS, min_size=4, max_size=4), min_size=1,
                                max_size=6), "tiles")
-    geo = geometry(board, [[e[i] for e in edges] for i in range(4)], None,
+    middles = data.draw(st.lists(st.sampled_from([None, *TERRAINS, "X"]), min_size=len(edges),
+                                 max_size=len(edges)), "centres") if centres else None
+    geo = geometry(board, [[e[i] for e in edges] for i in range(4)], middles,
                    [[] for _ in edges])
     cells: list = [None] * board.size
     turns: list = [None] * board.size
     for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
         cells[cell] = data.draw(st.integers(0, len(edges) - 1))
         turns[cell] = data.draw(st.integers(0, 3))
+    return board, edges, middles, geo, cells, turns
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) -> None:
+    """`spots` and `turns` (the helpers `_tspots` and `_tturns`) against `fits_by_the_rule`,
+    over random territories: a few sizes, one or two seats, random tiles placed at random
+    turns (not a legal layout: the helpers answer for any)."""
+    seats = data.draw(st.integers(1, 2), "seats")
+    board, edges, _, geo, cells, turns = random_territory(data, seats)
     helpers = tile_helpers(lambda code, message, sid: ValueError(message))
     tile = data.draw(st.integers(0, len(edges) - 1), "tile")
     for seat in range(seats):
@@ -224,13 +234,12 @@ def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) 
                                  st.lists(st.sampled_from(xs), max_size=len(xs) + 2)),
                        "the territory's cells, in some order")
         if all(cells[c] is None for c in xs):   # no tile among them: the start only
-            start = helpers["_tspots"](geo, cells, turns, xs, tile)
-            assert start == [board.start(seat) if xs else board.start(0)]
+            start = board.start(seat if xs else 0)
+            assert helpers["_tspots"](geo, cells, turns, xs, tile) == [start]
             assert helpers["_thas_spot"](geo, cells, turns, xs, tile)
-            if all(c is None for c in cells[xs[0] - xs[0] % board.cells_per_seat:][
-                    :board.cells_per_seat]) if xs else False:
-                assert helpers["_tturns"](geo, cells, turns, start[0], tile) == \
-                    [0, 90, 180, 270]
+            whole = range(seat * board.cells_per_seat, (seat + 1) * board.cells_per_seat)
+            if xs and all(cells[c] is None for c in whole):  # any turn on an empty territory
+                assert helpers["_tturns"](geo, cells, turns, start, tile) == [0, 90, 180, 270]
             continue
         spots = [c for c in xs if any(fits_by_the_rule(board, edges, cells, turns, c, tile, q)
                                       for q in range(4))]
@@ -309,20 +318,7 @@ def areas_by_the_rule(board: TerritoryBoard, edges: list[str], centres: list, ce
 def test_areas_are_what_flooding_the_tiles_finds(data: st.DataObject) -> None:
     """`areas` (the helper `_tareas`: every area, those of one terrain, the completed ones)
     against `areas_by_the_rule`, over random territories with and without centres."""
-    width = data.draw(st.integers(1, 5), "width")
-    height = data.draw(st.integers(1, 5), "height")
-    board = TerritoryBoard("land", width, height, 1, "Tile", ["n", "e", "s", "w"])
-    edges = data.draw(st.lists(st.text(TERRAINS, min_size=4, max_size=4), min_size=1,
-                               max_size=6), "tiles")
-    centres = data.draw(st.lists(st.sampled_from([None, *TERRAINS, "X"]),
-                                 min_size=len(edges), max_size=len(edges)), "centres")
-    geo = geometry(board, [[e[i] for e in edges] for i in range(4)], centres,
-                   [[] for _ in edges])
-    cells: list = [None] * board.size
-    turns: list = [None] * board.size
-    for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
-        cells[cell] = data.draw(st.integers(0, len(edges) - 1))
-        turns[cell] = data.draw(st.integers(0, 3))
+    board, edges, centres, geo, cells, turns = random_territory(data, 1, centres=True)
     xs = data.draw(st.permutations(range(board.size)), "cells")
     helpers = tile_helpers(lambda code, message, sid: ValueError(message))
     expected = areas_by_the_rule(board, edges, centres, cells, turns, xs)

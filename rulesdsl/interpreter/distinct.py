@@ -43,21 +43,22 @@ def distinct(a: Analysis, e: Any) -> bool:
     if isinstance(e, A.Call) and isinstance(ref, DefineRef):
         return distinct(a, a.define_instances[ref.instance].body)
     if isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in ("pairs", "lines"):
-        return _differ(_table(a, e))
+        table = _table(a, e)
+        return table is not None and _differ(table)
     return False
 
 
-def _table(a: Analysis, e: A.Call) -> list:
+def _table(a: Analysis, e: A.Call) -> list | None:
     """The board's table `pairs(b)`, `lines(b, n)` or `lines(b, n, c)` takes its items from
-    (the lines through a cell are some of the lines of n cells); [[], []] (repeats) when it
-    is not known before the game."""
+    (the lines through a cell are some of the lines of n cells); None when it is not known
+    before the game."""
     t = a.type_of(e.args[0])
     board = a.boards.get(t[1]) if isinstance(t, tuple) and len(t) > 1 else None
     if e.func == "pairs":
-        return getattr(board, "pairs", [[], []])
+        return getattr(board, "pairs", None)
     n = a.constants.get(id(e.args[1])) if len(e.args) > 1 else None
     if board is None or type(n) is not int or not hasattr(board, "lines"):
-        return [[], []]
+        return None
     return board.lines(n)
 
 

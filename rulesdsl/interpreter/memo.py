@@ -31,7 +31,7 @@ READING = frozenset({
     "_need", "_idx", "_pick", "_cell", "_w", "_n", "_range", "_top", "_sort", "_extreme",
     "_reach", "_straight", "_uniq", "_subsets", "_div", "_mod", "_bounded", "_show",
     "_winner", "_winners", "_team", "_teams", "_win", "_none_left", "_occupied", "_stuck",
-    "_too_big", "_expect", "_tq", "_tturn", "_side", "_fit", "_empty",
+    "_too_big", "_expect", "_tq", "_tturn", "_side", "_empty",
     "len", "list", "range", "sum", "any", "all", "abs", "max", "min", "enumerate",
     "sorted", "reversed", "tuple", "zip", "int", "bool", "str",
 })
