@@ -19,22 +19,31 @@ The switches (each a module constant the compiler reads as it compiles):
   (compiler.py, `current_is_set`);
 - `argument-sizes`: a loop over a definition's parameter that every call gives a small
   list (a pair of triangles, a line of a board) is weighed before the game
-  (expressions.py, `argument_size`).
+  (expressions.py, `argument_size`);
+- `live-blocks`: the blocks the rules only jump to, once copied in place of every jump,
+  are left out of the module (compiler.py, `live_blocks`).
+
+With `--compile`, what is timed is the checking and compiling of the rules (read once,
+before), not games: the least CPU time of each side over the rounds.
 
 Usage, from the repository root:
 
-    python -m benchmarks.alternate SWITCH FILE [--players N] [--games N] [--rounds N] [--json]
+    python -m benchmarks.alternate SWITCH FILE [--players N] [--games N] [--rounds N]
+                                   [--compile] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
 from benchmarks.playouts import play
 from rulesdsl.interpreter import bounds, compiler, expressions, unroll
-from rulesdsl.loader import load
+from rulesdsl.loader import _build as build
+from rulesdsl.loader import collector_paused, load
+from rulesdsl.variants import resolve
 
 SWITCHES: dict[str, tuple[Any, str]] = {
     "unroll": (unroll, "ENABLED"),
@@ -42,6 +51,7 @@ SWITCHES: dict[str, tuple[Any, str]] = {
     "range-items": (bounds, "RANGE_ITEMS"),
     "current-known": (compiler, "CURRENT_KNOWN"),
     "argument-sizes": (expressions, "ARGUMENT_SIZES"),
+    "live-blocks": (compiler, "LIVE_ONLY"),
 }
 
 
@@ -69,8 +79,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="players (default: the fewest the rules allow)")
     parser.add_argument("--games", type=int, default=40, help="default: %(default)s")
     parser.add_argument("--rounds", type=int, default=8, help="default: %(default)s")
+    parser.add_argument("--compile", action="store_true",
+                        help="time checking and compiling the rules, not games")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    if args.compile:
+        compile_times(args)
+        return
     off, on = compiled(args.switch, False, args.file), compiled(args.switch, True, args.file)
     players = args.players or off.player_range[0]
     times: dict[str, list[float]] = {"off": [], "on": []}
@@ -82,18 +97,45 @@ def main(argv: list[str] | None = None) -> None:
         if decisions["off"] != decisions["on"]:
             parser.exit(1, f"the two sides played different games ({decisions['off']} and "
                            f"{decisions['on']} decisions)\n")
+    report(args, times, {"players": players, "games": args.games,
+                         "decisions": decisions["on"]},
+           f"{args.file}, {players} players, {args.games} games ({decisions['on']:,} "
+           "decisions)")
+
+
+def report(args: argparse.Namespace, times: dict[str, list[float]], figures: dict,
+           what: str) -> None:
+    """Print the least time of each side and their ratio, with the other `figures`."""
     least = {side: min(ts) for side, ts in times.items()}
-    out = {"switch": args.switch, "file": args.file, "players": players, "games": args.games,
-           "rounds": args.rounds, "decisions": decisions["on"],
+    out = {"switch": args.switch, "file": args.file, "rounds": args.rounds, **figures,
            "off_seconds": round(least["off"], 4), "on_seconds": round(least["on"], 4),
            "ratio": round(least["off"] / least["on"], 3)}
     if args.json:
         print(json.dumps(out, indent=1))
     else:
-        print(f"{args.file}, {players} players, {args.games} games ({out['decisions']:,} "
-              f"decisions), least of {args.rounds} rounds: {args.switch} off "
+        print(f"{what}, least of {args.rounds} rounds: {args.switch} off "
               f"{out['off_seconds']} s, on {out['on_seconds']} s: {out['ratio']} times as "
               "quick")
+
+
+def compile_times(args: argparse.Namespace) -> None:
+    """The least CPU time of checking and compiling the rules (`loader._build`, as every
+    command does once the file is read) with the switch off and on, in turn."""
+    module, name = SWITCHES[args.switch]
+    was = getattr(module, name)
+    resolved = resolve(args.file)
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    try:
+        for _ in range(args.rounds):
+            for side in ("off", "on"):
+                setattr(module, name, side == "on")
+                start = time.process_time()
+                with collector_paused():  # as every command builds them
+                    build(resolved, None)
+                times[side].append(time.process_time() - start)
+    finally:
+        setattr(module, name, was)
+    report(args, times, {}, f"{args.file}, checked and compiled")
 
 
 if __name__ == "__main__":

@@ -267,6 +267,18 @@ def test_load_game_api_rejects_corrupt_save(ttt, good_save, change, code, needle
     assert needle in str(info.value)
 
 
+def test_load_game_api_rejects_a_frame_at_a_block_left_out_of_the_module(ttt, good_save):
+    """A block the rules only jump to, copied in place of every jump to it, is not in the
+    generated module (compiler.py, `live_blocks`): a save whose frame points at its number
+    is refused, not run."""
+    left_out = [n for n, block in enumerate(ttt.program.blocks) if block is None]
+    assert left_out
+    with pytest.raises(RulesError) as info:
+        ttt.load_game(corrupted(good_save, _set(["state", "stack", 0, 0], left_out[0])))
+    assert codes(info.value) == ["G001"]
+    assert "points at no block" in str(info.value)
+
+
 @pytest.mark.parametrize("data", [None, [], "a string", 3, {"format": 1}],
                          ids=["none", "list", "string", "number", "format not text"])
 def test_load_game_api_rejects_non_saves(ttt, data):

@@ -100,6 +100,21 @@ def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
         alternate.main(["no-such-switch", tictactoe])
 
 
+def test_a_switch_off_and_on_times_the_compiling_with_compile(capsys):
+    import json
+    from pathlib import Path
+
+    from benchmarks import alternate
+    from rulesdsl.interpreter import compiler
+
+    tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
+    alternate.main(["live-blocks", tictactoe, "--compile", "--rounds", "2", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["switch"] == "live-blocks" and out["rounds"] == 2 and "games" not in out
+    assert out["off_seconds"] > 0 and out["on_seconds"] > 0 and out["ratio"] > 0
+    assert compiler.LIVE_ONLY  # put back as it was
+
+
 def test_start_pairs_each_checkout_with_the_first_run_by_run():
     from pathlib import Path
 

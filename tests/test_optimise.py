@@ -10,7 +10,7 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.interpreter import expressions
+from rulesdsl.interpreter import compiler, expressions
 
 from .conftest import ROOT
 
@@ -924,3 +924,44 @@ def test_choices_among_pairs_and_lines_are_offered_as_they_are():
         counts.append(len(labels))
         game.apply_index(0)
     assert counts == [6, 8, 4, 9]
+
+
+@pytest.mark.parametrize("path,players", [
+    ("games/tictactoe/tictactoe.rules", 2), ("games/pig/pig.rules", 2),
+    ("games/cromlech/cromlech.rules", 3), ("games/cronberg/cronberg.rules", 2),
+    ("games/solstice/solstice.rules", 3), ("games/isle_of_skye/druids.rules", 3)])
+def test_blocks_only_jumped_to_are_left_out_and_the_games_are_the_same(
+        monkeypatch, path, players):
+    """A block that no jump is left to once short blocks are copied in place of the jumps,
+    and where the game never waits, is not written into the module (compiler.py,
+    `live_blocks`): BLOCKS holds none at its number. Every block the games reach is there,
+    and they play as with every block kept, decision for decision."""
+    monkeypatch.setattr(compiler, "LIVE_ONLY", False)
+    whole = rulesdsl.load(ROOT / path)
+    whole_code = whole.program.code  # made when first asked for, as the switch is then
+    monkeypatch.setattr(compiler, "LIVE_ONLY", True)
+    live = rulesdsl.load(ROOT / path)
+    assert None not in whole.program.blocks
+    left_out = {n for n, block in enumerate(live.program.blocks) if block is None}
+    assert left_out and len(live.program.blocks) == len(whole.program.blocks)
+    code = live.program.code
+    defined = {int(n) for n in re.findall(r"^def S(\d+)\(", code, re.M)}
+    assert defined == set(range(len(live.program.blocks))) - left_out
+    assert len(code) < len(whole_code)
+    # where a game may wait: each rule's first block, after a decision, a call, a point
+    waits = {*live.program.entries.values(), *(site.resume for site in live.program.sites)}
+    assert not waits & left_out
+    for seed in range(3):
+        games = [rules.new_game(players=players, seed=seed) for rules in (whole, live)]
+        while not games[0].over:
+            n = games[0].num_options()
+            assert games[1].num_options() == n
+            index = (seed * 7 + games[0].decisions * 5) % n
+            saved = []
+            for game in games:
+                game.apply_index(index)
+                saved.append(game.to_json())
+                assert all(frame[0] not in left_out for frame in saved[-1]["state"]["stack"])
+            assert saved[0]["state"] == saved[1]["state"]
+        assert games[1].over and games[0].result == games[1].result
+        assert games[0].history == games[1].history

@@ -45,6 +45,7 @@ from .unroll import unroll
 INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
 COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
 INLINE_DEPTH = 2
+LIVE_ONLY = True        # (for testing) blocks only jumped to, and copied in, left out
 CURRENT_KNOWN = True    # (for measuring) inside the turns, `current` is read untested
 NATIVE_LOOPS = 15       # loops nested deeper than this are compiled as blocks (Python's limit)
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
@@ -90,7 +91,7 @@ class Program:
 
     analysis: Analysis
     layout: Layout
-    blocks: list[Any]
+    blocks: list[Any]  # by number; none where a block was left out (`live_blocks`)
     sites: list[Site]
     slots: list[int]  # per site: the local a chosen value goes to (-1: a die's face)
     entries: dict[tuple[str, str], int]
@@ -202,6 +203,7 @@ class Compiler(ExpressionCompiler):
                                    lambda s: loop_depth(s) > NATIVE_LOOPS)
         self.labels = 0
         self.flow = flow.FlowState()
+        self.roots: set[int] = set()  # blocks numbered other than by a jump: block_number
 
     # ---- emission ----------------------------------------------------------------------
 
@@ -214,6 +216,19 @@ class Compiler(ExpressionCompiler):
         return fn.body
 
     def block_number(self, body: list) -> int:
+        """The number of a block that the game may be at when no code is running (where it
+        resumes after a decision or a call, where a point's game goes on): kept in the
+        module whatever jumps to it (see `live_blocks`)."""
+        n = self._number(body)
+        self.roots.add(n)
+        return n
+
+    def jump_to(self, body: list) -> ast.Return:
+        """A jump to a block: the block is kept in the module only while a jump to it is
+        left after short blocks are copied in place of jumps (see `live_blocks`)."""
+        return E.jump(self._number(body))
+
+    def _number(self, body: list) -> int:
         for n, fn in enumerate(self.blocks):
             if fn.body is body:
                 return n
@@ -233,7 +248,7 @@ class Compiler(ExpressionCompiler):
             self.points.append(Point(kind, span, self.proc_name, name))
 
     def goto(self, pos: list, block: list) -> None:
-        self.emit(pos, E.jump(self.block_number(block)))
+        self.emit(pos, self.jump_to(block))
 
     def pause(self, pos: list, resume: list, code: int = SUSPEND) -> None:
         self.emit(pos, E.assign(E.sub_store(E.name("fr"), 0), E.const(self.block_number(resume))),
@@ -340,11 +355,33 @@ class Compiler(ExpressionCompiler):
         heuristic = self.heuristic_function()
         functions = [*self.functions, rank, *([score] if score else []),
                      *([stats] if stats else []), *([heuristic] if heuristic else []),
-                     *([triggers] if triggers else []), *self.blocks]
+                     *([triggers] if triggers else [])]
+        live = self.live_blocks(functions)
+        functions += [fn for n, fn in enumerate(self.blocks) if n in live]
         module = ast.Module(body=[self.finish(fn) for fn in functions], type_ignores=[])
-        module.body.append(E.assign(E.store("BLOCKS"),
-                                    E.list_(E.name(fn.name) for fn in self.blocks)))
+        module.body.append(E.assign(E.store("BLOCKS"), E.list_(
+            E.name(fn.name) if n in live else E.const(None)
+            for n, fn in enumerate(self.blocks))))
         return module, E.number_lines(module)
+
+    def live_blocks(self, others: list[E.Function]) -> set[int]:
+        """The blocks the game can run, once short blocks are written in place of the jumps
+        to them: those it may be at between steps (each procedure's first block and every
+        block numbered by `block_number`), and those a jump left in a live block (or in one
+        of the `others`, the module's functions but the blocks) goes to. The others (35 of
+        Cromlech's 200, a tenth of its code) are not written into the module: BLOCKS holds
+        none at their numbers, which nothing reaches (a save whose stack points at one is
+        refused, saves.py)."""
+        if not LIVE_ONLY:
+            return set(range(len(self.blocks)))
+        live = set(self.roots) | set(self.entries.values())
+        todo = [self.blocks[n].body for n in live] + [fn.body for fn in others]
+        while todo:
+            for target in E.jumps(todo.pop()):
+                if target not in live:
+                    live.add(target)
+                    todo.append(self.blocks[target].body)
+        return live
 
     def compile_proc(self, proc: Proc) -> None:
         self.proc = proc
@@ -805,7 +842,7 @@ class Compiler(ExpressionCompiler):
             self.padding.append((frame, key))
             self.emit(pos, chance_call(self.entries[key], frame, (self.fresh(), self.fresh()),
                                        lambda n: self.count_work(n, s.span),
-                                       E.jump(self.block_number(cont))))
+                                       self.jump_to(cont)))
         self.flow.call_cont[id(s)] = self.block_number(cont)  # where a point's game goes on
         self.emit(pos, E.expr_stmt(E.method(E.attr(E.name("st"), "stack"), "append",
                                             E.list_([E.const(self.entries[key]), locals_]))))
@@ -886,14 +923,14 @@ class Compiler(ExpressionCompiler):
                   E.assign(self.local_store(idx), E.const(0)))
         self.goto(pos, head)
         self.emit(head, E.if_(E.compare(self.local(idx), ">=", E.call("len", self.local(lst))),
-                              [E.jump(self.block_number(exit_))]),
+                              [self.jump_to(exit_)]),
                   E.assign(self.local_store(self.slot(var)),
                            E.sub(self.local(lst), self.local(idx))),
                   E.aug(self.local_store(idx), "+", E.const(1)))
         self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.where))
         if s.where is not None:
             self.emit(head, E.if_(E.not_(self.expr(s.where)),
-                                  [E.jump(self.block_number(head))]))
+                                  [self.jump_to(head)]))
         end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
         return exit_
@@ -924,7 +961,7 @@ class Compiler(ExpressionCompiler):
             left = self.new_slot(INT)
             self.emit(pos, E.assign(self.local_store(left), self.expr(s.count)))
             self.emit(head, E.if_(E.compare(self.local(left), "<=", E.const(0)),
-                                  [E.jump(self.block_number(exit_))]),
+                                  [self.jump_to(exit_)]),
                       E.aug(self.local_store(left), "-", E.const(1)))
         self.tick(head, s.span, self.body_weight(s.body))
         self.goto(pos, head)
@@ -942,7 +979,7 @@ class Compiler(ExpressionCompiler):
         head, exit_ = self.new_block(s.span), self.new_block(s.span)
         self.goto(pos, head)
         test = guarded_test(self, s.cond, s.body) or self.expr(s.cond)
-        self.emit(head, E.if_(E.not_(test), [E.jump(self.block_number(exit_))]))
+        self.emit(head, E.if_(E.not_(test), [self.jump_to(exit_)]))
         self.tick(head, s.span, self.body_weight(s.body) + self.calls(s.cond))
         end = self.loop_body(s.body, head, ("flat", exit_))
         self.goto(end, head)
@@ -988,7 +1025,7 @@ class Compiler(ExpressionCompiler):
             if s.rounds is not None:
                 self.emit(at, E.if_(E.compare(self.local(taken), ">=", E.binop(
                     self.expr(s.rounds), "*", E.attr(E.name("st"), "np"))),
-                    [E.jump(self.block_number(exit_))]))
+                    [self.jump_to(exit_)]))
             self.emit(at, E.assign(self.local_store(who), E.binop(
                 E.binop(self.local(who), "+", step()), "%", E.attr(E.name("st"), "np"))))
             self.goto(at, head)
@@ -1144,7 +1181,7 @@ class Compiler(ExpressionCompiler):
         st = E.name("st")
         roll = E.sub(faces, E.method(st, "rand", count))
         self.emit(pos, E.if_(E.attr(st, "auto"), [E.assign(self.local_store(slot), roll),
-                                                  E.jump(self.block_number(resume))]),
+                                                  self.jump_to(resume)]),
                   E.assign(E.attr_store(st, "pending"),
                            E.tuple_([E.const(n), E.const(-1), E.copy_tree(faces)])))
         self.pause(pos, resume)
@@ -1168,12 +1205,12 @@ class Compiler(ExpressionCompiler):
         self.goto(pos, head)
         st = E.name("st")
         self.emit(head, E.if_(E.compare(self.local(idx), ">=", E.call("len", self.local(lst))),
-                              [E.jump(self.block_number(exit_))]),
+                              [self.jump_to(exit_)]),
                   E.if_(E.attr(st, "auto"), [
                       E.for_(E.store("d"), self.local(lst), [E.assign(
                           E.sub_store(E.name("V"), E.binop(E.const(base), "+", E.name("d"))),
                           E.sub(faces, E.method(st, "rand", E.const(nf))))]),
-                      E.jump(self.block_number(exit_))]))
+                      self.jump_to(exit_)]))
         site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
                     hidden=[lst, idx], base=base, resume=self.block_number(res))
         site.prompt = self.prompt_of(s.span)

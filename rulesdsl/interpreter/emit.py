@@ -272,6 +272,22 @@ def statements(body: list) -> int:
     return n
 
 
+def jumps(body: list) -> list[int]:
+    """The blocks the jumps of a body go to (jumps are statements: only the bodies of
+    statements are looked into, as in `statements`)."""
+    found = []
+    for s in body:
+        target = getattr(s, "jump", None)
+        if target is not None:
+            found.append(target)
+            continue
+        for fld in ("body", "orelse"):
+            inner = getattr(s, fld, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                found += jumps(inner)
+    return found
+
+
 _ATOMS = (str, int, bool, type(None))
 
 

@@ -92,7 +92,7 @@ def secret_step(c: Compiler, s: A.SecretStep, pos: list) -> list:
     c.goto(pos, head)
     c.emit(head, E.if_(E.compare(L(k), ">=", E.call("len", L(seats))),
                        [E.assign(c.local_store(k), E.const(0)),
-                        E.jump(c.block_number(reveal))]),
+                        c.jump_to(reveal)]),
            E.assign(c.local_store(seat), E.sub(L(seats), L(k))),
            *[E.assign(c.local_store(x), E.const(None)) for x in slots])
     # the block runs for one seat at a time: its loops and turns are its own
@@ -110,7 +110,7 @@ def secret_step(c: Compiler, s: A.SecretStep, pos: list) -> list:
            E.aug(c.local_store(k), "+", E.const(1)))
     c.goto(end, head)
     c.emit(reveal, E.if_(E.compare(L(k), ">=", E.call("len", L(seats))),
-                         [E.jump(c.block_number(exit_))]),
+                         [c.jump_to(exit_)]),
            E.assign(c.local_store(seat), E.sub(L(seats), L(k))),
            *[E.assign(c.local_store(x), E.sub(E.sub(L(kept), L(k)), i))
              for i, x in enumerate(slots)],
@@ -177,7 +177,7 @@ def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     after = c.new_block(s.span)
     if s.optional:  # nothing offered: nobody answers
         c.emit(asked, E.if_(E.compare(c.local(c.slot(var)), "is", E.const(None)),
-                            [E.jump(c.block_number(after))]))
+                            [c.jump_to(after)]))
     c.emit(asked, E.assign(c.local_store(to), c.need(c.expr(s.to), s.to.span,
                                                      "who is offered")))
     by_seat = c.display.show

@@ -149,7 +149,8 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     step resumes."""
     procs = prog.analysis.procs
     for n, (block, locals_) in enumerate(s.stack):
-        if not 0 <= block < len(prog.blocks):
+        if not 0 <= block < len(prog.blocks) or prog.blocks[block] is None:
+            # (none: a block the rules only jump to, copied into the blocks before it)
             raise corrupt("a frame of the rule stack points at no block of these rules")
         number = prog.block_proc[block]
         proc = procs[number]
