@@ -37,6 +37,7 @@ SIDE_NAMES = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3,
 DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # north, east, south, west as (dx, dy)
 MAX_TERRITORY = 31     # columns and rows of one territory, at most
 MAX_ROAD_TILES = 40    # a road longer than this is counted as this long (see longest_road)
+_EVERY = object()      # the areas of every terrain (see _parts)
 
 
 @dataclass
@@ -404,12 +405,14 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                                       for p in range(5)], groups)
         return found
 
-    def _parts(geo: Geometry, cells: list, turns: list,
-               xs: Any) -> list[tuple[Any, list[tuple[int, int]]]]:
+    def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
+               only: Any = _EVERY) -> list[tuple[Any, list[tuple[int, int]]]]:
         """The areas of a territory: (terrain, parts), a part being (cell, side) with side
         4 the centre; each area's parts in order. Each tile's groups (`_inside`) are joined
         across the edges tiles share; a group is numbered cell * 5 + its first part (numbers
-        order as the pairs do, and an area's smallest number is its first part)."""
+        order as the pairs do, and an area's smallest number is its first part). With
+        `only`, the areas of that terrain alone (the others' groups are not made: a group
+        joins only groups of its own terrain)."""
         parent: dict[int, int] = {}
 
         def find(p: int) -> int:
@@ -430,6 +433,9 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
             k = c * 5
             nodes = []
             for kind, ps in groups:
+                if only is not _EVERY and kind != only:
+                    nodes.append(-1)  # a group of another terrain: left out
+                    continue
                 node = k + ps[0]
                 parent[node] = node
                 terrain[node] = kind
@@ -442,7 +448,7 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
                 n = steps[c][d]
                 if n is not None and cells[n] is not None:
                     a, b = side_group[c * 4 + d], side_group[n * 4 + d + 2]
-                    if terrain[a] == terrain[b]:
+                    if a >= 0 and b >= 0 and terrain[a] == terrain[b]:
                         ra, rb = find(a), find(b)
                         if ra < rb:
                             parent[rb] = ra
@@ -467,12 +473,15 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
 
     def _tareas(geo: Geometry, cells: list, turns: list, xs: list, completed: bool,
                 *terrain: Any) -> list[list[int]]:
-        return [_cells_of(ps) for t, ps in _parts(geo, cells, turns, xs)
-                if (not terrain or t == terrain[0])
-                and (not completed or _closed(geo, cells, ps))]
+        return [_cells_of(ps) for _t, ps in _parts(geo, cells, turns, xs, *terrain)
+                if not completed or _closed(geo, cells, ps)]
 
     def _tcentre_done(geo: Geometry, cells: list, turns: list, cell: int) -> bool:
-        for _t, ps in _parts(geo, cells, turns, _seat_of(geo, cell)):
+        tile = cells[cell]
+        if tile is None or geo[5][tile] is None:  # no tile there, or one without a centre
+            return False
+        # the centre's area: of the centre's own terrain
+        for _t, ps in _parts(geo, cells, turns, _seat_of(geo, cell), geo[5][tile]):
             if (cell, 4) in ps:
                 return _closed(geo, cells, ps)
         return False

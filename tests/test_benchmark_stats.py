@@ -115,6 +115,29 @@ def test_a_switch_off_and_on_times_the_compiling_with_compile(capsys):
     assert compiler.LIVE_ONLY  # put back as it was
 
 
+def test_the_territory_helpers_are_timed_over_the_calls_of_random_games(capsys):
+    import json
+    from pathlib import Path
+
+    import rulesdsl
+    from benchmarks import territory
+
+    skye = Path(__file__).resolve().parents[1] / "games/isle_of_skye/isle_of_skye.rules"
+    territory.main([str(skye), "--players", "2", "--games", "1", "--repeat", "1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["decisions"] > 50 and out["per_sec"] > 0
+    assert set(out["microseconds"]) == {"_tareas", "_tspots", "_thas_spot", "_tcentre_done"}
+    assert all(out["calls"][name] > 0 for name in territory.HELPERS)
+    # the calls are kept by wrapping the rules' helpers, which are put back after
+    rules = rulesdsl.load(skye)
+    namespace = rules.program.blocks[0].__globals__
+    before = {name: namespace[name] for name in territory.HELPERS}
+    found, decisions = territory.calls_of(rules, 2, 1)
+    assert decisions == out["decisions"]
+    assert {name: namespace[name] for name in territory.HELPERS} == before
+    assert all(found[name][0] is before[name] for name in territory.HELPERS)
+
+
 def test_start_pairs_each_checkout_with_the_first_run_by_run():
     from pathlib import Path
 

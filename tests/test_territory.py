@@ -281,6 +281,13 @@ def areas_by_the_rule(board: TerritoryBoard, edges: list[str], centres: list, ce
     joins the sides of its own terrain, and two facing sides of the same terrain join
     across the edge. (terrain, cells, whether every side of it faces a tile), by the
     first part of each (a part: cell and side, 4 the centre)."""
+    return [(terrain, sorted({c for c, _ in area}), closed)
+            for terrain, area, closed in flooded(board, edges, centres, cells, turns, xs)]
+
+
+def flooded(board: TerritoryBoard, edges: list[str], centres: list, cells: list,
+            turns: list, xs: list) -> list[tuple[str, list[tuple[int, int]], bool]]:
+    """`areas_by_the_rule` with each area's parts."""
     placed = {c for c in xs if cells[c] is not None}
 
     def shows(c: int, d: int) -> str:
@@ -309,7 +316,7 @@ def areas_by_the_rule(board: TerritoryBoard, edges: list[str], centres: list, ce
                     todo.append(part)
         closed = all(d == 4 or board.step[c][d] is not None and
                      cells[board.step[c][d]] is not None for c, d in area)
-        found.append((shows(*first), sorted({c for c, _ in area}), closed))
+        found.append((shows(*first), area, closed))
     return found
 
 
@@ -327,3 +334,20 @@ def test_areas_are_what_flooding_the_tiles_finds(data: st.DataObject) -> None:
         c for _, c, closed in expected if closed]
     assert helpers["_tareas"](geo, cells, turns, xs, False, "G") == [
         c for t, c, _ in expected if t == "G"]
+    assert helpers["_tareas"](geo, cells, turns, xs, True, "G") == [
+        c for t, c, closed in expected if t == "G" and closed]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_centre_is_completed_when_the_flooded_area_around_it_is_closed(
+        data: st.DataObject) -> None:
+    """`completed_at(cell)` (the helper `_tcentre_done`): the area of the tile's centre,
+    flooded as the rulebooks draw it, faces a tile on every side; false on an empty cell
+    and on a tile without a centre."""
+    board, edges, centres, geo, cells, turns = random_territory(data, 1, centres=True)
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    areas = flooded(board, edges, centres, cells, turns, list(range(board.size)))
+    done = {part[0]: closed for _, area, closed in areas for part in area if part[1] == 4}
+    for cell in range(board.size):
+        assert helpers["_tcentre_done"](geo, cells, turns, cell) == done.get(cell, False)
