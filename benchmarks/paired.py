@@ -72,7 +72,7 @@ def median_interval(values: list[float], level: float = 0.95) -> Interval:
     return statistics.median(xs), xs[k], xs[n - 1 - k], 1 - 2 * at_most(k)
 
 
-def run_once(checkout: Path, name: str, args: list[str]) -> dict:
+def run_once(checkout: Path, name: str, args: list[str]) -> dict | list:
     """The benchmark's JSON figures, run by this checkout's script on `checkout`'s engine."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(checkout)
@@ -84,6 +84,17 @@ def run_once(checkout: Path, name: str, args: list[str]) -> dict:
         return json.loads(done.stdout)
     except json.JSONDecodeError:
         raise SystemExit(f"{name} on {checkout} printed no JSON:\n{done.stdout[:400]}") from None
+
+
+def one_row(out: dict | list, name: str) -> dict:
+    """The figures a run printed: its object, or the one row of a table (a benchmark of
+    several games, such as search_speed, narrowed to one with --only)."""
+    if isinstance(out, list):
+        if len(out) != 1 or not isinstance(out[0], dict):
+            raise SystemExit(f"{name} prints {len(out)} rows: compare one at a time (for "
+                             "search_speed, name one game with --only)")
+        return out[0]
+    return out
 
 
 def figure_of(out: dict, key: str | None) -> float:
@@ -108,7 +119,7 @@ def compare(a: Path, b: Path, name: str, args: list[str], rounds: int,
     same: dict[str, set] = {}
     for _ in range(rounds):
         for side, checkout in (("a", a), ("b", b)):
-            out = run_once(checkout, name, args)
+            out = one_row(run_once(checkout, name, args), name)
             figures[side].append(figure_of(out, key))
             for k in SAME:
                 if k in out:

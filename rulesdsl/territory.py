@@ -289,8 +289,19 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         base = xs[0] - xs[0] % geo[2] if xs else 0
         return base + (geo[1] // 2) * geo[0] + geo[0] // 2
 
+    lands: dict[tuple[int, int], list[int]] = {}
+
+    def _land(per_seat: int, seat: int) -> list[int]:
+        """The cells of a seat's territory, in order: one list kept per territory, never
+        handed to the rules (`_tland` gives a copy)."""
+        found = lands.get((per_seat, seat))
+        if found is None:
+            found = lands[per_seat, seat] = list(range(seat * per_seat,
+                                                       (seat + 1) * per_seat))
+        return found
+
     def _tland(per_seat: int, seat: int) -> list[int]:
-        return list(range(seat * per_seat, (seat + 1) * per_seat))
+        return _land(per_seat, seat)[:]
 
     def _seat_of(geo: Geometry, cell: int) -> range:
         """The cells of the territory that holds a cell."""
@@ -316,7 +327,7 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         gives): then a cell of it only neighbours cells of it."""
         n = geo[2]
         return len(xs) == n and n > 0 and xs[0] % n == 0 and xs[-1] == xs[0] + n - 1 and (
-            type(xs) is range or xs == list(range(xs[0], xs[0] + n)))
+            type(xs) is range or xs == _land(n, xs[0] // n))
 
     def _placed_in(cells: list, base: int, n: int) -> list[int]:
         """The cells from `base` to `base + n` that hold a tile, in order."""

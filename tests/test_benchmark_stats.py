@@ -20,6 +20,16 @@ def test_a_score_with_draws_has_an_interval_around_its_mean():
     assert mean_interval([]) == (0.0, 0.0, 1.0)
 
 
+def test_paired_reads_the_one_row_of_a_table_and_refuses_several():
+    from benchmarks.paired import one_row
+
+    assert one_row({"per_sec": 3}, "playouts") == {"per_sec": 3}
+    assert one_row([{"game": "Pig", "mcts": 900}], "search_speed") == {"game": "Pig",
+                                                                       "mcts": 900}
+    with pytest.raises(SystemExit, match="2 rows.*--only"):
+        one_row([{"mcts": 1}, {"mcts": 2}], "search_speed")
+
+
 def test_the_median_of_paired_ratios_has_an_interval_from_order_statistics():
     from benchmarks.paired import median_interval
 

@@ -229,8 +229,10 @@ def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) 
     for seat in range(seats):
         xs = list(range(seat * board.cells_per_seat, (seat + 1) * board.cells_per_seat))
         # in order (a whole territory, as `territory(board, p)` gives it), or shuffled, or
-        # some of its cells
-        xs = data.draw(st.one_of(st.just(xs), st.permutations(xs),
+        # with two cells inside swapped (its ends and length those of the whole), or some
+        # of its cells
+        swapped = [xs[0], xs[2], xs[1], *xs[3:]] if len(xs) >= 4 else xs
+        xs = data.draw(st.one_of(st.just(xs), st.permutations(xs), st.just(swapped),
                                  st.lists(st.sampled_from(xs), max_size=len(xs) + 2)),
                        "the territory's cells, in some order")
         if all(cells[c] is None for c in xs):   # no tile among them: the start only
@@ -249,6 +251,29 @@ def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) 
             assert helpers["_tturns"](geo, cells, turns, c, tile) == [
                 q * 90 for q in range(4)
                 if fits_by_the_rule(board, edges, cells, turns, c, tile, q)]
+
+
+def test_a_list_with_the_ends_of_a_territory_but_not_its_order_is_looked_at_cell_by_cell():
+    """A whole territory, in order, is looked at through its tiles (`_whole`); a list of
+    as many cells with the same first and last cell, two inside swapped, is not whole:
+    its spots come in its own order."""
+    board = TerritoryBoard("land", 3, 3, 1, "Tile", ["n", "e", "s", "w"])
+    geo = geometry(board, [["G"] for _ in range(4)], None, [[]])
+    cells: list = [None] * board.size
+    turns: list = [None] * board.size
+    for c in (4, 5):  # the middle row's middle and right: cells 1 and 2 touch them
+        cells[c], turns[c] = 0, 0
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    spots = helpers["_tspots"]
+    whole = helpers["_tland"](board.size, 0)
+    assert whole == list(range(board.size))
+    whole.reverse()  # a list of the rules' own: the next is made anew
+    whole = helpers["_tland"](board.size, 0)
+    assert whole == list(range(board.size))
+    swapped = [0, 2, 1, *range(3, board.size)]
+    found = spots(geo, cells, turns, whole, 0)
+    assert found.index(1) < found.index(2)
+    assert spots(geo, cells, turns, swapped, 0) == [c for c in swapped if c in found]
 
 
 def test_a_test_of_spots_for_emptiness_stops_at_the_first_and_plays_the_same() -> None:
