@@ -102,13 +102,31 @@ class DeclarationChecker(ExpressionChecker):
             types[f] = t
         return v
 
+    def bounds(self, low: A.Expr | None, high: A.Expr | None,
+               what: str) -> tuple[int | None, int | None]:
+        """The bounds of `between LOW and HIGH`: whole numbers known before the game (E031
+        when not known, E030 when not whole numbers, each at its bound); (None, None) when
+        there are none, or when either is wrong (its error reported)."""
+        if low is None or high is None:
+            return None, None
+        found: list[int | None] = []
+        for bound in (low, high):
+            errors = len(self.a.diagnostics)
+            v = self.constant(bound)
+            if type(v) is not int:
+                if len(self.a.diagnostics) == errors:  # known, but not a whole number
+                    self.err("E030", f"the bounds of {what} are whole numbers, not "
+                             f"{with_article(self.value_type(v))}", bound.span)
+                v = None
+            found.append(v)
+        return (found[0], found[1]) if None not in found else (None, None)
+
     def setting_decl(self, d: A.SettingDecl) -> None:
         if not self.declare(d.name, "setting", d.span):
             return
         self.a.settings[d.name] = d
         value = self.constant(d.value)
-        low = self.constant(d.low) if d.low is not None else None
-        high = self.constant(d.high) if d.high is not None else None
+        low, high = self.bounds(d.low, d.high, f"setting {d.name}")
         self.a.setting_bounds[d.name] = (low, high)
         if d.name in self.overrides:
             new = self.overrides[d.name]
@@ -117,12 +135,13 @@ class DeclarationChecker(ExpressionChecker):
             if type(new) is not type(value):
                 self.err("E033", f"setting {d.name} takes {with_article(self.value_type(value))}, "
                          f"not {new!r}", d.span)
-            elif low is not None and not (low <= new <= high):
+            elif low is not None and high is not None and not (low <= new <= high):
                 self.err("E032", f"{d.name}={new} is outside its bounds {low} to {high}",
                          d.span)
             else:
                 value = new
-        elif low is not None and value is not None and not (low <= value <= high):
+        elif low is not None and high is not None and type(value) is int and \
+                not (low <= value <= high):
             self.err("E032", f"{d.name} = {value} is outside its own bounds {low} to {high}",
                      d.value.span)
         self.a.values[d.name] = value
@@ -510,8 +529,7 @@ class DeclarationChecker(ExpressionChecker):
                          hint=self.suggest(per))
                 return
         init = self.constant(d.init)
-        low = self.constant(d.low) if d.low is not None else None
-        high = self.constant(d.high) if d.high is not None else None
+        low, high = self.bounds(d.low, d.high, f"counter {d.name}")
         if not isinstance(init, (int, type(None))):
             self.err("E030", f"a counter holds a number or true/false, not {init!r}",
                      d.init.span)
