@@ -42,6 +42,15 @@ def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
     if real.suffix not in suffixes:
         raise RulesError([Diagnostic(
             "V007", f"the {what} file {name} is not a {' or '.join(suffixes)} file", span)])
+    try:
+        target.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # the caller says that the file does not exist
+    except OSError as err:  # a name too long for the host, say
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise RulesError([Diagnostic(
+            "V004" if what == "base" else "E007",
+            f"cannot read the {what} file {shown}: {err.strerror or err}", span)]) from None
     return target
 
 

@@ -97,6 +97,13 @@ def test_variant_mistakes(tmp_path, body, code):
 def test_a_missing_base_and_a_circle(tmp_path):
     missing = write(tmp_path, "v.rules", 'extends "nowhere.rules"\n')
     assert codes(missing) == ["V004"]
+    # a name the host cannot look up (longer than a file name may be): said, not raised
+    long = write(tmp_path, "long.rules", f'extends "{"(" * 400}.rules"\n')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load(long)
+    assert codes(long) == ["V004"]
+    assert "cannot read the base file" in err.value.render()
+    assert "(" * 100 not in err.value.diagnostics[0].message  # the name shortened
     write(tmp_path, "a.rules", 'extends "b.rules"\n')
     b = write(tmp_path, "b.rules", 'extends "a.rules"\n')
     assert codes(b) == ["V003"]
