@@ -24,6 +24,7 @@ from lark import (
     UnexpectedInput,
     UnexpectedToken,
 )
+from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
@@ -404,7 +405,17 @@ def build(tree: Tree, text: str, path: str) -> A.RulesFile:
                               Span(file=path, line=line, column=col, end_line=line,
                                    end_column=col + len(src))) from err
         # each place made where it is in the file (the text is one line of a string)
-        return AstBuilder(path, parse_expr, at=(line, col)).transform(sub)
+        try:
+            return AstBuilder(path, parse_expr, at=(line, col)).transform(sub)
+        except VisitError as err:  # what the builder refuses in the hole, placed there
+            inner = err.orig_exc
+            if not isinstance(inner, StringError):
+                raise
+            if not inner.span.file:  # placed in the hole's text: moved to the file's line
+                inner.span = Span(file=path, line=line,
+                                  column=col + inner.span.column - 1, end_line=line,
+                                  end_column=col + inner.span.end_column - 1)
+            raise inner from None
 
     def refused(err: StringError) -> RulesError:
         span = err.span if err.span.file else err.span.model_copy(update={"file": path})
