@@ -329,6 +329,25 @@ def test_load_rejects_values_the_rules_cannot_hold(game, change, needle):
     assert needle in str(info.value)
 
 
+@pytest.mark.parametrize("slot,value", [(0, [[4]]), (0, None), (0, [7]), (0, [True]),
+                                        (1, 9), (1, "0"), (1, -1)],
+                         ids=["a seat that is a list", "no seats", "a seat beyond the game's",
+                              "a seat that is true", "past the seats", "text", "negative"])
+def test_load_rejects_a_secret_step_whose_seats_to_choose_are_not_seats(slot, value):
+    """Goofspiel waits inside a secret step for the second bid: the step's list of seats
+    and its place in it (locals the compiler keeps, no name of the rules) must be seats of
+    this game and a place in that list, or views of the game would fail (found by the
+    fuzzing of saves)."""
+    rules, data = _midgame(str(GAMES / "goofspiel" / "goofspiel.rules"), 1)
+    assert rules.load_game(copy.deepcopy(data)).view(0) is not None
+    frame = next(f for f in reversed(data["state"]["stack"]) if f[0] in rules.program.together)
+    frame[1][rules.program.together[frame[0]][slot]] = value
+    with pytest.raises(RulesError) as info:
+        rules.load_game(data).view(0)
+    assert codes(info.value) == ["G001"]
+    assert "a frame of the rule stack" in str(info.value)
+
+
 def test_load_rejects_a_save_of_other_rules_with_a_forged_digest(ttt):
     """A save of Pig with tic-tac-toe's digest written in: the contents do not fit."""
     pig = load(PIG).new_game(players=2, seed=1)

@@ -170,6 +170,15 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
         if proc.kind not in allowed:
             raise corrupt(f"a frame of the rule stack runs the {proc.kind} '{proc.name}' where "
                        f"the {' or '.join(allowed)} should run")
+    for block, locals_ in reversed(s.stack):  # the secret step the game waits in, if any
+        found = prog.together.get(block)
+        if found is not None:
+            seats, k = locals_[found[0]], locals_[found[1]]
+            if not (type(seats) is list and all(type(p) is int and 0 <= p < np for p in seats)
+                    and type(k) is int and 0 <= k <= len(seats)):
+                raise corrupt("a frame of the rule stack is in a secret step, and the seats "
+                              "that choose in it are not seats of this game")
+            break
     if s.counters[0] is None and any(block in prog.turns_blocks for block, _ in s.stack):
         raise corrupt("the rules are playing the turns, yet the current player is none")
     if s.pending is not None:
