@@ -67,7 +67,7 @@ def test_token_soup(rng: random.Random) -> None:
 @fast(100)
 @given(rng=st.randoms(use_true_random=False), path=st.sampled_from(SMALL_GAMES + [
     p for p in F.GAME_FILES if p.name in ("cromlech.rules", "cleromancy.rules",
-                                          "cronberg.rules")]))
+                                          "cronberg.rules", "goofspiel.rules")]))
 def test_corrupted_saves(rng: random.Random, path: Path) -> None:
     rules = rules_of(path)
     data = F.corrupt(rng, F.games_to_corrupt(rng, rules).to_json())
