@@ -142,3 +142,25 @@ def test_the_index_knows_the_names_of_the_new_statements():
     line = BIDS.splitlines().index("    then reveal:") + 1
     assert (line + 1, "n", "choose") in used and (line + 2, "c", "choose") in used
     assert (line + 3, "p", "each ... chooses in secret") in used
+
+
+def test_the_outline_names_every_kind_of_declaration():
+    """Each declaration a rule file may hold has its line in the outline (teams, a limit
+    and a statistic among them: the outline of a file with one failed)."""
+    from typing import get_args
+
+    from lsprotocol.types import PositionEncodingKind
+    from pygls.workspace import PositionCodec
+
+    from rulesdsl import ast as A
+    from rulesdsl.grammar import parse
+    from rulesdsl.lsp.outline import KINDS, outline
+    from rulesdsl.lsp.positions import Places
+
+    assert set(get_args(A.Decl)) <= set(KINDS)
+    text = ('game "Teams"\nplayers 4\nteams of 2\nlimit 300 decisions\nstat battles\n'
+            'play:\n    end game\n')
+    places = Places({"t.rules": text}, PositionCodec(PositionEncodingKind.Utf16))
+    names = [s.name for s in outline(parse(text, "t.rules"), places)]
+    assert names == ['game "Teams"', "players 4", "teams of 2", "limit 300 decisions",
+                     "stat battles", "play"]

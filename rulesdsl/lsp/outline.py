@@ -28,6 +28,8 @@ KINDS: dict[type, tuple[str, types.SymbolKind]] = {
     A.HeuristicDecl: ("heuristic", S.Operator),
     A.TriggerDecl: ("as soon as", S.Event), A.GameDecl: ("game", S.File),
     A.PlayersDecl: ("players", S.Number), A.DisplayDecl: ("display", S.Module),
+    A.TeamsDecl: ("teams", S.Number), A.LimitDecl: ("limit", S.Number),
+    A.StatDecl: ("stat", S.Variable),
 }
 
 
@@ -59,6 +61,10 @@ def _symbol(item: Any, places: Places) -> types.DocumentSymbol | None:
         name = item.var
     if isinstance(item, A.ExampleDecl):
         name = f'"{item.name}"'
+    if isinstance(item, A.TeamsDecl):
+        name = f"of {item.size}"
+    if isinstance(item, A.LimitDecl):
+        name = f"{item.decisions} decisions"
     if isinstance(item, (A.GameDecl, A.PlayersDecl)):
         name = f'"{item.name}"' if isinstance(item, A.GameDecl) else (
             str(item.low) if item.low == item.high else f"{item.low} to {item.high}")
