@@ -32,7 +32,10 @@ def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
     read, or quote, the host's other files."""
     written = Path(name)
     target = written if written.is_absolute() else Path(here).parent / written
-    real = target.resolve()  # links followed: the place the file really is
+    try:
+        real = target.resolve()  # links followed: the place the file really is
+    except (OSError, ValueError) as err:  # a null character in the name, say
+        raise _unreadable(what, name, span, err) from None
     roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
     if not any(real == root or root in real.parents for root in roots):
         raise RulesError([Diagnostic(
@@ -47,11 +50,17 @@ def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span,
     except (FileNotFoundError, NotADirectoryError):
         pass  # the caller says that the file does not exist
     except OSError as err:  # a name too long for the host, say
-        shown = name if len(name) <= 60 else name[:57] + "..."
-        raise RulesError([Diagnostic(
-            "V004" if what == "base" else "E007",
-            f"cannot read the {what} file {shown}: {err.strerror or err}", span)]) from None
+        raise _unreadable(what, name, span, err) from None
     return target
+
+
+def _unreadable(what: str, name: str, span: Span, err: Exception) -> RulesError:
+    """V004 (a base) or E007 (a data file): a name the host cannot look up, shortened and
+    with its control characters shown as escapes."""
+    shown = repr(name if len(name) <= 60 else name[:57] + "...")[1:-1]
+    why = getattr(err, "strerror", None) or str(err)
+    return RulesError([Diagnostic("V004" if what == "base" else "E007",
+                                  f"cannot read the {what} file {shown}: {why}", span)])
 
 
 def _include_hint(written: Path, target: Path) -> str:

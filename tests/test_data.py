@@ -125,6 +125,7 @@ def test_ambiguous_enum_texts_and_texts_of_two_types(tmp_path):
     ("cards.txt", "cards: []\n", "V007", "not a .yaml or .yml file"),
     ("nothere.yaml", None, "E007", "does not exist"),
     ("x" * 300 + ".yaml", None, "E007", "cannot read the data file"),
+    ("a\x00b.yaml", None, "E007", "cannot read the data file a\\x00b.yaml"),
     ("latin.yaml", "cards:\n  - {name: caf\xe9}\n".encode("latin-1"), "E007", "not UTF-8"),
     ("bad.yaml", "cards:\n  - {name: Ace\n  - {name: King}\n", "E008", "not valid YAML"),
     ("twice.yaml", "cards: []\ncards: []\n", "E008", "not valid YAML"),

@@ -104,6 +104,8 @@ def test_a_missing_base_and_a_circle(tmp_path):
     assert codes(long) == ["V004"]
     assert "cannot read the base file" in err.value.render()
     assert "(" * 100 not in err.value.diagnostics[0].message  # the name shortened
+    null = write(tmp_path, "null.rules", 'extends "ra\x00ce.rules"\n')
+    assert codes(null) == ["V004"]
     write(tmp_path, "a.rules", 'extends "b.rules"\n')
     b = write(tmp_path, "b.rules", 'extends "a.rules"\n')
     assert codes(b) == ["V003"]
