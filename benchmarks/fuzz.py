@@ -87,6 +87,21 @@ def command_lines(rng: random.Random, n: int) -> list[F.Outcome]:
         os.chdir(here)
 
 
+def editor(rng: random.Random, n: int, sources: dict) -> list[F.Outcome]:
+    """Damaged rule files (none to two damages) opened in the language server, thirty
+    requests at random places of each."""
+    out = []
+    for _ in range(n):
+        path, text = rng.choice(list(sources.items()))
+        for _ in range(rng.randint(0, 2)):
+            text = F.damage(rng, text)
+        rel = str(path.relative_to(F.ROOT))
+        requests = F.editor_requests(rng, text)
+        out.append(F.guarded("editor requests", partial(F.run_editor, text, rel, requests),
+                             given=(text, requests)))
+    return out
+
+
 def report(outcomes: list[F.Outcome], seconds: float) -> int:
     kind = outcomes[0].kind if outcomes else "?"
     bad = [o for o in outcomes if o.traceback]
@@ -108,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--saves", type=int, default=3000, help="corrupted saved games")
     p.add_argument("--records", type=int, default=3000, help="corrupted game records")
     p.add_argument("--cli", type=int, default=3000, help="bad command lines")
+    p.add_argument("--editor", type=int, default=1000,
+                   help="damaged rule files in the language server, 30 requests each")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     sources = F.sources()
@@ -115,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             ("soup", lambda: soup(rng, args.soup)),
             ("saves", lambda: saved(rng, args.saves, "saves")),
             ("records", lambda: saved(rng, args.records, "records")),
-            ("cli", lambda: command_lines(rng, args.cli))]
+            ("cli", lambda: command_lines(rng, args.cli)),
+            ("editor", lambda: editor(rng, args.editor, sources))]
     bad = total = 0
     for name, run in runs:
         if not getattr(args, name):

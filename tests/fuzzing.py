@@ -9,10 +9,14 @@ figures of docs/robustness.md). Five kinds of input:
   replaced (huge numbers, deep lists, text, floats, other kinds), or a save of another
   game with these rules' digest forged in;
 - records: the same for a game record;
-- command lines: commands of `rulesdsl` with bad and odd values.
+- command lines: commands of `rulesdsl` with bad and odd values;
+- editor requests: a damaged rule file opened in the language server, then hover,
+  definition, references, highlight, rename, completion, signature help, outline, folding
+  and semantic tokens asked for at random places.
 Each input goes through what a user would do with it (load, run the examples, play a
-short game; load the save, view it, play on; replay the record; run the command). The
-only acceptable failure is a RulesError (a diagnostic): anything else is a traceback.
+short game; load the save, view it, play on; replay the record; run the command; edit).
+The only acceptable failure is a RulesError (a diagnostic), or for the language server an
+error answer to the editor: anything else is a traceback.
 A case that runs past its time limit is a hang.
 """
 
@@ -343,3 +347,94 @@ def run_cli(argv: list[str]) -> None:
         sys.stdin = sys.__stdin__
     if not isinstance(code, int):
         raise TypeError(f"main returned {code!r}")
+
+
+# ---- editor requests -------------------------------------------------------------------------
+
+EDITOR_REQUESTS = ("hover", "definition", "references", "highlight", "prepare_rename",
+                   "rename", "completion", "signature", "outline", "folding", "tokens")
+NEW_NAMES = ["x", "new_name", "", "1a", "play", "a b", "\u00e9t\u00e9", "x" * 300]
+
+
+def editor_requests(rng: random.Random, text: str, n: int = 30) -> list[tuple]:
+    """`n` requests at random places of the text: (request, line, character, a new name)."""
+    lines = text.split("\n")
+    out = []
+    for _ in range(n):
+        line = rng.randrange(len(lines) + 1)
+        character = rng.randrange(len(lines[line]) + 2) if line < len(lines) else 0
+        out.append((rng.choice(EDITOR_REQUESTS), line, character, rng.choice(NEW_NAMES)))
+    return out
+
+
+_editor: list[Any] = []
+
+
+def editor() -> Any:
+    """A language server of this process, its workspace the repository, that publishes
+    nowhere (nothing to send the diagnostics to)."""
+    if not _editor:
+        from lsprotocol import types
+        from pygls import uris
+
+        from rulesdsl.lsp.server import RulesServer
+
+        class Quiet(RulesServer):
+            def text_document_publish_diagnostics(self, params: Any) -> None:
+                pass
+
+            def settle(self) -> None:
+                pass
+
+        server = Quiet()
+        for _ in server.protocol.lsp_initialize(types.InitializeParams(
+                capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(ROOT)))):
+            pass
+        _editor.append(server)
+    return _editor[0]
+
+
+def run_editor(text: str, path: str, requests: list[tuple]) -> None:
+    """Open the text as the document at `path` (relative to the repository), ask each
+    request, close it. The server's error answers (a name to rename that is not there)
+    are answers."""
+    from lsprotocol import types as T
+    from pygls import uris
+    from pygls.exceptions import JsonRpcException
+
+    from rulesdsl.lsp import server as S
+
+    ls = editor()
+    uri = uris.from_fs_path(str(ROOT / path))
+    doc = T.TextDocumentIdentifier(uri=uri)
+    item = T.TextDocumentItem(uri=uri, language_id="rules", version=1, text=text)
+    ls.workspace.put_text_document(item)
+    asks: dict[str, Callable[[T.Position, str], Any]] = {
+        "hover": lambda p, _: S.on_hover(ls, T.HoverParams(text_document=doc, position=p)),
+        "definition": lambda p, _: S.on_definition(ls, T.DefinitionParams(
+            text_document=doc, position=p)),
+        "references": lambda p, _: S.on_references(ls, T.ReferenceParams(
+            text_document=doc, position=p,
+            context=T.ReferenceContext(include_declaration=True))),
+        "highlight": lambda p, _: S.on_highlight(ls, T.DocumentHighlightParams(
+            text_document=doc, position=p)),
+        "prepare_rename": lambda p, _: S.on_prepare_rename(ls, T.PrepareRenameParams(
+            text_document=doc, position=p)),
+        "rename": lambda p, new: S.on_rename(ls, T.RenameParams(
+            text_document=doc, position=p, new_name=new)),
+        "completion": lambda p, _: S.on_completion(ls, T.CompletionParams(
+            text_document=doc, position=p)),
+        "signature": lambda p, _: S.on_signature(ls, T.SignatureHelpParams(
+            text_document=doc, position=p)),
+        "outline": lambda p, _: S.on_outline(ls, T.DocumentSymbolParams(text_document=doc)),
+        "folding": lambda p, _: S.on_folding(ls, T.FoldingRangeParams(text_document=doc)),
+        "tokens": lambda p, _: S.on_tokens(ls, T.SemanticTokensParams(text_document=doc)),
+    }
+    try:
+        S.did_open(ls, T.DidOpenTextDocumentParams(text_document=item))
+        for request, line, character, new in requests:
+            with contextlib.suppress(JsonRpcException):
+                asks[request](T.Position(line=line, character=character), new)
+    finally:
+        S.did_close(ls, T.DidCloseTextDocumentParams(text_document=doc))
+        ls.workspace.remove_text_document(uri)

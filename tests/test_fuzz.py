@@ -1,6 +1,7 @@
 """Fuzzing (tests/fuzzing.py): damaged rule files, token soup, corrupted saves and records,
-bad command lines. None may end in a Python traceback or a hang. A few hundred inputs per
-run; `python benchmarks/fuzz.py` runs thousands (docs/robustness.md).
+bad command lines, editor requests on damaged files. None may end in a Python traceback
+or a hang. A few hundred inputs per run; `python benchmarks/fuzz.py` runs thousands
+(docs/robustness.md).
 
 Rule files can still hit limits of the engine that another change sets (the size of
 numbers and collections, nesting depth, work inside one expression: `fuzzing.KNOWN`);
@@ -55,6 +56,19 @@ def test_damaged_rule_files(rng: random.Random, path: Path) -> None:
         text = F.damage(rng, text)
     rel = str(path.relative_to(F.ROOT))
     handled(F.guarded("rules", lambda: F.run_text(text, rel), given=text))
+
+
+@fast(15)
+@given(rng=st.randoms(use_true_random=False), path=st.sampled_from(F.GAME_FILES))
+def test_editor_requests_on_damaged_rule_files(rng: random.Random, path: Path) -> None:
+    """The language server answers every request on a damaged file, or says it cannot."""
+    text = SOURCES[path]
+    for _ in range(rng.randint(0, 2)):
+        text = F.damage(rng, text)
+    rel = str(path.relative_to(F.ROOT))
+    requests = F.editor_requests(rng, text)
+    handled(F.guarded("editor", lambda: F.run_editor(text, rel, requests),
+                      given=(text, requests)))
 
 
 @fast(150)
