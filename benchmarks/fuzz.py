@@ -26,13 +26,18 @@ import rulesdsl  # noqa: E402
 from tests import fuzzing as F  # noqa: E402
 
 
+def damaged(rng: random.Random, sources: dict, least: int, most: int) -> tuple[str, str]:
+    """A file of games/, damaged `least` to `most` times, and its path in the repository."""
+    path, text = rng.choice(list(sources.items()))
+    for _ in range(rng.randint(least, most)):
+        text = F.damage(rng, text)
+    return text, str(path.relative_to(F.ROOT))
+
+
 def rule_files(rng: random.Random, n: int, sources: dict) -> list[F.Outcome]:
     out = []
     for _ in range(n):
-        path, text = rng.choice(list(sources.items()))
-        for _ in range(rng.randint(1, 3)):
-            text = F.damage(rng, text)
-        rel = str(path.relative_to(F.ROOT))
+        text, rel = damaged(rng, sources, 1, 3)
         out.append(F.guarded("rule files", partial(F.run_text, text, rel), given=text))
     return out
 
@@ -92,10 +97,7 @@ def editor(rng: random.Random, n: int, sources: dict) -> list[F.Outcome]:
     requests at random places of each."""
     out = []
     for _ in range(n):
-        path, text = rng.choice(list(sources.items()))
-        for _ in range(rng.randint(0, 2)):
-            text = F.damage(rng, text)
-        rel = str(path.relative_to(F.ROOT))
+        text, rel = damaged(rng, sources, 0, 2)
         requests = F.editor_requests(rng, text)
         out.append(F.guarded("editor requests", partial(F.run_editor, text, rel, requests),
                              given=(text, requests)))
