@@ -1,12 +1,24 @@
-"""Shared fixtures: every game under games/ is found automatically."""
+"""Shared fixtures: every game under games/ is found automatically.
+
+The property tests (hypothesis) draw the same inputs at every run of the same code: a
+suite that passes here passes on a fresh clone. To explore new inputs instead, as the
+fuzzing did when it found the bugs docs/robustness.md lists, run with
+RULESDSL_HYPOTHESIS=explore (or `python benchmarks/fuzz.py --seed N` for the long runs).
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import rulesdsl
+
+settings.register_profile("fixed", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("RULESDSL_HYPOTHESIS", "fixed"))
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_FILES = sorted(ROOT.glob("games/*/*.rules"))
