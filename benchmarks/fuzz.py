@@ -29,9 +29,7 @@ from tests import fuzzing as F  # noqa: E402
 def damaged(rng: random.Random, sources: dict, least: int, most: int) -> tuple[str, str]:
     """A file of games/, damaged `least` to `most` times, and its path in the repository."""
     path, text = rng.choice(list(sources.items()))
-    for _ in range(rng.randint(least, most)):
-        text = F.damage(rng, text)
-    return text, str(path.relative_to(F.ROOT))
+    return F.damaged(rng, text, least, most), str(path.relative_to(F.ROOT))
 
 
 def rule_files(rng: random.Random, n: int, sources: dict) -> list[F.Outcome]:

@@ -21,20 +21,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from typing import Any
 
 import rulesdsl
+from benchmarks.playouts import play
 
 HELPERS = ("_tareas", "_tcentre_done", "_tspots", "_thas_spot")
 KEPT = 2000  # calls kept per helper, at most
 
 
+def namespace_of(rules: rulesdsl.Rules) -> dict[str, Any]:
+    """The generated module's names: its tables and the helpers it calls."""
+    return next(b for b in rules.program.blocks if b is not None).__globals__
+
+
 def calls_of(rules: rulesdsl.Rules, players: int, games: int) -> tuple[dict, int]:
     """The calls of each helper in `games` random games (seeds 1 to games), each with
     copies of the lists it was given; and the decisions the games took."""
-    namespace = rules.program.blocks[0].__globals__
+    namespace = namespace_of(rules)
     kept: dict[str, list[tuple]] = {name: [] for name in HELPERS}
     originals = {name: namespace[name] for name in HELPERS}
 
@@ -47,16 +52,10 @@ def calls_of(rules: rulesdsl.Rules, players: int, games: int) -> tuple[dict, int
             return helper(*args)
         return keep
 
-    decisions = 0
     try:
         for name in HELPERS:
             namespace[name] = keeper(name)
-        for seed in range(1, games + 1):
-            game = rules.new_game(players=players, seed=seed)
-            choose = random.Random(seed).randrange
-            while not game.over:
-                game.apply_index(choose(game.num_options()))
-            decisions += game.decisions
+        _, decisions = play(rules, players, games)  # as benchmarks.playouts plays them
     finally:
         namespace.update(originals)
     return {name: (originals[name], calls) for name, calls in kept.items()}, decisions

@@ -205,6 +205,13 @@ def damage(rng: random.Random, text: str) -> str:
     return "\n".join(lines)
 
 
+def damaged(rng: random.Random, text: str, least: int, most: int) -> str:
+    """The text damaged `least` to `most` times (`damage`)."""
+    for _ in range(rng.randint(least, most)):
+        text = damage(rng, text)
+    return text
+
+
 def token_soup(rng: random.Random) -> str:
     words = [rng.choice(TOKENS) for _ in range(rng.randint(1, 80))]
     head = 'game "Soup"\nplayers 2\n' if rng.random() < 0.7 else ""
@@ -381,15 +388,15 @@ def editor() -> Any:
 
         class Quiet(RulesServer):
             def text_document_publish_diagnostics(self, params: Any) -> None:
-                pass
+                """No editor to send them to."""
 
             def settle(self) -> None:
-                pass
+                """No event loop to schedule the collector's run on."""
 
         server = Quiet()
-        for _ in server.protocol.lsp_initialize(types.InitializeParams(
-                capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(ROOT)))):
-            pass
+        # the `initialize` request's steps (the workspace made), as an editor's would run
+        list(server.protocol.lsp_initialize(types.InitializeParams(
+            capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(ROOT)))))
         _editor.append(server)
     return _editor[0]
 

@@ -140,7 +140,7 @@ def test_the_territory_helpers_are_timed_over_the_calls_of_random_games(capsys):
     assert all(out["calls"][name] > 0 for name in territory.HELPERS)
     # the calls are kept by wrapping the rules' helpers, which are put back after
     rules = rulesdsl.load(skye)
-    namespace = rules.program.blocks[0].__globals__
+    namespace = territory.namespace_of(rules)
     before = {name: namespace[name] for name in territory.HELPERS}
     found, decisions = territory.calls_of(rules, 2, 1)
     assert decisions == out["decisions"]

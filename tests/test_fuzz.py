@@ -51,9 +51,7 @@ SMALL_GAMES = [p for p in F.GAME_FILES if p.parent.name in ("pig", "tictactoe",
 @fast(60)
 @given(rng=st.randoms(use_true_random=False), path=st.sampled_from(F.GAME_FILES))
 def test_damaged_rule_files(rng: random.Random, path: Path) -> None:
-    text = SOURCES[path]
-    for _ in range(rng.randint(1, 3)):
-        text = F.damage(rng, text)
+    text = F.damaged(rng, SOURCES[path], 1, 3)
     rel = str(path.relative_to(F.ROOT))
     handled(F.guarded("rules", lambda: F.run_text(text, rel), given=text))
 
@@ -62,9 +60,7 @@ def test_damaged_rule_files(rng: random.Random, path: Path) -> None:
 @given(rng=st.randoms(use_true_random=False), path=st.sampled_from(F.GAME_FILES))
 def test_editor_requests_on_damaged_rule_files(rng: random.Random, path: Path) -> None:
     """The language server answers every request on a damaged file, or says it cannot."""
-    text = SOURCES[path]
-    for _ in range(rng.randint(0, 2)):
-        text = F.damage(rng, text)
+    text = F.damaged(rng, SOURCES[path], 0, 2)
     rel = str(path.relative_to(F.ROOT))
     requests = F.editor_requests(rng, text)
     handled(F.guarded("editor", lambda: F.run_editor(text, rel, requests),
