@@ -13,7 +13,12 @@ rules' generated code with nothing of the engine around it: a bare loop that put
 random option where the pending decision expects it and calls the block that goes on
 (no check of the index, no history, no step budget reset by `apply_index`, no limit):
 no loop around this code can be faster, so its ratio bounds what the engine could reach
-without generating faster code for the rules themselves.
+without generating faster code for the rules themselves. A fifth, `own generator`, plays
+the hand-written games again with every draw from the engine's generator (`Generator.rand`:
+xorshift64*, its state one integer, the same draws on every platform, which every record,
+save and seeded result depends on) in place of `random.Random.randrange` (Mersenne Twister,
+written in C): its ratio to the hand-written rate is what the draws alone leave of 1, a
+bound no engine that draws from that generator can pass through simulate.
 
 Usage, from the repository root:
 
@@ -31,6 +36,7 @@ import rulesdsl
 from benchmarks.handwritten import connect_four, pig, tictactoe, yacht
 from rulesdsl.balance.games import Batch, Plan, play_batch, remember
 from rulesdsl.balance.running import MAX_BATCH
+from rulesdsl.interpreter.state import Generator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,9 +110,11 @@ def bench_simulate(plan: Plan, seconds: float) -> tuple[int, float]:
             return games, elapsed
 
 
-def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
-    """Play random hand-written games until `seconds` have passed; return (games, elapsed)."""
-    rng = random.Random(seed)
+def bench_handwritten(module, seconds: float, seed: int,
+                      draws=random.Random) -> tuple[int, float]:
+    """Play random hand-written games, drawing from `draws(seed)` (Python's generator, or
+    the engine's: `EngineDraws`), until `seconds` have passed; return (games, elapsed)."""
+    rng = draws(seed)
     play_random = module.play_random
     games = 0
     start = time.perf_counter()
@@ -118,8 +126,18 @@ def bench_handwritten(module, seconds: float, seed: int) -> tuple[int, float]:
             return games, elapsed
 
 
+class EngineDraws:
+    """A stand-in for `random.Random` in the hand-written games (they call only
+    `randrange(n)`): the draws of the engine's generator, seeded as a game is."""
+
+    __slots__ = ("randrange",)
+
+    def __init__(self, seed: int):
+        self.randrange = Generator(seed).rand
+
+
 def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
-    """Time the four sides `repeat` times, in turn (A B C D A B C D ...), and report the
+    """Time the five sides `repeat` times, in turn (A B C D E A B C D E ...), and report the
     medians: of each side's rate, and of the ratios within each round (robust to a
     drifting machine)."""
     rule_file, module = GAMES[name]
@@ -127,18 +145,20 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
     plan = Plan(str(ROOT / rule_file), module.PLAYERS, ("random",), seed)
     remember(plan, rules)
     engine_rates, simulate_rates, hand_rates = [], [], []
-    ratios, simulate_ratios, alone_ratios = [], [], []
+    ratios, simulate_ratios, alone_ratios, drawn_ratios = [], [], [], []
     for _ in range(repeat):
         engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
         alone_games, alone_time = bench_rules_alone(rules, module.PLAYERS, seconds, seed)
         simulate_games, simulate_time = bench_simulate(plan, seconds)
         hand_games, hand_time = bench_handwritten(module, seconds, seed)
+        drawn_games, drawn_time = bench_handwritten(module, seconds, seed, EngineDraws)
         engine_rates.append(engine_games / engine_time)
         simulate_rates.append(simulate_games / simulate_time)
         hand_rates.append(hand_games / hand_time)
         ratios.append(engine_rates[-1] / hand_rates[-1])
         simulate_ratios.append(simulate_rates[-1] / hand_rates[-1])
         alone_ratios.append(alone_games / alone_time / hand_rates[-1])
+        drawn_ratios.append(drawn_games / drawn_time / hand_rates[-1])
     return {
         "game": name,
         "players": module.PLAYERS,
@@ -153,13 +173,14 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
         "simulate_ratio_min": round(min(simulate_ratios), 4),
         "simulate_ratio_max": round(max(simulate_ratios), 4),
         "rules_alone_ratio": round(statistics.median(alone_ratios), 4),
+        "own_generator_ratio": round(statistics.median(drawn_ratios), 4),
     }
 
 
 def print_table(results: list[dict]) -> None:
     header = (f"{'game':<14}{'rulesdsl/s':>12}{'simulate/s':>12}{'hand-written/s':>16}"
               f"{'ratio':>8}{'min-max':>13}{'simulate ratio':>16}{'min-max':>13}"
-              f"{'rules alone':>13}")
+              f"{'rules alone':>13}{'own generator':>15}")
     print(header)
     print("-" * len(header))
     for r in results:
@@ -168,7 +189,7 @@ def print_table(results: list[dict]) -> None:
               f"{r['ratio_min']:>7.3f}-{r['ratio_max']:.3f}"
               f"{r['simulate_ratio']:>16.3f}"
               f"{r['simulate_ratio_min']:>7.3f}-{r['simulate_ratio_max']:.3f}"
-              f"{r['rules_alone_ratio']:>13.3f}")
+              f"{r['rules_alone_ratio']:>13.3f}{r['own_generator_ratio']:>15.3f}")
 
 
 def main(argv=None) -> None:

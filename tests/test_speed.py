@@ -13,6 +13,7 @@ from rulesdsl.agents import make_agent
 from rulesdsl.balance import games as balance_games
 from rulesdsl.cli import main
 from rulesdsl.interpreter.observation import Observation
+from rulesdsl.interpreter.state import Generator
 
 from .conftest import ROOT
 
@@ -192,14 +193,18 @@ def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
 
 
 def test_the_benchmark_times_the_engine_simulate_and_the_rules_alone():
-    """`python -m benchmarks.run` reports four rates per game; the rules-alone loop plays
-    whole games (each ends with a result) on every game it times."""
+    """`python -m benchmarks.run` reports five rates per game; the rules-alone loop plays
+    whole games (each ends with a result) on every game it times; the hand-written games
+    drawing from the engine's generator play the same games as the engine's draws make."""
     from benchmarks import run
 
     got = run.run_game("pig", 0.05, 1, 1)
     for key in ("rulesdsl_per_sec", "simulate_per_sec", "handwritten_per_sec", "ratio",
-                "simulate_ratio", "rules_alone_ratio"):
+                "simulate_ratio", "rules_alone_ratio", "own_generator_ratio"):
         assert got[key] > 0
+    draws = run.EngineDraws(7)
+    again = Generator(7)
+    assert [draws.randrange(n) for n in range(1, 60)] == [again.rand(n) for n in range(1, 60)]
     for name, (path, module) in run.GAMES.items():
         rules = rulesdsl.load(str(ROOT / path))
         games, _ = run.bench_rules_alone(rules, module.PLAYERS, 0.0, 1)
