@@ -532,24 +532,52 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         return sorted({c for c, _ in seen})
 
     def _tlongest(geo: Geometry, cells: list, turns: list, xs: list) -> int:
-        """The most tiles on one road that enters no tile twice (searched depth first,
-        capped at MAX_ROAD_TILES tiles so that the work stays small)."""
-        links = _network(geo, cells, turns, xs)
-        best = 0
+        """The most tiles on one continuous road. A road crosses from a tile to the next
+        where their road ends face each other, and through a tile from one end of a road to
+        another end joined to it (a bend, a straight road, a junction's arms); it never
+        goes along a road end it has taken before. A tile it passes twice counts once; the
+        arms of a junction it does not take do not count; one tile with a road is a road
+        of one. Searched depth first from every tile, capped at MAX_ROAD_TILES tiles so that
+        the work stays small."""
+        joined: dict[tuple[int, int], list[int]] = {}  # (cell, side): the ends joined to it
+        for c in xs:
+            if cells[c] is None:
+                continue
+            for g in _groups(geo, cells, turns, c):
+                for s in g:
+                    joined[(c, s)] = g
+        if not joined:
+            return 0
+        step = geo[3]
+        best = 1
 
-        def walk(node: tuple[int, int], used: set[int]) -> None:
+        def leave(c: int, ends: list[int], used: set[tuple[int, int]],
+                  tiles: dict[int, int]) -> None:
+            """Go on from tile c by each of `ends` not taken yet."""
             nonlocal best
-            best = max(best, len(used))
+            for s in ends:
+                n = step[c][s]
+                if n is None or (c, s) in used:
+                    continue
+                entry = (n, (s + 2) % 4)
+                if entry not in joined or entry in used:
+                    continue
+                used.add((c, s))
+                used.add(entry)
+                tiles[n] = tiles.get(n, 0) + 1
+                best = max(best, len(tiles))
+                if best < MAX_ROAD_TILES:
+                    leave(n, joined[entry], used, tiles)
+                tiles[n] -= 1
+                if not tiles[n]:
+                    del tiles[n]
+                used.discard((c, s))
+                used.discard(entry)
+
+        for c, s in list(joined):
             if best >= MAX_ROAD_TILES:
-                return
-            for m in links[node]:
-                if m[0] not in used:
-                    used.add(m[0])
-                    walk(m, used)
-                    used.discard(m[0])
-        for node in links:
-            if links[node] and best < MAX_ROAD_TILES:
-                walk(node, {node[0]})
+                break
+            leave(c, [s], set(), {c: 1})
         return best
 
     def _truns(geo: Geometry, cells: list, xs: list, dx: int, dy: int) -> list[list[int]]:

@@ -376,3 +376,98 @@ def test_a_centre_is_completed_when_the_flooded_area_around_it_is_closed(
     done = {part[0]: closed for _, area, closed in areas for part in area if part[1] == 4}
     for cell in range(board.size):
         assert helpers["_tcentre_done"](geo, cells, turns, cell) == done.get(cell, False)
+
+
+def longest_road_by_the_rule(board: TerritoryBoard, roads: list, cells: list, turns: list,
+                             xs: list) -> int:
+    """The most tiles on one continuous road, as the Druids' rulebook counts it ("each tile
+    can only be counted once, even if the road passes through twice"; junctions' other arms
+    not counted): every walk that crosses between facing road ends and, inside a tile,
+    from one end of a road to another end of the same road, never taking an end twice,
+    explored breadth first from every road end (a tile with a road is a road of one)."""
+    ends = {}
+    for c in set(xs):
+        if cells[c] is None:
+            continue
+        for group in roads[cells[c]]:
+            shown = [(i + turns[c]) % 4 for i in group]
+            for e in shown:
+                ends[(c, e)] = shown
+    if not ends:
+        return 0
+    best = 1
+    todo = [(c, (e,), frozenset(), frozenset([c])) for c, e in ends]
+    seen = set(todo)
+    while todo:
+        here, exits, used, tiles = todo.pop(0)
+        best = max(best, len(tiles))
+        for e in exits:
+            n = board.step[here][e]
+            entry = (n, (e + 2) % 4)
+            if n is None or (here, e) in used or entry not in ends or entry in used:
+                continue
+            state = (n, tuple(ends[entry]), used | {(here, e), entry}, tiles | {n})
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_longest_road_counts_a_tile_once_even_where_the_road_passes_it_twice(
+        data: st.DataObject) -> None:
+    """`longest_road` (the helper `_tlongest`) against `longest_road_by_the_rule`, over
+    random territories of tiles with random roads (none, a dead end, bends, straights,
+    junctions, two roads on one tile), placed at random turns."""
+    width = data.draw(st.integers(1, 4), "width")
+    height = data.draw(st.integers(1, 4), "height")
+    board = TerritoryBoard("land", width, height, 1, "Tile", ["n", "e", "s", "w"])
+    count = data.draw(st.integers(1, 5), "tiles")
+    roads = []
+    for _ in range(count):
+        sides = data.draw(st.permutations(range(4)), "sides")
+        cuts = sorted(data.draw(st.sets(st.integers(0, 4), max_size=3), "cuts") | {0, 4})
+        groups = [sides[a:b] for a, b in zip(cuts, cuts[1:]) if sides[a:b]]
+        roads.append(data.draw(st.lists(st.sampled_from(groups), max_size=len(groups),
+                                        unique_by=tuple), "roads"))
+    geo = geometry(board, [["G"] * count for _ in range(4)], None, roads)
+    cells: list = [None] * board.size
+    turns: list = [None] * board.size
+    for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
+        cells[cell] = data.draw(st.integers(0, count - 1))
+        turns[cell] = data.draw(st.integers(0, 3))
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    xs = list(range(board.size))
+    assert helpers["_tlongest"](geo, cells, turns, xs) == longest_road_by_the_rule(
+        board, roads, cells, turns, xs)
+
+
+def test_a_road_through_a_tile_twice_counts_every_tile_it_reaches():
+    """A road that leaves a tile by one road, goes round and comes back through the same
+    tile by its other road: every tile on the way counts, that tile once (the search that
+    never entered a tile twice stopped at its second pass)."""
+    board = TerritoryBoard("land", 3, 4, 1, "Tile", ["n", "e", "s", "w"])
+    # a tile with two roads (north-west and south-east bends), then bends and straights
+    # round the east: (0,1) west end -> (1,1) twice
+    straight_we, bend_ws, bend_nw, bend_ne, two_bends, bend_es, straight_ns = range(7)
+    roads = [[[3, 1]], [[3, 2]], [[0, 3]], [[0, 1]], [[0, 3], [1, 2]], [[1, 2]], [[0, 2]]]
+    geo = geometry(board, [["G"] * 7 for _ in range(4)], None, roads)
+    cells: list = [None] * board.size
+    turns: list = [0] * board.size
+    w = board.width
+
+    def at(x: int, y: int) -> int:  # y grows to the north, as the board's steps go
+        return y * w + x
+
+    north = board.step[at(1, 1)][0]
+    assert north == at(1, 2), "the board's steps are as this test reads them"
+    cells[at(0, 1)] = straight_we   # the road comes in from the west
+    cells[at(1, 1)] = two_bends     # west -> north, and later east -> south
+    cells[at(1, 2)] = bend_es       # from the south, round to the east
+    cells[at(2, 2)] = bend_ws       # from the west, down to the south
+    cells[at(2, 1)] = bend_nw       # from the north, back west into (1, 1)
+    cells[at(1, 0)] = straight_ns   # out of (1, 1) to the south
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    assert helpers["_tlongest"](geo, cells, turns, list(range(board.size))) == 6
+    assert longest_road_by_the_rule(board, roads, cells, turns, list(range(board.size))) == 6
