@@ -37,6 +37,7 @@ SIDE_NAMES = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3,
 DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # north, east, south, west as (dx, dy)
 MAX_TERRITORY = 31     # columns and rows of one territory, at most
 MAX_ROAD_TILES = 40    # a road longer than this is counted as this long (see longest_road)
+MAX_ROAD_STEPS = 100_000  # the longest road's search stops after this many steps
 _EVERY = object()      # the areas of every terrain (see _parts)
 
 
@@ -537,8 +538,10 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
         another end joined to it (a bend, a straight road, a junction's arms); it never
         goes along a road end it has taken before. A tile it passes twice counts once; the
         arms of a junction it does not take do not count; one tile with a road is a road
-        of one. Searched depth first from every tile, capped at MAX_ROAD_TILES tiles so that
-        the work stays small."""
+        of one. Searched depth first from every road end, in a fixed order; the search
+        ends when a road takes every tile with a road, or MAX_ROAD_TILES of them, and in
+        any case after MAX_ROAD_STEPS steps (the longest is a hard search: a grid of
+        crossroads has more roads than can be tried), with the longest found by then."""
         joined: dict[tuple[int, int], list[int]] = {}  # (cell, side): the ends joined to it
         for c in xs:
             if cells[c] is None:
@@ -550,33 +553,35 @@ def tile_helpers(err: Callable[..., Exception]) -> dict[str, Callable[..., Any]]
             return 0
         step = geo[3]
         best = 1
+        most = min(MAX_ROAD_TILES, len({c for c, _ in joined}))
+        steps = 0
 
         def leave(c: int, ends: list[int], used: set[tuple[int, int]],
                   tiles: dict[int, int]) -> None:
             """Go on from tile c by each of `ends` not taken yet."""
-            nonlocal best
+            nonlocal best, steps
             for s in ends:
+                if best >= most or steps >= MAX_ROAD_STEPS:
+                    return
                 n = step[c][s]
                 if n is None or (c, s) in used:
                     continue
                 entry = (n, (s + 2) % 4)
                 if entry not in joined or entry in used:
                     continue
+                steps += 1
                 used.add((c, s))
                 used.add(entry)
                 tiles[n] = tiles.get(n, 0) + 1
                 best = max(best, len(tiles))
-                if best < MAX_ROAD_TILES:
-                    leave(n, joined[entry], used, tiles)
+                leave(n, joined[entry], used, tiles)
                 tiles[n] -= 1
                 if not tiles[n]:
                     del tiles[n]
                 used.discard((c, s))
                 used.discard(entry)
 
-        for c, s in list(joined):
-            if best >= MAX_ROAD_TILES:
-                break
+        for c, s in joined:
             leave(c, [s], set(), {c: 1})
         return best
 

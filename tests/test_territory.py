@@ -450,9 +450,9 @@ def test_a_road_through_a_tile_twice_counts_every_tile_it_reaches():
     board = TerritoryBoard("land", 3, 4, 1, "Tile", ["n", "e", "s", "w"])
     # a tile with two roads (north-west and south-east bends), then bends and straights
     # round the east: (0,1) west end -> (1,1) twice
-    straight_we, bend_ws, bend_nw, bend_ne, two_bends, bend_es, straight_ns = range(7)
-    roads = [[[3, 1]], [[3, 2]], [[0, 3]], [[0, 1]], [[0, 3], [1, 2]], [[1, 2]], [[0, 2]]]
-    geo = geometry(board, [["G"] * 7 for _ in range(4)], None, roads)
+    straight_we, bend_ws, bend_nw, two_bends, bend_es, straight_ns = range(6)
+    roads = [[[3, 1]], [[3, 2]], [[0, 3]], [[0, 3], [1, 2]], [[1, 2]], [[0, 2]]]
+    geo = geometry(board, [["G"] * 6 for _ in range(4)], None, roads)
     cells: list = [None] * board.size
     turns: list = [0] * board.size
     w = board.width
@@ -471,3 +471,41 @@ def test_a_road_through_a_tile_twice_counts_every_tile_it_reaches():
     helpers = tile_helpers(lambda code, message, sid: ValueError(message))
     assert helpers["_tlongest"](geo, cells, turns, list(range(board.size))) == 6
     assert longest_road_by_the_rule(board, roads, cells, turns, list(range(board.size))) == 6
+
+
+class _CountedSteps(list):
+    """A board's table of neighbours that counts how often a road end is followed."""
+
+    reads = 0
+
+    def __getitem__(self, cell):  # type: ignore[override]
+        _CountedSteps.reads += 1
+        return super().__getitem__(cell)
+
+
+def test_the_longest_road_search_stays_small_on_a_grid_of_crossroads(monkeypatch):
+    """The longest road is a hard search: on a grid of crossroads with dead ends in its
+    corners (no road takes every tile) it tries a great many roads (4 x 4: 63,222 ends
+    followed to find 14). It stops when a road takes every tile with a road, and in any
+    case after MAX_ROAD_STEPS steps, with the longest found by then."""
+    from rulesdsl import territory
+
+    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    size = 4
+    board = TerritoryBoard("land", size, size, 1, "Tile", ["n", "e", "s", "w"])
+    crossroads, dead_end = 0, 1
+    geo = geometry(board, [["G", "G"] for _ in range(4)], None, [[[0, 1, 2, 3]], [[0]]])
+    geo = (*geo[:3], _CountedSteps(board.step), *geo[4:])
+    xs = list(range(board.size))
+    turns: list = [0] * board.size
+    cells: list = [crossroads] * board.size
+    _CountedSteps.reads = 0
+    assert helpers["_tlongest"](geo, cells, turns, xs) == size * size
+    assert _CountedSteps.reads <= 4 * size * size  # the first road takes every tile: done
+    for corner in (0, size - 1, board.size - size, board.size - 1):
+        cells[corner] = dead_end
+    monkeypatch.setattr(territory, "MAX_ROAD_STEPS", 1000)
+    _CountedSteps.reads = 0
+    found = helpers["_tlongest"](geo, cells, turns, xs)
+    assert size * size - 6 <= found <= size * size - 2  # two dead ends at most on one road
+    assert _CountedSteps.reads <= 4 * (1000 + 4 * len(xs))  # a few ends read a step
