@@ -15,6 +15,7 @@ from data files get their rows (data.py).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +195,7 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
             if gone not in where or where[gone] in removed:
                 diags.append(Diagnostic("V001", f"there is no {describe(gone)} in "
                                         f"{_short(str(base_path))} to remove", item.span,
-                                        hint=_known(items, item.what)))
+                                        hint=_known(items, item.what, item.name or "")))
             else:
                 removed.add(where[gone])
         else:
@@ -248,7 +249,7 @@ def _change(item: A.Change, items: list, where: dict, removed: set, base_path: P
     if key not in where or where[key] in removed:
         diags.append(Diagnostic("V001", f"there is no {describe_change(item)} in "
                                 f"{_short(str(base_path))} to change", item.span,
-                                hint=_known(items, item.what)))
+                                hint=_known(items, item.what, item.name or "")))
         return
     lines = {path: text.splitlines() for path, text in sources.items()}
 
@@ -290,7 +291,7 @@ def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path:
         else:
             diags.append(Diagnostic("V001", f"there is no {describe(key)} in "
                                     f"{_short(str(base_path))} to replace", item.span,
-                                    hint=_known(items, key[0]) or "to add it, leave out "
+                                    hint=_known(items, key[0], key[1]) or "to add it, leave out "
                                     "'replace'"))
         return
     old = items[where[key]]
@@ -301,12 +302,17 @@ def _replace(item: A.Replace, items: list, where: dict, removed: set, base_path:
     items[where[key]] = new
 
 
-def _known(items: list, word: str) -> str | None:
+def _known(items: list, word: str, wanted: str = "") -> str | None:
+    """A hint naming what the base has of a kind of declaration: the names closest to the
+    one asked for first (with a did-you-mean when one is close), then the others."""
     names = [k[1] for d in items if (k := key_of(d)) is not None and k[0] == word and k[1]
              and not hidden_rule(k)]
     if not names:
         return None
-    return f"the base has {word} " + ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6) if wanted else []
+    listed = close + [n for n in names if n not in close]
+    known = f"the base has {word} " + ", ".join(listed[:8]) + (" ..." if len(listed) > 8 else "")
+    return f"did you mean {close[0]}? {known}" if close else known
 
 
 def _short(path: str) -> str:

@@ -50,6 +50,11 @@ from .types import (
     with_article,
 )
 
+# the names `of` reads itself, whatever the value: a field cannot take them
+RESERVED_FIELDS = {
+    "face": "'face of d' reads the face a die shows",
+    "piece": "'piece of c' reads the piece on a cell",
+}
 
 class DeclarationChecker(ExpressionChecker):
     """The declarations of a rule file."""
@@ -65,11 +70,22 @@ class DeclarationChecker(ExpressionChecker):
             info.labels.append(v.label or v.name)
         self.a.enums[d.name] = info
 
+    def reserved_fields(self, d: A.EnumDecl | A.KindDecl) -> None:
+        """Report each field of a table named by a word `of` reads itself (`face of d`,
+        `piece of c`), at its place."""
+        for i, f in enumerate(d.fields):
+            if f in RESERVED_FIELDS:
+                span = d.field_spans[i] if i < len(d.field_spans) else d.span
+                self.err("E022", f"'{f}' is a word of the language and cannot name a field: "
+                         f"{RESERVED_FIELDS[f]}", span,
+                         hint=f"give the field another name, such as {f}_value")
+
     def enum_fields(self, d: A.EnumDecl) -> None:
         """The fields of an enum that is a table, once the constants are known."""
         info = self.a.enums.get(d.name)
         if info is None or not d.fields:
             return
+        self.reserved_fields(d)
         if len(set(d.fields)) != len(d.fields):
             self.err("E021", f"enum {d.name} names a field twice", d.span)
             return
@@ -272,6 +288,7 @@ class DeclarationChecker(ExpressionChecker):
         if len(set(d.fields)) != len(d.fields):
             self.err("E021", f"kind {d.name} names a field twice", d.span)
             return
+        self.reserved_fields(d)
         if d.defaults and d.source is None:
             self.err("E009", f"kind {d.name} gives a field a value for the rows that leave it "
                      "out, and only a kind read from a data file has such rows", d.span,

@@ -242,7 +242,9 @@ class ExpressionChecker(CheckerBase):
             if t == ANY and len(a.diagnostics) > reported:
                 return ANY  # the operand's own error is enough
             if not is_a(t, "die"):
-                self.err("E030", f"only a die has a face, not {with_article(t)}", e.obj.span)
+                if not self.has_field(t, "face"):  # else the field's name was reported
+                    self.err("E030", f"only a die has a face, not {with_article(t)}",
+                             e.obj.span)
                 return ANY
             a.binding[id(e)] = FaceRef(t[1])
             return a.dies[a.dice[t[1]].die].face_type
@@ -251,7 +253,9 @@ class ExpressionChecker(CheckerBase):
             if t == ANY and len(a.diagnostics) > reported:
                 return ANY
             if not is_a(t, "cell"):
-                self.err("E030", f"only a cell holds a piece, not {with_article(t)}", e.obj.span)
+                if not self.has_field(t, "piece"):  # else the field's name was reported
+                    self.err("E030", f"only a cell holds a piece, not {with_article(t)}",
+                             e.obj.span)
                 return ANY
             a.binding[id(e)] = PieceRef(t[1])
             return a.holding.get(t[1], ANY)
@@ -294,6 +298,14 @@ class ExpressionChecker(CheckerBase):
         a.binding[id(e)] = CounterRef(e.attr)
         self.not_a_tally(info, e.span, scope)
         return info.type
+
+    def has_field(self, t: Type, field: str) -> bool:
+        """Whether a component or enum type has a field of that name."""
+        if is_a(t, "comp") and t[1] in self.a.kinds:
+            return field in self.a.kinds[t[1]].fields
+        if is_a(t, "enum") and t[1] in self.a.enums:
+            return field in self.a.enums[t[1]].fields
+        return False
 
     def not_a_tally(self, info: CounterInfo, span: Span, scope: Scope) -> None:
         """A statistic's tally is read by reports, examples and other statistics, never by

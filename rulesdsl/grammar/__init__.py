@@ -8,6 +8,7 @@ reports the syntax errors of several declarations.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 import sys
@@ -244,6 +245,9 @@ def _syntax_diagnostic(err: Exception, path: str, text: str) -> Diagnostic:
         taken = _keyword_as_name(text, line)
         if taken is not None:
             msg, hint = taken
+        misspelt = _misspelt_word(parser, text, path, line, col)
+        if misspelt is not None:
+            return misspelt
         layout = tok.type in ("_NL", "_INDENT", "_DEDENT", "$END")
         width = 1 if layout else max(len(str(tok)), 1)
         span = Span(file=path, line=line, column=col, end_line=line, end_column=col + width)
@@ -292,6 +296,39 @@ def _keyword_as_name(text: str, line: int) -> tuple[str, str] | None:
                 "\"id\", ...", "a counter named 'options' needs another name to be "
                 "expected, such as options_left")
     return None
+
+
+_FIRST_WORD = re.compile(r"^(\s*)([A-Za-z_][A-Za-z_0-9]*)(\s+)")
+
+
+def _keywords(parser: Lark) -> list[str]:
+    """The words of the language: the grammar's terminals that are plain words."""
+    return sorted({t.pattern.value for t in parser.terminals
+                   if t.pattern.type == "str" and t.pattern.value.isalpha()})
+
+
+def _misspelt_word(parser: Lark, text: str, path: str, line: int,
+                   col: int) -> Diagnostic | None:
+    """The diagnostic for a line whose first word is no word of the language but close
+    to one (`chose n in 1..3`, `countr x ...`), when the parser stopped at that word or at
+    the one after it (in a block the word is read as the name of a rule to call, and the
+    message would otherwise be about the next word). None for any other line."""
+    lines = text.split("\n")
+    source = lines[line - 1] if 1 <= line <= len(lines) else ""
+    first = _FIRST_WORD.match(source)
+    if first is None or col not in (len(first.group(1)) + 1, first.end() + 1):
+        return None
+    word = first.group(2)
+    words = _keywords(parser)
+    if word in words:
+        return None
+    close = difflib.get_close_matches(word, words, n=1, cutoff=0.75)
+    if not close:
+        return None
+    start = len(first.group(1)) + 1
+    span = Span(file=path, line=line, column=start, end_line=line, end_column=start + len(word))
+    return Diagnostic("E001", f"'{word}' is not a word of the language", span,
+                      hint=f"did you mean '{close[0]}'?")
 
 
 def _block_opener(text: str, line: int, col: int, dedent: bool) -> int | None:

@@ -806,8 +806,17 @@ class Compiler(ExpressionCompiler):
         self.emit(pos, E.assign(target, value))
 
     def expect(self, s: A.Expect, pos: list) -> None:
-        sid = E.const(self.sid(s.span))
-        c = s.cond
+        self.expect_part(s.cond, s.span, pos)
+
+    def expect_part(self, c: A.Expr, span: Span, pos: list) -> None:
+        """The check of an expectation, or of one side of an `and` in it: each side is
+        checked in turn (as `and` evaluates them), so a failure names and underlines the
+        side that is false."""
+        if isinstance(c, A.Binary) and c.op == "and":
+            self.expect_part(c.left, c.left.span, pos)
+            self.expect_part(c.right, c.right.span, pos)
+            return
+        sid = E.const(self.sid(span))
         text = self.text_of(c.span)
         if isinstance(c, A.Binary) and c.op in ("==", "!=", "<", ">", "<=", ">="):
             lt, rt = self.a.type_of(c.left), self.a.type_of(c.right)

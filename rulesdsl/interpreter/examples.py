@@ -123,5 +123,16 @@ def run_examples(rules: Rules) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for proc in rules.analysis.procs:
         if proc.kind == "example":
-            out.extend(run_example(rules, proc.name))
+            failures = run_example(rules, proc.name)
+            written = proc.example.span.file if proc.example is not None else None
+            if failures and written and rules.path and written != rules.path:
+                # an example of the base that the variant's changes break: the place is in
+                # the base, the cause in the variant
+                for d in failures:
+                    d.notes.append(f"this example of {written} is inherited by {rules.path}, "
+                                   "whose changes make it fail")
+                    d.hint = d.hint or (f"if {rules.path} changes this on purpose, replace "
+                                        f"the example there (replace example \"{proc.name}\" "
+                                        f"...) or remove it (remove example \"{proc.name}\")")
+            out.extend(failures)
     return out
