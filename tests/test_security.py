@@ -413,6 +413,11 @@ REPORTED = {
     "201 + in a set": (_hostile("counter n = 0", "    set n = " + " + ".join(["1"] * 202)
                                 + "\n    end game", "    play"), "E004", 5),
     "99 nested if blocks": (_hostile("", _IFS), "E004", 53),
+    "two lists of 60,000 joined": (_hostile("", "    let s = (1..60000) + (1..60000)\n"
+                                            "    end game", "    play"), "R008", 5),
+    "a comprehension over two lists of 1,000": (
+        _hostile("", "    let s = [a for a in 1..1000 for b in 1..1000]\n    end game",
+                 "    play"), "R008", 5),
     "a number of 4,301 digits": (_hostile("const X = " + "9" * 4301), "E005", 3),
 }
 

@@ -321,6 +321,8 @@ class ExpressionChecker(CheckerBase):
             self.want(e.left, BOOL, scope, f"the operand of '{op}'")
             self.want(e.right, BOOL, scope, f"the operand of '{op}'")
             return BOOL
+        if op == "+":
+            return self.plus(e, scope)
         if op in ("+", "-", "*", "/", "%", ".."):
             self.want(e.left, INT, scope, f"the operand of '{op}'")
             self.want(e.right, INT, scope, f"the operand of '{op}'")
@@ -344,6 +346,29 @@ class ExpressionChecker(CheckerBase):
             self.err("E030", f"comparing {with_article(left)} with {with_article(right)} is always "
                      f"{'false' if op == '==' else 'true'}", e.span)
         return BOOL
+
+    def plus(self, e: A.Binary, scope: Scope) -> Type:
+        """`a + b`: two numbers added, or two lists joined (the items of a, then those of
+        b, alike items)."""
+        left = self.expr(e.left, scope)
+        el_left = element(left)
+        if el_left is None or left == ANY or is_a(left, "board"):
+            if not compatible(left, INT) or left == NONE:
+                self.err("E030", f"the operand of '+' must be a number or a list, not "
+                         f"{with_article(left)}", e.left.span)
+            self.want(e.right, INT, scope, "the operand of '+'")
+            return INT
+        right = self.expr(e.right, scope)
+        el_right = element(right)
+        if el_right is None or is_a(right, "board"):
+            self.err("E030", f"'+' joins a list with another list, not with "
+                     f"{with_article(right)}", e.right.span,
+                     hint="to add an item, put it in a list of its own: xs + [x]")
+            return list_of(el_left)
+        if not compatible(el_left, el_right):
+            self.err("E030", f"'+' joins lists of alike items, not {with_article(left)} and "
+                     f"{with_article(right)}", e.span)
+        return list_of(join(el_left, el_right))
 
     def comprehension(self, e: Any, scope: Scope) -> Type:
         el = self.domain(e.domain, scope)

@@ -230,6 +230,16 @@ def _sorted(ts: list[Type]) -> Type | Problem:
     return list_of(el)
 
 
+def _flattened(ts: list[Type]) -> Type | Problem:
+    inner = element(ts[0])
+    if ts[0] == ANY or inner == ANY:
+        return list_of(ANY)
+    if inner is None or _kind(ts[0]) == "board" or element(inner) is None \
+            or _kind(inner) == "board":
+        return Problem(f"flatten takes a list of lists, not {with_article(ts[0])}")
+    return list_of(element(inner))
+
+
 def _total(ts: list[Type]) -> Type | Problem:
     if ts[0] in (ANY, ("list", INT), ("list", ANY)):
         return INT
@@ -250,6 +260,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("distance", 2, 2, _distance,
             "distance(a, b): steps between two cells of a board (along a ring)"),
     Builtin("length", 1, 1, _length, "length(xs): how many items xs has"),
+    Builtin("flatten", 1, 1, _flattened,
+            "flatten(xss): the items of the lists in xss, one list after the other"),
     Builtin("reach", 2, 2, _movement("reach"),
             "reach(c, n): the empty cells a piece at c reaches in 1 to n steps to a "
             "neighbour, through empty cells only"),

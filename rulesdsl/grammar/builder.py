@@ -821,9 +821,22 @@ class AstBuilder(Transformer):
         return A.TupleLit.make(span=self.span(meta), items=[c[0], *c[1]])
 
     @v_args(meta=True)
-    def list_comp(self, meta: Any, c: list) -> A.ListComp:
-        return A.ListComp.make(span=self.span(meta), expr=c[0], var=str(c[1]), domain=c[2],
-                               where=c[3], name_span=self.tok_span(c[1]))
+    def list_comp(self, meta: Any, c: list) -> A.Expr:
+        """`[e for x in xs where c]`; with several `for`, the lists of the inner ones
+        joined: `[e for a in A for b in B]` is `flatten([[e for b in B] for a in A])`."""
+        span = self.span(meta)
+        clauses = c[1:]
+        var, domain, where = clauses[-1]
+        made: A.Expr = A.ListComp.make(span=span, expr=c[0], var=str(var), domain=domain,
+                                       where=where, name_span=self.tok_span(var))
+        for var, domain, where in reversed(clauses[:-1]):
+            made = A.Call.make(span=span, func="flatten", args=[A.ListComp.make(
+                span=span, expr=made, var=str(var), domain=domain, where=where,
+                name_span=self.tok_span(var))])
+        return made
+
+    def comp_for(self, c: list) -> tuple:
+        return tuple(c)
 
     def args(self, c: list) -> list:
         return list(c)

@@ -35,6 +35,7 @@ from ..check.bindings import (
     ZoneRef,
 )
 from ..check.tiles import TILE_DOCS
+from ..check.types import element
 from ..diagnostics import Span
 from ..limits import MAX_ITEMS
 from . import emit as E
@@ -538,6 +539,8 @@ class ExpressionCompiler:
             return E.and_(left, right)
         if op == "or":
             return E.or_(left, right)
+        if op == "+" and element(self.a.type_of(e)) is not None:
+            return E.call("_concat", left, right, E.const(self.sid(e.span)))
         if op in E.BINOPS:
             return E.binop(left, op, right)
         return E.compare(left, op, right)
@@ -791,6 +794,11 @@ class ExpressionCompiler:
             return self.call_define(ref.instance, args)
         f = e.func
         sid = E.const(self.sid(e.span))
+        if f == "flatten":
+            lists = self.read(e.args[0])
+            if isinstance(lists, ast.ListComp):  # the inner lists made one at a time
+                lists = ast.GeneratorExp(elt=lists.elt, generators=lists.generators)
+            return E.call("_flatten", lists, sid)
         if f in ("top", "length", "unique"):
             xs = self.read(e.args[0])
             return {"top": lambda: E.call("_top", xs), "length": lambda: E.call("len", xs),

@@ -245,6 +245,21 @@ def make_helpers(env: Env) -> dict[str, Any]:
                        f"(at most {MAX_ITEMS:,})", sid)
         return list(range(low, high + 1))
 
+    def _concat(xs: list, ys: list, sid: int) -> list:
+        if len(xs) + len(ys) > MAX_ITEMS:
+            raise _err("R008", f"joining lists of {len(xs):,} and {len(ys):,} items: a list "
+                       f"holds at most {MAX_ITEMS:,}", sid)
+        return [*xs, *ys]
+
+    def _flatten(lists: Any, sid: int) -> list:
+        out: list = []
+        for xs in lists:
+            out.extend(xs)
+            if len(out) > MAX_ITEMS:
+                raise _err("R008", f"the lists joined would hold more than {MAX_ITEMS:,} "
+                           "items", sid)
+        return out
+
     def _too_big(value: int, sid: int) -> RuleRuntimeError:
         digits = int(abs(value).bit_length() * 0.30103) + 1
         return _err("R008", f"a number of about {digits} digits: numbers stay between "
