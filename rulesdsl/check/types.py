@@ -234,10 +234,10 @@ def _flattened(ts: list[Type]) -> Type | Problem:
     inner = element(ts[0])
     if ts[0] == ANY or inner == ANY:
         return list_of(ANY)
-    if inner is None or _kind(ts[0]) == "board" or element(inner) is None \
-            or _kind(inner) == "board":
+    item = element(inner) if inner is not None else None
+    if item is None or inner is None or _kind(ts[0]) == "board" or _kind(inner) == "board":
         return Problem(f"flatten takes a list of lists, not {with_article(ts[0])}")
-    return list_of(element(inner))
+    return list_of(item)
 
 
 def _total(ts: list[Type]) -> Type | Problem:
