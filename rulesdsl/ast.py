@@ -554,7 +554,9 @@ class SettingDecl(Named):
 
 
 class CounterDecl(Named):
-    """`counter score per player = 0`: a number (or flag) in the game state."""
+    """`counter score per player = 0`: a number (or flag) in the game state. Each `per`
+    is `player`, an enum, a dice set or a kind, or a range of numbers written as it is in
+    the file, `LOW..HIGH` (each a number or a constant: `per 2..12`, `per 1..COLUMNS`)."""
 
     name: str
     per: list[str]

@@ -48,7 +48,9 @@ class NotConstant(Exception):
 @dataclass
 class CounterInfo:
     name: str
-    dims: list[tuple[str, str, int]]  # (kind, name, size): kind is player/enum/dice/kind
+    # (kind, name, size, low): kind is player/enum/dice/kind, or number for a range of
+    # numbers (its name as written, `2..12`; low its first number, 0 for the others)
+    dims: list[tuple[str, str, int, int]]
     size: int
     type: Type
     init: Any

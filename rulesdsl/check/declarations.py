@@ -530,20 +530,25 @@ class DeclarationChecker(ExpressionChecker):
             return
         if not self.declare(d.name, "counter", d.span):
             return
-        dims: list[tuple[str, str, int]] = []
+        dims: list[tuple[str, str, int, int]] = []
         for per in d.per:
             if per == "player":
-                dims.append(("player", "player", self.a.max_players))
+                dims.append(("player", "player", self.a.max_players, 0))
             elif per in self.a.enums:
-                dims.append(("enum", per, len(self.a.enums[per].values)))
+                dims.append(("enum", per, len(self.a.enums[per].values), 0))
             elif per in self.a.dice:
-                dims.append(("dice", per, self.a.dice[per].count))
+                dims.append(("dice", per, self.a.dice[per].count, 0))
             elif per in self.a.kinds:
-                dims.append(("kind", per, self.a.kinds[per].count))
+                dims.append(("kind", per, self.a.kinds[per].count, 0))
+            elif ".." in per:
+                numbers = self.key_range(d, per)
+                if numbers is None:
+                    return
+                dims.append(("number", per, numbers[1] - numbers[0] + 1, numbers[0]))
             else:
-                self.err("E020", f"a counter is kept per player, per enum value, per die or "
-                         f"per component, and '{per}' is none of these", d.span,
-                         hint=self.suggest(per))
+                self.err("E020", f"a counter is kept per player, per enum value, per die, "
+                         f"per component or per number of a range (per 2..12), and '{per}' "
+                         "is none of these", d.span, hint=self.suggest(per))
                 return
         init = self.constant(d.init)
         low, high = self.bounds(d.low, d.high, f"counter {d.name}")
@@ -574,6 +579,19 @@ class DeclarationChecker(ExpressionChecker):
                 ctype = held
         self.a.counters[d.name] = CounterInfo(d.name, dims, size, ctype, init, low, high,
                                               d.secret, d.span)
+
+    def key_range(self, d: A.CounterDecl, per: str) -> tuple[int, int] | None:
+        """The first and last numbers of a counter's range of keys (`per 2..12`), each a
+        number or a constant or setting that holds one; None when they cannot be."""
+        bounds = [self.size(int(b) if b.isdigit() else b, d.span) for b in per.split("..")]
+        low, high = bounds
+        if low is None or high is None:
+            return None
+        if high < low:
+            self.err("E050", f"counter {d.name} is kept per number from {low} to {high}, "
+                     "a range with no number", d.span, hint="write the smaller number first")
+            return None
+        return low, high
 
     def stat_decl(self, d: A.StatDecl) -> None:
         """A tally is a counter from 0 that only reports read; a measured statistic is an

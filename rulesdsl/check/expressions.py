@@ -292,7 +292,8 @@ class ExpressionChecker(CheckerBase):
             return info.type
         for key, dim in zip(keys, info.dims):
             kinds: dict[str, Type] = {"player": PLAYER, "enum": ("enum", dim[1]),
-                                      "dice": ("die", dim[1]), "kind": ("comp", dim[1])}
+                                      "dice": ("die", dim[1]), "kind": ("comp", dim[1]),
+                                      "number": INT}
             want = kinds[dim[0]]
             self.want(key, want, scope, f"the key of {e.attr}")
         a.binding[id(e)] = CounterRef(e.attr)

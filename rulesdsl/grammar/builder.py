@@ -179,8 +179,9 @@ class AstBuilder(Transformer):
         return A.SettingDecl.make(span=self.span(meta), name=str(c[0]), value=c[1],
                                   low=low, high=high, name_span=self.tok_span(c[0]))
 
-    def per(self, c: list) -> Token:
-        return c[0]
+    def per(self, c: list) -> Token | list[Token]:
+        """What a counter is kept per: a word, or the two bounds of a range of numbers."""
+        return c[0] if len(c) == 1 else list(c)
 
     @v_args(meta=True)
     def counter_decl(self, meta: Any, c: list) -> A.CounterDecl:
@@ -191,10 +192,12 @@ class AstBuilder(Transformer):
         init = rest[-4]
         per = rest[:-4]
         low, high = bounds if bounds is not None else (None, None)
-        return A.CounterDecl.make(span=self.span(meta), name=str(name), per=[str(p) for p in per],
+        words = [f"{p[0]}..{p[1]}" if isinstance(p, list) else str(p) for p in per]
+        toks = [t for p in per for t in (p if isinstance(p, list) else [p])]
+        return A.CounterDecl.make(span=self.span(meta), name=str(name), per=words,
                                   init=init, low=low, high=high, secret=secret,
                                   holding=_text(holding), name_span=self.tok_span(name),
-                                  refs=self.refs(*per, holding))
+                                  refs=self.refs(*toks, holding))
 
     @v_args(meta=True)
     def stat_decl(self, meta: Any, c: list) -> A.StatDecl:

@@ -343,6 +343,17 @@ class ExpressionCompiler:
     def board_cells(self, board: str) -> ast.Name:
         return E.name(f"B{self.layout.board[board]}")
 
+    def number_key(self, code: ast.expr, dim: tuple[str, str, int, int], counter: str,
+                   span: Span) -> ast.expr:
+        """A number that keys a counter kept per number of a range, as the place among its
+        keys (from 0): checked against the range unless known before the game."""
+        _, _, size, low = dim
+        k = E.int_constant(code)
+        if k is not None and low <= k < low + size:
+            return E.const(k - low)
+        return E.call("_number_key", code, E.const(low), E.const(size), E.const(counter),
+                      E.const(self.sid(span)))
+
     def slot_index(self, base: int, key: ast.expr, stride: int = 1) -> ast.expr:
         k = E.int_constant(key)
         if k is not None:
@@ -369,6 +380,8 @@ class ExpressionCompiler:
             code = self.expr(key)
             if dim[0] == "player":
                 code = self.need(code, key.span, "the player")
+            elif dim[0] == "number":
+                code = self.number_key(code, dim, attr, key.span)
             base = E.int_constant(index)
             if base is not None:
                 index = self.slot_index(base, code, stride)

@@ -76,19 +76,23 @@ class Reading:
         """A counter's value, as the rules hold it: a player is a seat number from 0, an
         enum value, a component or a cell its number. Give one key per `per` of the
         counter: a seat, an enum value (its name or number), a die of the set (from 0), a
-        component (its id or number)."""
+        component (its id or number), a number of its range (`per 2..12`: 2 to 12)."""
         info = self.program.analysis.counters.get(name)
         if info is None:
             raise KeyError(f"{self.program.analysis.game_name} has no counter named {name!r}")
         if len(keys) != len(info.dims):
             raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
         index, stride = self.program.layout.counter[name], info.size
-        for key, (kind, what, size) in zip(keys, info.dims):
+        for key, (kind, what, size, low) in zip(keys, info.dims):
             stride //= size
-            index += self._key(name, key, kind, what, size) * stride
+            index += self._key(name, key, kind, what, size, low) * stride
         return self.st.v[index]
 
-    def _key(self, name: str, key: Any, kind: str, what: str, size: int) -> int:
+    def _key(self, name: str, key: Any, kind: str, what: str, size: int, low: int) -> int:
+        if kind == "number":
+            if type(key) is int and low <= key < low + size:
+                return key - low
+            raise KeyError(f"{key!r} is not a number from {what} (a key of counter {name})")
         if isinstance(key, str) and kind in ("enum", "kind"):
             names = (self.program.analysis.enums[what].values if kind == "enum"
                      else self.program.display.components[what][0])

@@ -245,6 +245,12 @@ def make_helpers(env: Env) -> dict[str, Any]:
                        f"(at most {MAX_ITEMS:,})", sid)
         return list(range(low, high + 1))
 
+    def _number_key(key: int, low: int, size: int, counter: str, sid: int) -> int:
+        if not low <= key < low + size:
+            raise _err("R003", f"{counter} is kept per number from {low} to "
+                       f"{low + size - 1}, and {key} is not one of them", sid)
+        return key - low
+
     def _concat(xs: list, ys: list, sid: int) -> list:
         if len(xs) + len(ys) > MAX_ITEMS:
             raise _err("R008", f"joining lists of {len(xs):,} and {len(ys):,} items: a list "

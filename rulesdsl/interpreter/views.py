@@ -145,7 +145,7 @@ def _unseen_keys(info: CounterInfo, unseen: dict[str, set[int]]) -> set[int]:
         size *= d[2]
     hide: set[int] = set()
     stride = size
-    for kind, name, n in dims:
+    for kind, name, n, _ in dims:
         stride //= n
         if kind == "kind" and unseen.get(name):
             hide.update(j for j in range(size) if (j // stride) % n in unseen[name])
