@@ -295,6 +295,13 @@ class EndTurn(Node):
     """`end turn`: leave the body of the innermost `turns` loop; the next player goes."""
 
 
+class NextTurn(Node):
+    """`next turn to P`: the turn after this one is P's, and play goes on from P in the
+    direction of the innermost `turns` (this turn is not ended)."""
+
+    player: Expr
+
+
 class Break(Node):
     """`break`: leave the innermost `repeat`, `while` or `for each`."""
 
@@ -507,7 +514,8 @@ class ExpectOptions(Node):
 
 
 Stmt = (
-    Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | Break |
+    Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | NextTurn |
+    Break |
     Say | Expect | Pass | CallRule | Replay | Shuffle | Move | If | ForEach | Repeat | While |
     Turns | Choose | ChooseAny | ChooseMenu | Step | BaseCall | SecretStep | Offer | Point |
     ExpectOptions

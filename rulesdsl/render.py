@@ -158,7 +158,8 @@ def _simple(node: Any, lines: dict[str, list[str]]) -> str:
         return f"{word}{node.name}({', '.join(x(a) for a in node.args)})"
     words: dict[type, str] = {
         A.Place: "place {piece} at {cell}", A.Clear: "clear {cell}", A.Roll: "roll {dice}",
-        A.Win: "win {player}", A.Expect: "expect {cond}", A.Shuffle: "shuffle {zone}"}
+        A.Win: "win {player}", A.NextTurn: "next turn to {player}", A.Expect: "expect {cond}",
+        A.Shuffle: "shuffle {zone}"}
     form = words.get(type(node))
     if form is None:
         return " ".join(_span_lines(node.span, lines, "")).strip()

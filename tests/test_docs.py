@@ -154,6 +154,7 @@ FORMS: dict[str, str] = {
     "draw_stmt": r"^\s+draw$",
     "end_game_stmt": r"^\s+end game$",
     "end_turn_stmt": r"^\s+end turn$",
+    "next_turn_stmt": r"^\s+next turn to ",
     "break_stmt": r"^\s+break$",
     "say_stmt": r'^\s+say "',
     "expect_stmt": r"^\s+expect ",

@@ -243,6 +243,7 @@ class Scope:
         self.blocks: list[dict[str, Var]] = [{}]
         self.loops = 0
         self.turns = 0
+        self.at_once: list[bool] = []  # of each enclosing `turns`, innermost last
 
     def lookup(self, name: str) -> Var | None:
         for block in reversed(self.blocks):

@@ -277,6 +277,13 @@ class Checker(FlowChecker):
         elif isinstance(s, A.EndTurn):
             if not scope.turns:
                 self.err("E041", "'end turn' outside a 'turns' block", s.span)
+        elif isinstance(s, A.NextTurn):
+            self.want(s.player, PLAYER, scope, "who plays the next turn")
+            if not scope.at_once:
+                self.err("E041", "'next turn to' outside a 'turns' block", s.span)
+            elif scope.at_once[-1]:
+                self.err("E041", "'next turn to' in turns played all at once: every player "
+                         "plays each round", s.span)
         elif isinstance(s, A.Break):
             if not scope.loops:
                 self.err("E040", "'break' outside a loop", s.span)
@@ -322,7 +329,9 @@ class Checker(FlowChecker):
             self.want(s.direction, ("enum", "Direction"), scope, "the direction of play")
             self.want(s.rounds, INT, scope, "the number of rounds")
             scope.turns += 1
+            scope.at_once.append(s.at_once)
             self.block(s.body, scope)
+            scope.at_once.pop()
             scope.turns -= 1
         elif isinstance(s, A.Choose):
             self.chosen(s, self.choice(s, scope, "choose"), scope)

@@ -35,6 +35,7 @@ NOT_IN_SECRET: dict[type, str] = {
     A.Say: "'say' tells the other players something",
     A.Win: "'win' ends the game", A.Draw: "'draw' ends the game",
     A.EndGame: "'end game' ends the game", A.EndTurn: "'end turn' leaves the step",
+    A.NextTurn: "'next turn to' changes whose turn is next",
     A.CallRule: "a rule may change anything", A.Turns: "'turns' hands the step to others",
     A.SecretStep: "a secret step cannot hold another",
     A.Offer: "an offer asks another player",

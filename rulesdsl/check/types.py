@@ -209,9 +209,10 @@ def _ints(ts: list[Type]) -> Type | str:
 
 
 def _position(ts: list[Type]) -> Type | Problem:
-    if ts[0] == ANY or (isinstance(ts[0], tuple) and ts[0][0] in ("enum", "cell")):
+    if ts[0] in (ANY, PLAYER) or (isinstance(ts[0], tuple) and ts[0][0] in ("enum", "cell")):
         return INT
-    return Problem(f"index takes a value of an enum or a cell, not {with_article(ts[0])}")
+    return Problem(f"index takes a player, a value of an enum or a cell, not "
+                   f"{with_article(ts[0])}")
 
 
 def ordered(t: Type) -> bool:
@@ -278,8 +279,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
     Builtin("sum", 1, 1, _total, "sum(xs): the numbers of a list added up"),
     Builtin("index", 1, 1, _position,
-            "index(v): the place of an enum value in its enum, or of a cell in its board, "
-            "counted from 1"),
+            "index(v): the seat of a player, the place of an enum value in its enum, or of a "
+            "cell in its board, counted from 1"),
     Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
     Builtin("sort", 1, 1, _sorted,
             "sort(xs): the items of xs, smallest first; sort(x in xs by key): ordered by key"),

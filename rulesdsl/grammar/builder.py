@@ -574,6 +574,10 @@ class AstBuilder(Transformer):
         return A.EndTurn.make(span=self.span(meta))
 
     @v_args(meta=True)
+    def next_turn_stmt(self, meta: Any, c: list) -> A.NextTurn:
+        return A.NextTurn.make(span=self.span(meta), player=c[0])
+
+    @v_args(meta=True)
     def break_stmt(self, meta: Any, c: list) -> A.Break:
         return A.Break.make(span=self.span(meta))
 

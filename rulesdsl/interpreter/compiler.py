@@ -194,6 +194,7 @@ class Compiler(ExpressionCompiler):
         self.nlocals: dict[tuple[str, str], int] = {}
         self.loops: list[tuple] = []
         self.turns_next: list[list] = []  # where 'end turn' goes, innermost last
+        self.turns_who: list[tuple[int, Callable[[], ast.expr]]] = []  # its seat slot, step
         self.native = 0          # native Python loops around the statement being compiled
         self.nslots = 0          # frame slots the current procedure has used
         self.cur_sid = -1        # the rule statement being compiled
@@ -643,6 +644,12 @@ class Compiler(ExpressionCompiler):
                       self.ending(s.span), E.return_(E.const(OVER)))
         elif isinstance(s, A.EndTurn):
             self.goto(pos, self.turns_next[-1])
+        elif isinstance(s, A.NextTurn):
+            # the turns move `who` one step on when this turn ends: one step back from P
+            who, step = self.turns_who[-1]
+            player = self.need(self.expr(s.player), s.player.span, "who plays the next turn")
+            self.emit(pos, E.assign(self.local_store(who), E.binop(E.binop(
+                player, "-", step()), "%", E.attr(st, "np"))))
         elif isinstance(s, A.Break):
             loop = self.loops[-1]
             if loop[0] == "native":
@@ -1018,12 +1025,14 @@ class Compiler(ExpressionCompiler):
         self.point(head, "turn", s.span)
         flow.round_start(self, s, head, who, taken, step)
         self.turns_next.append(nxt)
+        self.turns_who.append((who, step))
         self.loops.append(("flat", exit_))
         native, self.native = self.native, 0
         end = self.stmts(s.body, head)
         self.native = native
         self.loops.pop()
         self.turns_next.pop()
+        self.turns_who.pop()
         # the blocks of the turns, and of what they hold: a game resumed in one of them
         # has a current player (a save is held to it: saves.py)
         self.turns_blocks.update(range(first_block, len(self.blocks)))

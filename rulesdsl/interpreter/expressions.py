@@ -35,7 +35,7 @@ from ..check.bindings import (
     ZoneRef,
 )
 from ..check.tiles import TILE_DOCS
-from ..check.types import element
+from ..check.types import PLAYER, element
 from ..diagnostics import Span
 from ..limits import MAX_ITEMS
 from . import emit as E
@@ -890,6 +890,9 @@ class ExpressionCompiler:
         if f == "previous":
             return E.binop(E.binop(args[0], "-", E.const(1)), "%", E.attr(E.name("st"), "np"))
         if f == "index":
+            if self.a.type_of(e.args[0]) == PLAYER:  # a seat: never none
+                return E.binop(self.need(args[0], e.args[0].span, "the player"), "+",
+                               E.const(1))
             return E.binop(args[0], "+", E.const(1))
         if f == "team":
             return E.call("_team", E.name("st"), args[0], E.const(self.a.team_size))
