@@ -320,3 +320,57 @@ def test_builtin_function_has_an_example(name: str):
 @pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
 def test_builtin_name_has_an_example(name: str):
     assert re.search(rf"\b{name}\b", good_text()), f"no ```rules block uses {name}"
+
+
+# ---- links between the documents ----------------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """The anchor a Markdown heading gets on a rendered page (as GitHub makes it)."""
+    text = heading.strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings, outside fenced blocks."""
+    found, fenced = set(), False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and (m := re.match(r"^#+ (.*)", line)):
+            found.add(_slug(m.group(1)))
+    return found
+
+
+@pytest.mark.parametrize("doc", sorted(p.name for p in (ROOT / "docs").glob("*.md")))
+def test_every_link_between_the_documents_leads_somewhere(doc):
+    """A link to another file names a file that exists; a link to a heading (`#...`, in
+    this file or another document) names a heading that is there."""
+    path = ROOT / "docs" / doc
+    broken = []
+    fenced = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        for target in LINK.findall(line):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            file, _, anchor = target.partition("#")
+            where = (path.parent / file).resolve() if file else path
+            if not where.exists():
+                broken.append(target)
+            elif anchor and where.suffix == ".md" and anchor not in _anchors(where):
+                broken.append(target)
+    assert not broken, f"{doc}: links that lead nowhere: {broken}"
+
+
+def test_the_index_names_every_document():
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    named = set(LINK.findall(index))
+    missing = [p.name for p in sorted((ROOT / "docs").glob("*.md"))
+               if p.name != "index.md" and p.name not in named]
+    assert not missing, f"docs/index.md does not name {missing}"
