@@ -282,3 +282,22 @@ def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "Pig (pig)" in out and "Pig (pig-with-a-house-rule)" in out
     assert "…" not in out
+
+
+def test_a_point_the_variant_leaves_aside_is_no_error_while_no_example_starts_there(tmp_path):
+    """The base's scoring point can no longer be started at (the variant calls the rule
+    twice); with the example that started there removed, the variant checks clean."""
+    from rulesdsl.loader import check_file
+
+    programs = ROOT / "tests" / "programs"
+    (tmp_path / "bases").mkdir()
+    (tmp_path / "bases" / "points.rules").write_text(
+        (programs / "bases" / "points.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    text = (programs / "point_left_aside.rules").read_text(encoding="utf-8")
+    text = text.replace('remove example "from the start"',
+                        'remove example "from the start"\nremove example "scoring alone"')
+    (tmp_path / "aside.rules").write_text(text, encoding="utf-8")
+    diags, _ = check_file(tmp_path / "aside.rules")
+    assert diags == []
+    kept, _ = check_file(programs / "point_left_aside.rules")
+    assert [d.code for d in kept] == ["E084"]

@@ -263,15 +263,23 @@ class FlowChecker(DeclarationChecker):
                     calls.setdefault(node.name, []).append((proc, node, why))
                 else:
                     places[id(node)] = why
+        # the examples that start at each point: a point no example starts at need not be
+        # one a game can start at (a variant's new flow may leave its base's points aside)
+        starting: dict[str, list[str]] = {}
+        for proc in self.a.procs:
+            if proc.example is not None and proc.example.start is not None:
+                starting.setdefault(proc.example.start, []).append(proc.example.name)
         for name, (proc, node) in self.point_nodes.items():
             chain, why = _path(proc, node, places[id(node)], calls, self.a.rules)
-            if chain is None:
+            if chain is not None:
+                self.a.points[name] = chain
+            elif name in starting:
+                first = starting[name][0]
                 self.err("E084", f"an example cannot start at point {name}: {why}", node.span,
                          hint="put the point where the game needs no local name and no "
                               "loop's place: in the play block, or in a rule called once "
-                              "from it")
-            else:
-                self.a.points[name] = chain
+                              f"from it; or let no example start there (example \"{first}\" "
+                              "does)")
         for proc in self.a.procs:
             d = proc.example
             if d is None or d.start is None:
