@@ -217,6 +217,8 @@ def build_parser() -> Parser:
     game_options(pl)
     pl.add_argument("--seats", default="1", help="the seats you play, e.g. 1 or 1,3")
     pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
+    pl.add_argument("--ask-forced", action="store_true", help="ask even when a decision has "
+                    "one option (by default it is taken for you, and said)")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them, "
                        "with 95%% intervals; several files: base and variants on the same seeds")
@@ -535,7 +537,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 1 <= seat <= players:
             raise UsageError(f"--seats: there is no seat {seat} in a game of {players}")
         seats.add(seat - 1)
-    return play_at_terminal(game, agents_for(args.agents, players, seed), seats)
+    return play_at_terminal(game, agents_for(args.agents, players, seed), seats,
+                            ask_forced=args.ask_forced)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

@@ -320,9 +320,12 @@ def read_save(rules: Rules, path: str) -> Game:
 
 
 def play_at_terminal(game: Game, agents: list, seats: set[int],
-                     stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+                     stdin: TextIO | None = None, stdout: TextIO | None = None,
+                     ask_forced: bool = False) -> int:
     """Play `game` to its end: the person answers for `seats`, `agents` for the others.
-    The person is shown the lines of the log their seats were told, as they are said."""
+    The person is shown the lines of the log their seats were told, as they are said. A
+    decision of the person's with one option is taken for them, and said (unless
+    `ask_forced`): the record holds it as any other."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -356,11 +359,15 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         if who not in seats:
             game.apply_index(_bot_move(agents[who], seen, say))
             continue
+        options = seen.options
+        if len(options) == 1 and not ask_forced:
+            say(f"  player {who + 1} (you): {options[0].label}, the only option")
+            game.apply_index(0)
+            continue
         say()
         for line in show_state(seen.view, rules):
             say(line)
         say(asking(who, seen.decision))
-        options = seen.options
         for n, opt in enumerate(options, start=1):
             say(f"  {n:>3}. {opt.label}   [{opt.id}]")
         while True:

@@ -545,3 +545,26 @@ def test_lsp_without_pygls_says_what_to_install(capsys, monkeypatch):
     assert code == 2
     assert err.strip() == "rulesdsl: error: the language server needs pygls: " \
         "pip install 'rulesdsl[lsp]'"
+
+
+FORCED = """\
+game "Forced"
+players 2
+
+play:
+    turns for 1 round:
+        choose n in 1..3 where n == 2 or current == player 2 as "take {n}"
+    end game
+"""
+
+
+def test_play_takes_a_decision_with_one_option_for_the_person(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "forced.rules"
+    path.write_text(FORCED, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first")
+    assert code == 0 and "player 1 (you): take 2, the only option" in out
+    assert "your choice" not in out and "Result:" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first", "--ask-forced")
+    assert code == 0 and "player 1, your choice:" in out and "the only option" not in out
