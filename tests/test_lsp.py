@@ -278,6 +278,34 @@ async def test_definition_and_references_across_a_variant(client: LanguageClient
     await close(client, PIG_50)
 
 
+async def test_definition_of_a_replaced_declaration_is_the_base_s(client: LanguageClient):
+    """Asked on `replace setting GOAL` in the variant, go to definition leads to the base's
+    declaration of GOAL; asked on a use, it offers the base's declaration too."""
+    text = PIG_50.read_text()
+    base = PIG.read_text()
+    await open_doc(client, PIG_50)
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc(PIG_50), position=where(text, "GOAL")))
+    assert isinstance(found, list) and [(f.uri, f.range.start) for f in found] == [
+        (uri(PIG), where(base, "GOAL"))]
+    await close(client, PIG_50)
+
+
+async def test_references_asked_in_a_base_include_its_open_variants(client: LanguageClient):
+    base, variant = PIG.read_text(), PIG_50.read_text()
+    await open_doc(client, PIG)
+    await open_doc(client, PIG_50)
+    refs = await client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(PIG), position=where(base, "score per player"),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert refs is not None
+    written = re.compile(r"\bscore (?:of|per)\b")
+    assert sum(r.uri == uri(PIG_50) for r in refs) == len(written.findall(variant)) > 0
+    assert sum(r.uri == uri(PIG) for r in refs) == len(written.findall(base))
+    await close(client, PIG_50)
+    await close(client, PIG)
+
+
 async def test_rename_in_one_file(client: LanguageClient):
     text = PIG.read_text()
     await open_doc(client, PIG)

@@ -40,7 +40,18 @@ def group(index: Index, sym: Symbol) -> list[Symbol]:
 
 
 def definitions(index: Index, occ: Occurrence) -> list[Span]:
-    return [s.span for s in group(index, occ.symbol) if s.span is not None]
+    """Where the name at `occ` is declared: its declaration, and in a variant the base's
+    declaration it replaces too. Asked on a declaration (`replace define f ...`), the other
+    declarations: the base's."""
+    spans: list[Span] = []
+    for sym in group(index, occ.symbol):
+        found = [sym.span] if sym.span is not None else []
+        found += [o.span for o in index.references(sym) if o.declaration]
+        for span in found:
+            if span not in spans:
+                spans.append(span)
+    others = [s for s in spans if not (occ.declaration and s == occ.span)]
+    return others or spans
 
 
 def references(index: Index, occ: Occurrence, with_declaration: bool = True) -> list[Occurrence]:

@@ -111,6 +111,30 @@ class RulesServer(LanguageServer):
         return (places, checked.index, occ) if occ is not None else None
 
 
+    def references_in_variants(self, uri: str, occ: Occurrence,
+                               with_declaration: bool) -> list[types.Location]:
+        """The uses of a name of a base file written in the open documents that extend it
+        (each variant's index is merged with its bases: the name is looked up there by name
+        and kind, and only the places in the variant's own text are taken)."""
+        sym = occ.symbol
+        if not sym.is_global:
+            return []
+        path = path_of(uri)
+        out: list[types.Location] = []
+        for other in self.files.dependents(path):
+            checked = self.files.latest(other)
+            if norm(other) == norm(path) or checked is None or checked.index is None:
+                continue
+            theirs = checked.index.symbols.get(sym.name)
+            if theirs is None or theirs.kind != sym.kind:
+                continue
+            places = self.places(checked)
+            out += [places.location(o.span) for o in checked.index.references(theirs)
+                    if norm(o.span.file) == norm(other) and places.shown(o.span)
+                    and (with_declaration or not o.declaration)]
+        return out
+
+
 def _collect() -> None:
     gc.unfreeze()
     gc.collect()
@@ -196,9 +220,10 @@ def on_references(ls: RulesServer, params: types.ReferenceParams) -> list[types.
     if found is None:
         return []
     places, index, occ = found
-    return [places.location(o.span)
-            for o in references(index, occ, params.context.include_declaration)
-            if places.shown(o.span)]
+    with_declaration = params.context.include_declaration
+    out = [places.location(o.span) for o in references(index, occ, with_declaration)
+           if places.shown(o.span)]
+    return out + ls.references_in_variants(params.text_document.uri, occ, with_declaration)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
