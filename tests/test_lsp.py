@@ -240,6 +240,19 @@ async def test_hover_on_a_territory_function(client: LanguageClient):
     await close(client, skye)
 
 
+async def test_hover_and_completion_on_rolling_a_die_that_is_a_component(
+        client: LanguageClient):
+    text = CROMLECH.read_text()
+    await open_doc(client, CROMLECH)
+    at = where(text, "roll d\n", 0, 1)  # on 'roll' of `let r = roll d`
+    shown = await hover(client, CROMLECH, at)
+    assert "each rolls its own faces" in shown and "| Build | 1/6" in shown
+    after = types.Position(line=at.line, character=at.character + len("roll "))
+    found = await labels(client, CROMLECH, after)
+    assert found.get("d") == "parameter (rule)"
+    await close(client, CROMLECH)
+
+
 async def test_hover_on_a_rule_shows_its_parameters_and_comment(client: LanguageClient):
     text = CROMLECH.read_text()
     await open_doc(client, CROMLECH)

@@ -71,8 +71,12 @@ def complete(index: Index | None, ctx: Context) -> list[types.CompletionItem]:
         if index is not None:
             items += [_item(s) for s in index.symbols.values() if s.kind == "rule"]
     if re.search(r"\broll\s+\w*$", before):
-        return [_item(s) for s in (index.symbols.values() if index else [])
-                if s.kind in ("die", "dice")]
+        # the dice and dice sets, and the local names in scope (a die that is a component,
+        # or a list of dice, is rolled by the name that holds it: `roll d`)
+        if index is None:
+            return []
+        return [_item(s) for s in index.symbols.values() if s.kind in ("die", "dice")] + \
+            [_item(s) for s in index.locals_at(ctx.file, ctx.line, ctx.column)]
     items += _expression(index, ctx)
     return items
 

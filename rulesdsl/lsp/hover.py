@@ -184,6 +184,42 @@ def roll_at(index: Index, file: str, line: int, column: int) -> tuple[str, int] 
     return None
 
 
+def component_roll_at(index: Index, file: str, line: int, column: int) -> str | None:
+    """What a `roll` of a die that is a component (`roll d`, d of a kind with faces)
+    rolls: each component its own faces, so the chances of each set of faces, with the
+    components that carry it."""
+    a = index.analysis
+    if a is None:
+        return None
+    for occ in index.occurrences:
+        node = occ.node
+        if node is None or occ.span.file != file or occ.span.line != line:
+            continue
+        if not occ.span.column - 7 <= column <= occ.span.column - 1:
+            continue
+        t = a.type_of(node)
+        if not (isinstance(t, tuple) and t[0] == "comp" and t[1] in a.kinds
+                and "faces" in a.kinds[t[1]].fields):
+            continue
+        kind = a.kinds[t[1]]
+        faces = kind.columns["faces"]
+        label = kind.columns.get("name") or kind.columns[kind.fields[0]]
+        groups: dict[tuple, list[str]] = {}
+        for i, f in enumerate(faces):
+            groups.setdefault(tuple(f), []).append(_face(a, kind.types.get(kind.fields[0],
+                                                                           "int"), label[i]))
+        face_type = kind.types.get("faces")
+        inner = face_type[1] if isinstance(face_type, tuple) else "int"
+        out = [f"roll a {kind.name}: each rolls its own faces"]
+        for fs, who in groups.items():
+            names = ", ".join(dict.fromkeys(who))
+            chances = {f: Fraction(n, len(fs)) for f, n in Counter(fs).items()}
+            out.append(f"\n**{names}**\n\n| face | chance |\n|---|---|")
+            out += [f"| {_face(a, inner, f)} | {_chance(p)} |" for f, p in chances.items()]
+        return "\n".join(out)
+    return None
+
+
 def _face(a: Analysis, t: Type, face: Any) -> str:
     if isinstance(t, tuple) and t[0] == "enum" and t[1] in a.enums:
         return a.enums[t[1]].labels[face]

@@ -19,7 +19,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .completion import Context, complete
-from .hover import distribution, hover, roll_at
+from .hover import component_roll_at, distribution, hover, roll_at
 from .navigation import NAME, RenameError, definitions, references, rename
 from .outline import folding, outline
 from .positions import Places, path_of, uri_of
@@ -197,6 +197,10 @@ def on_hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
             text = f"roll {what}\n\n" + distribution(checked.analysis, die, count)
             return types.Hover(contents=types.MarkupContent(
                 kind=types.MarkupKind.Markdown, value=text))
+        shown = component_roll_at(checked.index, path, line, column)
+        if shown is not None:
+            return types.Hover(contents=types.MarkupContent(
+                kind=types.MarkupKind.Markdown, value=shown))
     occ = checked.index.at(path, line, column)
     if occ is None:
         return None
