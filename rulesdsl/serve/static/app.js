@@ -99,6 +99,7 @@ function connect() {
 function receive(message) {
   if (message.type === "error") {
     showError(message.message);
+    if (message.fatal) { table.ws = null; return; }  // no such table, full, cleared: stay
     if (message.message.includes("seat token is not valid")) {  // an old token: watch
       localStorage.removeItem(`rulesdsl:${table.id}`);
       table.ws.send(JSON.stringify({type: "hello", token: null}));
