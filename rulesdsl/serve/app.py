@@ -48,7 +48,7 @@ MAX_WATCHERS = 50         # connections to one table, counted from when they ope
 HELLO_TIMEOUT = 10.0      # seconds a new connection has to say hello before it is closed
 HTTP_RATE = 30            # tables made or seats taken per address per HTTP_WINDOW seconds
 HTTP_WINDOW = 60.0
-TABLES_PER_CLIENT = 20    # unfinished tables one address may have made and not lost
+TABLES_PER_CLIENT = 20    # unfinished tables of one address's making kept at once
 IDLE = 24 * 3600.0        # seconds without a move after which a table is cleared
 UNJOINED_IDLE = 3600.0    # sooner for a table that no person ever joined
 PAGE = (STATIC / "index.html").read_text(encoding="utf-8")
