@@ -116,9 +116,11 @@ def in_a_thread(app: Any, **options: Any) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # log_config None: uvicorn's own would reconfigure logging, closing the handlers
+    # pytest captures the logs of every test with
     server = uvicorn.Server(uvicorn.Config(app, **{"host": "127.0.0.1",
                                                    "log_level": "warning", **options,
-                                                   "port": port}))
+                                                   "port": port, "log_config": None}))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(400):
