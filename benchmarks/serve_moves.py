@@ -32,13 +32,19 @@ from websockets.sync.client import connect
 import rulesdsl
 from rulesdsl.serve import app as serving
 from rulesdsl.serve.app import Served, make_app
+from rulesdsl.serve.guard import TOKEN_HEADER, token_in
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def post(url: str, data: dict) -> dict:
+    """A POST as the page makes it: JSON, with the request token the page carries."""
+    base = url.split("/api/")[0]
+    with urllib.request.urlopen(f"{base}/", timeout=10) as response:
+        token = token_in(response.read().decode()) or ""
     request = urllib.request.Request(url, data=json.dumps(data).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              TOKEN_HEADER: token})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
 

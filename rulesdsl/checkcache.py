@@ -2,7 +2,8 @@
 not parsed, checked, compiled and run again.
 
 Stage: command line (before the pipeline; it imports none of it). A check that found no
-error is remembered in the user's private cache folder (`cachedir.private_folder`) with
+error is remembered in the user's private cache folder (`cachedir.open_private`, each
+entry signed with the folder's key, so an answer nobody here wrote is never believed) with
 the warnings it gave and, for every file it read (the rule file, the files it extends, its
 data files), the file's name, the place the name leads to and a digest (SHA-256) of its
 text. The next check of the same file, with the same options, from the same folder, is
@@ -25,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import cachedir
-from .cachedir import private_folder, write_whole
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
@@ -35,15 +35,16 @@ ENABLED = True   # tests that change the engine in place turn it off (tests/conf
 MAX_ENTRY_BYTES = 1 << 22
 
 
-def _entry(path: str, options: dict[str, Any]) -> Path | None:
-    """The cache file of one check: the file named, the folder it is named from, the
-    options and the engine."""
-    folder = private_folder() if ENABLED else None
-    if folder is None:
-        return None
+def _entry(path: str, options: dict[str, Any]) -> str:
+    """The name of the cache file of one check: the file named, the folder it is named
+    from, the options and the engine."""
     key = json.dumps([cachedir.engine_digest(), os.getcwd(), os.path.abspath(path), options],
                      sort_keys=True)
-    return folder / f"check-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+    return f"check-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+
+
+def _folder() -> cachedir.Folder | None:
+    return cachedir.open_private() if ENABLED else None
 
 
 def _place(name: str) -> str:
@@ -57,13 +58,23 @@ def _digest(text: str) -> str:
 def recall(path: str, options: dict[str, Any]) -> tuple[list[Diagnostic], dict[str, str]] | None:
     """The diagnostics (warnings only) and the source texts of an earlier check of `path`
     with these options, if nothing it read has changed since; else None."""
-    entry = _entry(path, options)
-    if entry is None:
+    folder = _folder()
+    if folder is None:
+        return None
+    with folder:
+        entry = _entry(path, options)
+        found = _recalled(folder.read(entry))
+        if found is not None:
+            folder.used(entry)
+    return found
+
+
+def _recalled(blob: bytes | None) -> tuple[list[Diagnostic], dict[str, str]] | None:
+    """What a kept entry says, if nothing it read has changed since; else None."""
+    if blob is None or len(blob) > MAX_ENTRY_BYTES:
         return None
     try:
-        if entry.stat().st_size > MAX_ENTRY_BYTES:
-            return None
-        saved = json.loads(entry.read_bytes())
+        saved = json.loads(blob)
         if not isinstance(saved, dict) or saved.get("format") != FORMAT:
             return None
         sources: dict[str, str] = {}
@@ -75,7 +86,6 @@ def recall(path: str, options: dict[str, Any]) -> tuple[list[Diagnostic], dict[s
         found = [_diagnostic(d) for d in saved["diagnostics"]], sources
     except (OSError, ValueError, LookupError, TypeError, AttributeError):  # malformed
         return None
-    cachedir.used(entry)
     return found
 
 
@@ -83,9 +93,6 @@ def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],
              sources: dict[str, str]) -> None:
     """Keep the result of a check that found no error, with what it read."""
     if any(d.severity == "error" for d in diagnostics) or not sources:
-        return
-    entry = _entry(path, options)
-    if entry is None:
         return
     files = []
     for name, text in sources.items():
@@ -98,7 +105,10 @@ def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],
         files.append([name, _place(name), _digest(text)])
     data = {"format": FORMAT, "files": files,
             "diagnostics": [d.to_json() for d in diagnostics]}
-    write_whole(entry, json.dumps(data).encode())
+    folder = _folder()
+    if folder is not None:
+        with folder:
+            folder.write(_entry(path, options), json.dumps(data).encode())
 
 
 def _diagnostic(data: dict[str, Any]) -> Diagnostic:

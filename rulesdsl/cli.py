@@ -260,6 +260,12 @@ def build_parser() -> Parser:
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
                     "127.0.0.1: this machine only)")
     sv.add_argument("--port", type=_at_least(0), default=8000, help="default 8000")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a host name people reach the server by (its name on the network, "
+                    "or a proxy's public name); the loopback names and --host are known")
+    sv.add_argument("--proxy", metavar="ADDRESSES", help="behind a reverse proxy: trust the "
+                    "X-Forwarded-For and X-Forwarded-Proto headers from these addresses "
+                    "(the proxy's, comma-separated); without it they are ignored")
     sv.add_argument("--seats", metavar="KINDS", help="start a table for the first file: "
                     "'person' or a bot's name per seat, e.g. person,greedy")
     sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
@@ -555,6 +561,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .serve.app import Served, make_app
+        from .serve.guard import served_names
         from .serve.table import Refused, Table
     except ModuleNotFoundError as err:
         if (err.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
@@ -567,7 +574,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--bot-delay: expected seconds from 0 to 60")
     with lasting():
         games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
-    app = make_app(games, bot_delay=args.bot_delay)
+    names, any_address = served_names(args.host, args.allow_host)
+    app = make_app(games, bot_delay=args.bot_delay, hosts=names, any_address=any_address)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     address = f"http://{shown}:{args.port}/"
     print(f"serving {', '.join(g.rules.name for g in games)}: open {address} in a browser "
@@ -580,8 +588,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--seats: {err}") from None
         key = app.state.server.add(table)
         print(f"a table of {table.rules.name}: {address}t/{key}", flush=True)
-    # a WebSocket frame larger than this is refused before it is read whole
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    # a WebSocket frame larger than this is refused before it is read whole; forwarded
+    # headers believed only from the proxy named (uvicorn believes 127.0.0.1 by default,
+    # so any local client could claim any address and escape the limits per address)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
+                proxy_headers=args.proxy is not None, forwarded_allow_ips=args.proxy or "")
     return 0
 
 

@@ -7,10 +7,11 @@ composing nodes that the values are made from here), and a fortieth more to impo
 check of a rule file being edited read its unchanged data file again. So what the reader
 gives is made plain at once (mappings, lists, whole numbers, fractions, true/false, text,
 none), each mapping and list with the places of its values, and kept in the user's private
-cache folder (`cachedir.private_folder`) as JSON, one file per data file, headed by a
-digest of the text it was read from and of the engine (`cachedir.engine_digest`): the next
-command that reads the same text loads the JSON and never imports the YAML reader. A file
-with errors is never kept (the reader reports them, and must again next time).
+cache folder (`cachedir.open_private`, signed with its key) as JSON, one file per data
+file, headed by a digest of the text it was read from and of the engine
+(`cachedir.engine_digest`): the next command that reads the same text loads the JSON and
+never imports the YAML reader. A file with errors is never kept (the reader reports them,
+and must again next time).
 
 What is kept is only ever data: JSON holds no code, and an entry that is not of the form
 written here (damaged, of another version) is read afresh from the YAML file. A file
@@ -247,30 +248,34 @@ def _place(p: Any) -> Place | None:
 def read_remembered(path: Path, text: str, read: Callable[[str], Any]) -> Any:
     """The plain value `read(text)` gives (the YAML reader's value made plain by `plain`),
     from the cache when the same text at the same path was read before by this engine."""
-    folder = cachedir.private_folder() if ENABLED else None
+    folder = cachedir.open_private() if ENABLED else None
     if folder is None:
         return read(text)
     name = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:32]
-    entry = folder / f"data-{name}.json"
+    entry = f"data-{name}.json"
     head = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
                                       text.encode()))).hexdigest()
-    kept = _load(entry, head)
-    if kept is not None:
-        cachedir.used(entry)
-        return kept[0]
-    value = read(text)
-    try:
-        body = json.dumps([head, _encode(value, [0])], separators=(",", ":"))
-    except (_TooMany, RecursionError, ValueError):
-        return value   # too many values to keep, or nested deeper than JSON's writer goes
-    cachedir.write_whole(entry, body.encode())
+    with folder:
+        kept = _load(folder.read(entry), head)
+        if kept is not None:
+            folder.used(entry)
+            return kept[0]
+        value = read(text)
+        try:
+            body = json.dumps([head, _encode(value, [0])], separators=(",", ":"))
+        except (_TooMany, RecursionError, ValueError):
+            return value   # too many values to keep, or nested deeper than JSON's writer goes
+        folder.write(entry, body.encode())
     return value
 
 
-def _load(entry: Path, head: str) -> tuple[Any] | None:
-    """The value kept in an entry of this text (in a tuple), or None."""
+def _load(blob: bytes | None, head: str) -> tuple[Any] | None:
+    """The value kept in an entry of this text (in a tuple), or None (None for `blob`: a
+    missing, foreign or tampered file)."""
+    if blob is None:
+        return None
     try:
-        kept, value = json.loads(entry.read_bytes())
+        kept, value = json.loads(blob)
         if kept != head:
             return None
         return (_decode(value),)

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +25,9 @@ uvicorn = pytest.importorskip("uvicorn")
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from rulesdsl.serve.app import Served, make_app  # noqa: E402
+from rulesdsl.serve.guard import TOKEN_HEADER, token_in  # noqa: E402
+
+from .test_serve_security import in_a_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "test-output"
@@ -43,20 +43,8 @@ FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
 def server(load_rules) -> Iterator[str]:
     """A server on a free port of this machine, in a thread; its address."""
     app = make_app([Served(f, load_rules(ROOT / f)) for f in FILES], bot_delay=0)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if running.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with in_a_thread(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +56,13 @@ def browser() -> Iterator[Any]:
 
 
 def create(base: str, game: int, seats: list[str]) -> str:
+    with urllib.request.urlopen(f"{base}/", timeout=10) as response:
+        token = token_in(response.read().decode())   # as the page sends it
+    assert token is not None
     request = urllib.request.Request(f"{base}/api/tables", method="POST",
                                      data=json.dumps({"game": game, "seats": seats}).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              TOKEN_HEADER: token})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)["table"]
 

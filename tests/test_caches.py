@@ -51,6 +51,23 @@ def cache(tmp_path, monkeypatch):
     return made
 
 
+def kept_in(entry: Path) -> bytes | None:
+    """What a cache file keeps, as the folder's key vouches for it."""
+    folder = cachedir.open_private()
+    assert folder is not None
+    with folder:
+        return folder.read(entry.name)
+
+
+def keep_in(entry: Path, data: bytes) -> None:
+    """Write a cache file as the cache does, signed: what a command of this engine
+    could have written."""
+    folder = cachedir.open_private()
+    assert folder is not None
+    with folder:
+        folder.write(entry.name, data)
+
+
 def check(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(["check", *argv])
     out, err = capsys.readouterr()
@@ -111,7 +128,7 @@ def test_a_malformed_or_foreign_cache_is_ignored(cache, capsys, tmp_path):
     check(capsys, "count.rules")
     (entry,) = (tmp_path / "cache" / "rulesdsl").glob("check-*.json")
     for junk in ("{", "[]", json.dumps({"format": 1, "files": [["x"]]})):
-        entry.write_text(junk)
+        keep_in(entry, junk.encode())
         assert check(capsys, "count.rules") == (0, "count.rules: ok\n", "")
     (tmp_path / "cache" / "rulesdsl").chmod(0o777)   # others could plant an answer
     check(capsys, "count.rules")
@@ -190,20 +207,20 @@ def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder
     first, _ = parse_file("count.rules")
     parse_file("count.rules")
     (entry,) = folder.glob("tree-*")
-    engine, kept = pickle.loads(entry.read_bytes())
+    engine, kept = pickle.loads(kept_in(entry) or b"")
     chunk = next(iter(kept))
     for junk in (b"", b"not a pickle", pickle.dumps([1, 2]), pickle.dumps((engine, [1])),
                  pickle.dumps((engine, {chunk: 5})), pickle.dumps((engine, {chunk: (0, 1)})),
                  pickle.dumps((engine, {1: (0, None)}))):
-        entry.write_bytes(junk)
+        keep_in(entry, junk)
         assert parse_file("count.rules")[0] == first
     assert len(parsed) == 2 + 7
     # a declaration whose kept tree is broken is parsed again, the others are not
     parse_file("count.rules")
-    engine, kept = pickle.loads(entry.read_bytes())
+    engine, kept = pickle.loads(kept_in(entry) or b"")
     assert all(blob is not None for _, blob in kept.values())
     for junk in (b"not a pickle", pickle.dumps(["not a declaration"]), pickle.dumps(7)):
-        entry.write_bytes(pickle.dumps((engine, {**kept, chunk: (kept[chunk][0], junk)})))
+        keep_in(entry, pickle.dumps((engine, {**kept, chunk: (kept[chunk][0], junk)})))
         before = len(parsed)
         assert parse_file("count.rules")[0] == first and len(parsed) == before + 1
     monkeypatch.setattr(cachedir, "engine_digest", lambda: "another version")
@@ -259,15 +276,20 @@ def test_the_folder_keeps_what_was_used_last_within_its_bounds(folder, monkeypat
     (entry,) = [f for f in folder.glob("check-*.json") if "old" not in f.name]
     cachedir.os.utime(entry, (500, 500))           # the oldest of all ...
     assert check(capsys, "count.rules")[0] == 0    # ... but read again: used now
-    kept = len([f for f in folder.iterdir() if not f.name.endswith(".part")])
-    removed = cachedir.prune(folder, max_files=kept - 2)
-    names = {f.name for f in folder.iterdir()}
-    assert removed == 3                            # two of the oldest and the stale part
-    assert entry.name in names and fresh.name in names and part.name not in names
-    assert "check-old0.json" not in names and "check-old1.json" not in names
-    assert "check-old2.json" in names
-    assert cachedir.prune(folder, max_bytes=0) == len(names) - 1   # only the fresh part
-    assert [f.name for f in folder.iterdir()] == [fresh.name]
+    kept = len([f for f in folder.iterdir() if not f.name.endswith(".part")
+                and f.name != cachedir.KEY])
+    opened = cachedir.open_private()
+    assert opened is not None
+    with opened:
+        removed = opened.prune(max_files=kept - 2)
+        names = {f.name for f in folder.iterdir()}
+        assert removed == 3                            # two of the oldest and the stale part
+        assert entry.name in names and fresh.name in names and part.name not in names
+        assert "check-old0.json" not in names and "check-old1.json" not in names
+        assert "check-old2.json" in names
+        # only the fresh part and the folder's key stay
+        assert opened.prune(max_bytes=0) == len(names) - 2
+    assert sorted(f.name for f in folder.iterdir()) == sorted([fresh.name, cachedir.KEY])
 
 
 def test_writing_an_entry_prunes_the_folder_once_a_process(folder, monkeypatch):
@@ -277,12 +299,12 @@ def test_writing_an_entry_prunes_the_folder_once_a_process(folder, monkeypatch):
     for n in range(5):
         (folder / f"tree-{n}.pickle").write_bytes(b"x")
         cachedir.os.utime(folder / f"tree-{n}.pickle", (1000 + n, 1000 + n))
-    cachedir.write_whole(folder / "tree-new.pickle", b"y")
+    keep_in(folder / "tree-new.pickle", b"y")
     assert sorted(f.name for f in folder.iterdir()) == [
-        "tree-3.pickle", "tree-4.pickle", "tree-new.pickle"]
+        cachedir.KEY, "tree-3.pickle", "tree-4.pickle", "tree-new.pickle"]
     (folder / "tree-5.pickle").write_bytes(b"x")
-    cachedir.write_whole(folder / "tree-newer.pickle", b"y")   # pruned once already
-    assert len(list(folder.iterdir())) == 5
+    keep_in(folder / "tree-newer.pickle", b"y")   # pruned once already
+    assert len(list(folder.iterdir())) == 6
 
 
 def test_checks_while_editing_report_each_version_at_its_lines(folder, capsys, monkeypatch):

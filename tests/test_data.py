@@ -336,13 +336,18 @@ def test_a_changed_data_file_is_read_afresh(kept, tmp_path, monkeypatch):
 ])
 def test_a_damaged_entry_is_read_afresh(kept, tmp_path, monkeypatch, entry):
     """Whatever an entry holds, a value of the wrong form, half an entry, nesting deeper
-    than the reader can follow: the YAML file is read again and the entry written anew."""
+    than the reader can follow (each signed with the folder's key, as this engine would
+    write it: an entry it did not sign is not even read): the YAML file is read again and
+    the entry written anew."""
+    from rulesdsl import cachedir
+
     write(tmp_path, "cards.yaml", "cards:\n  - {name: Ace}\n")
     path = game(tmp_path, 'kind Card(name): from "cards.yaml" cards')
     rulesdsl.load(path)
     (written,) = kept.glob("data-*")
-    head = json.loads(written.read_bytes())[0]
-    written.write_bytes(entry.replace(b"HEAD", head.encode()))
+    with cachedir.open_private() as folder:
+        head = json.loads(folder.read(written.name) or b"")[0]
+        folder.write(written.name, entry.replace(b"HEAD", head.encode()))
     asked = fresh_process(monkeypatch)
     assert rulesdsl.load(path).components("Card") == ["ace"] and len(asked) == 1
     asked = fresh_process(monkeypatch)

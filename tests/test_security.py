@@ -560,20 +560,23 @@ def test_any_text_is_accepted_in_a_string(strings):
 # ---- the parser cache: a pickle, so only in a folder of the user's own -------------------
 
 def test_the_parser_cache_lives_in_a_private_folder(tmp_path, monkeypatch):
-    from rulesdsl.grammar import GRAMMAR, cache_file
+    from rulesdsl import cachedir
+    from rulesdsl.grammar import GRAMMAR, cache_name
 
     grammar = GRAMMAR.read_text(encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
-    path = cache_file(grammar)
-    assert path is not None and path.parent == tmp_path / "rulesdsl"
-    assert (path.parent.stat().st_mode & 0o077) == 0
-    assert cache_file(grammar + "# changed\n") != path  # a new grammar, a new file
-    path.parent.chmod(0o777)  # a folder others may write to: a planted pickle would run
-    assert cache_file(grammar) is None
+    folder = cachedir.open_private()
+    assert folder is not None and folder.path == tmp_path / "rulesdsl"
+    folder.close()
+    assert (folder.path.stat().st_mode & 0o077) == 0
+    assert (folder.path / cachedir.KEY).stat().st_mode & 0o777 == 0o600
+    assert cache_name(grammar + "# changed\n") != cache_name(grammar)  # a new grammar
+    folder.path.chmod(0o777)  # a folder others may write to: a planted pickle would run
+    assert cachedir.open_private() is None
     monkeypatch.setenv("RULESDSL_NO_CACHE", "1")
-    path.parent.chmod(0o700)
-    assert cache_file(grammar) is None
+    folder.path.chmod(0o700)
+    assert cachedir.open_private() is None
 
 
 def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
@@ -594,10 +597,238 @@ def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
     assert kept[0] == kept[1]  # read back as it was written, not built and written again
     # beside it, in the same private folder: the file's syntax tree (grammar/treecache.py)
     kept = sorted(f.suffix for f in (tmp_path / "rulesdsl").iterdir())
-    assert kept == [".lark", ".pickle"]
+    assert kept == ["", ".lark", ".pickle"]   # with the folder's key
     # and what `check` found (checkcache.py)
     done = subprocess.run([sys.executable, "-m", "rulesdsl.cli", "check", str(pig)],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     kept = sorted(f.suffix for f in (tmp_path / "rulesdsl").iterdir())
-    assert kept == [".json", ".lark", ".pickle"]
+    assert kept == ["", ".json", ".lark", ".pickle"]
+
+
+# ---- the cache: a folder swapped for a link, a foreign or tampered file ------------------
+# Where the cache folder lies under a folder another local user can write, that user can
+# swap it (or a parent) for a link at any moment, and plant pickles that run code when
+# loaded. The folder is opened once without following links and read through its handle,
+# a file is read only if it is the user's own, and unpickled only if the folder's key signed
+# it (rulesdsl/cachedir.py).
+
+COUNT = 'game "Count"\nplayers 2\ncounter n = 0\n\nplay:\n    set n = n + 1\n    end game\n'
+NOBODY = 65534
+
+
+class _Planted:
+    """A pickle that makes a folder (the sentinel) when it is loaded: what an attacker
+    would plant, with a command of their choosing instead."""
+
+    def __init__(self, sentinel: str) -> None:
+        self.sentinel = sentinel
+
+    def __reduce__(self):
+        import os
+
+        return (os.mkdir, (self.sentinel,))
+
+
+@pytest.fixture
+def kept_trees(tmp_path, monkeypatch):
+    """The syntax trees kept, in a cache folder of the test's own; the rule files parsed
+    whole are counted (a file with nothing usable kept is parsed whole)."""
+    from rulesdsl import grammar
+    from rulesdsl.grammar import treecache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home" / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(treecache, "ENABLED", True)
+    made: list[str] = []
+    real = grammar.parse
+    monkeypatch.setattr(grammar, "parse", lambda text, path: made.append(text) or
+                        real(text, path))
+    Path("count.rules").write_text(COUNT)
+    return made
+
+
+def _planted(folder: Path, names: list[str], sentinel: Path, signed_with: bytes | None) -> None:
+    """An attacker's cache folder: a pickle that makes `sentinel` under each name, signed
+    with the attacker's own key if one is given (kept there as the folder's key), else
+    plain (as the cache kept its files before they were signed)."""
+    import hashlib
+    import hmac
+    import pickle
+
+    from rulesdsl import cachedir
+
+    folder.mkdir(parents=True, exist_ok=True)
+    evil = pickle.dumps(_Planted(str(sentinel)))
+    if signed_with is not None:
+        (folder / cachedir.KEY).write_bytes(signed_with)
+        (folder / cachedir.KEY).chmod(0o600)
+    for name in names:
+        if signed_with is None:
+            (folder / name).write_bytes(evil)
+            continue
+        digest = hmac.new(signed_with, name.encode() + b"\0" + evil, hashlib.sha256).digest()
+        (folder / name).write_bytes(cachedir.MAGIC + digest + evil)
+
+
+# exchanges each pair of names given, again and again, until it is killed (renameat2 with
+# RENAME_EXCHANGE, Linux): in a process of its own, so that it runs while the test reads
+SWAPPER = """
+import ctypes, sys
+call = ctypes.CDLL(None, use_errno=True).renameat2
+pairs = [(sys.argv[i].encode(), sys.argv[i + 1].encode()) for i in range(1, len(sys.argv), 2)]
+print(all(call(-100, a, -100, b, 2) == 0 and call(-100, a, -100, b, 2) == 0
+          for a, b in pairs), flush=True)
+while True:
+    for a, b in pairs:
+        call(-100, a, -100, b, 2)
+"""
+
+
+def test_a_cache_folder_swapped_for_a_link_runs_no_planted_pickle(kept_trees, tmp_path):
+    """A thread exchanges the cache folder, and its parent, with links to an attacker's
+    folder holding a pickle under the name of every kept file, while commands read the
+    cache: the sentinel the pickle would make never appears, and every parse is right.
+    Run as root, the attacker's files belong to another user (nobody), as they would; run
+    as a user, the test cannot make files of another owner, and the attacker's folder is
+    the user's own but holds no file the user's key signed (the attacker cannot read the
+    key)."""
+    import os
+    import subprocess
+    import sys
+
+    from rulesdsl.grammar import parse_file
+
+    home = tmp_path / "home"
+    first, _ = parse_file("count.rules")
+    parse_file("count.rules")   # the trees kept
+    real = home / "cache" / "rulesdsl"
+    names = sorted(f.name for f in real.iterdir() if f.name.startswith("tree-"))
+    assert names
+    sentinel = tmp_path / "sentinel"
+    attacker = tmp_path / "attacker"
+    as_root = os.getuid() == 0
+    _planted(attacker / "rulesdsl", names, sentinel, None)
+    if as_root:
+        for path in [attacker, *attacker.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY)
+    (home / "decoy").symlink_to(attacker)               # for the parent, `cache`
+    (home / "cache" / "decoy").symlink_to(attacker / "rulesdsl")   # for the folder itself
+    swapper = subprocess.Popen(
+        [sys.executable, "-c", SWAPPER, home / "cache" / "decoy", home / "cache" / "rulesdsl",
+         home / "decoy", home / "cache"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert swapper.stdout is not None
+        if swapper.stdout.readline().strip() != "True":
+            pytest.skip("this system cannot exchange two names (renameat2)")
+        for _ in range(300):
+            assert parse_file("count.rules")[0] == first
+            assert not sentinel.exists()
+    finally:
+        swapper.kill()
+        swapper.wait()
+    assert not sentinel.exists()
+
+
+def test_a_tampered_or_planted_cache_file_is_worked_out_again(kept_trees, tmp_path):
+    """A kept tree changed by one byte, or replaced by a planted pickle (unsigned, or
+    signed with another key), is not loaded: the file is parsed again as one met for the
+    first time (noted, then kept), and read from the cache after that."""
+    import os
+    import pickle
+
+    from rulesdsl.grammar import parse_file
+
+    first, _ = parse_file("count.rules")
+    parse_file("count.rules")
+    parse_file("count.rules")
+    assert len(kept_trees) == 2   # noted, kept, then read back: the cache works
+    (entry,) = (tmp_path / "home" / "cache" / "rulesdsl").glob("tree-*")
+    sentinel = tmp_path / "sentinel"
+    good = entry.read_bytes()
+    tampered = good[:-1] + bytes([good[-1] ^ 1])
+    planted = pickle.dumps(_Planted(str(sentinel)))
+    other = tmp_path / "other"
+    _planted(other, [entry.name], sentinel, os.urandom(32))
+    for bad in (tampered, planted, (other / entry.name).read_bytes()):
+        entry.write_bytes(bad)
+        before = len(kept_trees)
+        assert parse_file("count.rules")[0] == first
+        assert len(kept_trees) == before + 1 and not sentinel.exists()
+        assert entry.read_bytes() != bad
+        assert parse_file("count.rules")[0] == first   # kept anew
+        assert parse_file("count.rules")[0] == first   # read from the cache
+        assert len(kept_trees) == before + 2
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "getuid") or __import__("os").getuid() != 0,
+                    reason="only root can make a file of another owner")
+def test_a_cache_file_of_another_owner_is_not_read(kept_trees, tmp_path):
+    """A file in the user's folder that belongs to someone else is not read, even with
+    the right signature; nor is a folder of someone else's."""
+    import os
+
+    from rulesdsl import cachedir
+    from rulesdsl.grammar import parse_file
+
+    parse_file("count.rules")
+    parse_file("count.rules")
+    folder = tmp_path / "home" / "cache" / "rulesdsl"
+    (entry,) = folder.glob("tree-*")
+    os.chown(entry, NOBODY, NOBODY)
+    before = len(kept_trees)
+    parse_file("count.rules")
+    assert len(kept_trees) == before + 1 and entry.stat().st_uid == 0   # kept anew
+    os.chown(folder, NOBODY, NOBODY)
+    assert cachedir.open_private() is None
+
+
+def test_the_cache_key_is_private_and_one(tmp_path, monkeypatch):
+    """The folder's key is made once, readable by the user only; a key others could read
+    is replaced (what it signed is then worked out again); another command finds the same
+    key."""
+    from rulesdsl import cachedir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    with cachedir.open_private() as folder:
+        folder.write("check-x.json", b"{}")
+    key = tmp_path / "rulesdsl" / cachedir.KEY
+    made = key.read_bytes()
+    assert len(made) == cachedir.KEY_BYTES and key.stat().st_mode & 0o777 == 0o600
+    with cachedir.open_private() as folder:
+        assert folder.read("check-x.json") == b"{}" and key.read_bytes() == made
+        assert folder.read("check-y.json") is None
+    key.chmod(0o644)
+    with cachedir.open_private() as folder:
+        assert folder.read("check-x.json") is None
+    assert key.read_bytes() != made and key.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_planted_parser_is_not_loaded(tmp_path, monkeypatch):
+    """lark's parser is a pickle too: one planted under its name is not loaded, the parser
+    is built and kept anew, and the next command reads it back without building it."""
+    import os
+
+    from rulesdsl import grammar
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    text = grammar.GRAMMAR.read_text(encoding="utf-8")
+    name = grammar.cache_name(text)
+    sentinel = tmp_path / "sentinel"
+    _planted(tmp_path / "cache" / "rulesdsl", [name], sentinel, None)
+    built: list[int] = []
+    real = grammar._lark
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(grammar, "_lark", counted)
+    parser = grammar._kept_lark(text)
+    assert not sentinel.exists() and built == [1]
+    assert parser.parse("1 + 2", start="expr") is not None
+    again = grammar._kept_lark(text)
+    assert built == [1] and isinstance(again, grammar.PlacingLark)
+    assert not os.path.exists(sentinel)

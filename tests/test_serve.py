@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from rulesdsl.interpreter.observation import Observation  # noqa: E402
 from rulesdsl.interpreter.records import parse_record, replay  # noqa: E402
 from rulesdsl.serve import app as serving  # noqa: E402
 from rulesdsl.serve.app import Served, make_app  # noqa: E402
+from rulesdsl.serve.guard import TOKEN_HEADER, token_in  # noqa: E402
 from rulesdsl.serve.table import Table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,9 +38,26 @@ def served(load_rules) -> list[Served]:
     return [Served(f, load_rules(ROOT / f)) for f in FILES]
 
 
+def app_of(games: list[Served]) -> Any:
+    """A server of these games answering to the test client's host name (as
+    `--allow-host testserver` would), whose bots do not wait."""
+    return make_app(games, bot_delay=0, hosts=["testserver"])
+
+
+@contextmanager
+def page_client(app: Any) -> Iterator[TestClient]:
+    """A client of the app as the page is one: its POSTs carry the request token the page
+    does."""
+    with TestClient(app) as c:
+        token = token_in(c.get("/").text)
+        assert token is not None
+        c.headers[TOKEN_HEADER] = token
+        yield c
+
+
 @pytest.fixture
 def client(served):
-    with TestClient(make_app(served, bot_delay=0)) as c:
+    with page_client(app_of(served)) as c:
         yield c
 
 
@@ -180,9 +200,10 @@ def test_http_bad_input(client):
                              "unknown bot")]:
         r = client.post("/api/tables", json=payload)
         assert r.status_code == 400 and answer in r.json()["error"], r.text
-    r = client.post("/api/tables", content=b"{oops")
+    as_json = {"Content-Type": "application/json"}
+    r = client.post("/api/tables", content=b"{oops", headers=as_json)
     assert r.json() == {"error": "the request is not JSON"}
-    r = client.post("/api/tables", content=b" " * 100_000)
+    r = client.post("/api/tables", content=b" " * 100_000, headers=as_json)
     assert r.json() == {"error": "the request is too long (at most 4096 bytes)"}
     table = create(client, TICTACTOE, ["person", "random"])
     for seat, answer in [(2, "played by a bot"), (3, "there is no seat 3"),
@@ -331,7 +352,7 @@ def test_a_rule_that_goes_wrong_stops_the_game_and_its_record_says_why(tmp_path)
     path = tmp_path / "broken.rules"
     path.write_text(BROKEN)
     rules = rulesdsl.load(path)
-    with TestClient(make_app([Served(str(path), rules)], bot_delay=0)) as client:
+    with page_client(app_of([Served(str(path), rules)])) as client:
         table = create(client, 0, ["person", "person"])
         token = take(client, table, 1)
         with client.websocket_connect(f"/ws/{table}") as ws:
@@ -362,7 +383,8 @@ def test_the_serve_command(monkeypatch, capsys):
     key = out.split("/t/")[1].split()[0]
     app, options_ = ran[0]
     assert options_ == {"host": "127.0.0.1", "port": 8123, "log_level": "warning",
-                        "ws_max_size": 65536}
+                        "ws_max_size": 65536, "proxy_headers": False,
+                        "forwarded_allow_ips": ""}
     assert [s.kind for s in app.state.server.tables[key].table.seats] == ["person", "greedy"]
     assert main(["serve", str(ROOT / FILES[TICTACTOE]), "--seats", "person,genius"]) == 2
     assert "--seats: unknown bot 'genius'" in capsys.readouterr().err
@@ -418,7 +440,7 @@ def test_a_ring_is_sent_as_a_circle_of_positions_and_played_by_their_names(load_
     assert outer["cells"][9] == ["outer10", [1.0, 0.0]]      # a quarter of the way round
     assert (inner["kind"], inner["open"], len(inner["cells"])) == ("ring", True, 10)
     assert inner["cells"][0][1] != inner["cells"][-1][1]      # the arc's ends stand apart
-    with TestClient(make_app([Served(path, load_rules(ROOT / path))], bot_delay=0)) as c:
+    with page_client(app_of([Served(path, load_rules(ROOT / path))])) as c:
         table = create(c, 0, ["person", "person", "person"])
         tokens = [take(c, table, seat) for seat in (1, 2, 3)]
         with c.websocket_connect(f"/ws/{table}") as ws:

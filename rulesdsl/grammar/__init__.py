@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import io
 import re
 import sys
 from functools import lru_cache
@@ -29,7 +30,7 @@ from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
 from .. import ast as A
-from ..cachedir import private_folder, used
+from .. import cachedir
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_TREE_DEPTH
 from .builder import AstBuilder, StringError
@@ -70,16 +71,40 @@ class RulesIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    text = GRAMMAR.read_text(encoding="utf-8")
-    # lark keys the parser it keeps by the grammar, its options and the name of the file it
-    # keeps it in: so it is built under the name it is read back from (built under another
-    # name and renamed, it was never read back, and every command built it again). A
-    # command that reads the file while another writes it finds it incomplete, and builds
-    # the parser itself.
-    cache = cache_file(text)
-    parser = _lark(text, cache)
-    if cache is not None:
-        used(cache)  # kept while in use (cachedir.prune)
+    return _kept_lark(GRAMMAR.read_text(encoding="utf-8"))
+
+
+def _kept_lark(text: str) -> Lark:
+    """The parser of the grammar `text`: read back from the user's cache folder if this
+    grammar's parser was kept there (by this lark and Python), else built and kept.
+
+    lark keeps a parser as a pickle, and loading a pickle runs code: so lark's own cache
+    (which reads a file by its name, by default in the system's temporary folder, where
+    another user could plant one) is not used. The parser is saved here with lark's
+    `save`, kept through `cachedir.Folder` (a folder of the user's own, opened once, each
+    file signed with the folder's key) and unpickled only from what the key vouches for.
+    A command that finds nothing, or a file it cannot load, builds the parser itself."""
+    folder = cachedir.open_private()
+    if folder is None:
+        return _lark(text)
+    with folder:
+        name = cache_name(text)
+        blob = folder.read(name)
+        if blob is not None:
+            try:
+                kept = PlacingLark.__new__(PlacingLark)
+                # what lark's own cache does: the options that are objects given again
+                kept._load(io.BytesIO(blob), postlex=RulesIndenter())
+                if kept.placing:
+                    folder.used(name)  # kept while in use (cachedir.Folder.prune)
+                    return kept
+            except Exception:  # noqa: BLE001 -- of another lark, damaged: built anew
+                pass
+        parser = _lark(text)
+        if isinstance(parser, PlacingLark):
+            out = io.BytesIO()
+            parser.save(out, exclude_options=("postlex",))
+            folder.write(name, out.getvalue())
     return parser
 
 
@@ -156,36 +181,27 @@ def _placing(build: Any) -> Any:
     return placed
 
 
-def _lark(text: str, cache: Path | None, placing: bool = True) -> Lark:
+def _lark(text: str, placing: bool = True) -> Lark:
     options: dict[str, Any] = {"parser": "lalr", "postlex": RulesIndenter(),
-                               "maybe_placeholders": True, "start": ["start", "expr"],
-                               "cache": str(cache) if cache is not None else False}
+                               "maybe_placeholders": True, "start": ["start", "expr"]}
     if not placing:  # (not kept: its file would be the other parser's)
-        return Lark(text, propagate_positions=True, **{**options, "cache": False})
+        return Lark(text, propagate_positions=True, **options)
     parser = PlacingLark(text, **options)
     # PlacingLark places trees through a method of lark's that lark does not promise to
     # keep: a lark that does not call it gets lark's own placing instead (and a lark that
     # calls it but builds trees otherwise fails tests/test_start.py)
     if not parser.placing:
-        return _lark(text, cache, placing=False)
+        return _lark(text, placing=False)
     return parser
 
 
-def cache_file(grammar: str) -> Path | None:
-    """Where the built parser is kept between runs (building it is most of the start-up
-    time of a command), or None to build it each time.
-
-    lark keeps it as a pickle, and loading a pickle runs code: so never in a shared
-    folder (lark's own default is the system's temporary folder, where another user could
-    plant one), only in the user's own cache folder (`cachedir.private_folder`), which must
-    belong to the user and be writable by nobody else. RULESDSL_NO_CACHE=1 turns it off."""
-    folder = private_folder()
-    if folder is None:
-        return None
+def cache_name(grammar: str) -> str:
+    """The name the built parser is kept under in the user's cache folder (building it is
+    most of the start-up time of a command): a new grammar, lark or Python, a new name."""
     import lark
 
     key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version}".encode())
-    return folder / f"parser-{key.hexdigest()[:24]}.lark"
+    return f"parser-{key.hexdigest()[:24]}.lark"
 
 
 def _readable(parser: Lark, name: str) -> str:

@@ -12,8 +12,9 @@ own, with the line the chunk started at. A command after an edit of one declarat
 parses that one chunk; a chunk that only moved (lines added above it) is moved to its new
 lines, not parsed.
 
-What is kept is in the user's private cache folder (`cachedir.private_folder`: loading a
-pickle runs code, so never in a folder others may write to), one file per rule file,
+What is kept is in the user's private cache folder (`cachedir.open_private`: loading a
+pickle runs code, so never in a folder others may write to, and never a file that the
+folder's key did not sign), one file per rule file,
 under a digest of the engine (`cachedir.engine_digest`) and the name the file was read
 under (the trees' places carry it): a file of another engine, or read under another name,
 is parsed afresh. Keeping the trees costs time too (pickling all of Cromlech's, about
@@ -29,7 +30,6 @@ import hashlib
 import os
 import pickle
 from collections.abc import Callable
-from pathlib import Path
 
 from .. import ast as A
 from .. import cachedir
@@ -46,17 +46,23 @@ def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFi
                      ) -> A.RulesFile:
     """The tree `parse(text, path)` gives, from the cache for the declarations this engine
     parsed before from the same text under this name."""
-    folder = cachedir.private_folder() if ENABLED else None
+    folder = cachedir.open_private() if ENABLED else None
     if folder is None:
         return parse(text, path)
+    with folder:
+        return _parse_kept(folder, text, path, parse)
+
+
+def _parse_kept(folder: cachedir.Folder, text: str, path: str,
+                parse: Callable[[str, str], A.RulesFile]) -> A.RulesFile:
     # incremental.py imports this package, which imports this module: so imported here
     from .incremental import IncrementalParser
 
     name = hashlib.sha256(f"{os.path.abspath(path)}\0{path}".encode()).hexdigest()[:32]
-    entry = folder / f"tree-{name}.pickle"
+    entry = f"tree-{name}.pickle"
     engine = hashlib.sha256(b"\0".join((FORMAT, cachedir.engine_digest().encode(),
                                         path.encode()))).hexdigest()
-    kept = _load(entry, engine)
+    kept = _load(folder.read(entry), engine)
 
     def recall(chunk: str) -> tuple[int, list] | None:
         at, blob = kept.get(_digest(chunk), (0, None))
@@ -80,9 +86,9 @@ def parse_remembered(text: str, path: str, parse: Callable[[str, str], A.RulesFi
         else:   # met again, edited, or moved since it was kept: kept where it is now
             now[key] = (at, pickle.dumps(items, pickle.HIGHEST_PROTOCOL))
     if now != kept:
-        cachedir.write_whole(entry, pickle.dumps((engine, now), pickle.HIGHEST_PROTOCOL))
+        folder.write(entry, pickle.dumps((engine, now), pickle.HIGHEST_PROTOCOL))
     elif kept:
-        cachedir.used(entry)
+        folder.used(entry)
     return tree
 
 
@@ -90,12 +96,14 @@ def _digest(chunk: str) -> str:
     return hashlib.sha256(chunk.encode()).hexdigest()[:32]
 
 
-def _load(entry: Path, engine: str) -> Kept:
-    """What the entry keeps, if it is of this engine and name; else nothing."""
+def _load(blob: bytes | None, engine: str) -> Kept:
+    """What an entry keeps (its bytes as the folder's key vouched for them: None for a
+    missing, foreign or tampered file), if it is of this engine and name; else nothing."""
+    if blob is None:
+        return {}
     try:
-        with entry.open("rb") as f:
-            found, kept = pickle.load(f)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+        found, kept = pickle.loads(blob)
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError,
             ValueError, TypeError, IndexError, KeyError):  # missing, half written, damaged
         return {}
     if found != engine or not isinstance(kept, dict) or not all(

@@ -23,9 +23,14 @@ function showError(message) {
   showError.timer = setTimeout(() => { box.hidden = true; }, 5000);
 }
 
+// a POST carries the request token the server wrote into this page: the server refuses
+// a POST without it (another site's page cannot read it), and one that is not JSON
+const REQUEST_TOKEN = document.querySelector('meta[name="request-token"]').content;
+
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    method: "POST", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "X-Request-Token": REQUEST_TOKEN}});
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
@@ -69,8 +74,7 @@ async function lobby() {
   };
   for (const t of await api("/api/tables")) {
     const li = el("li");
-    li.append(el("a", {href: `/t/${t.table}`}, t.game),
-              ` ${t.over ? "(over)" : ""} ${t.seats.map((s) => s.bot ? "bot" : s.taken ? "taken" : "free").join(", ")}`);
+    li.append(el("a", {href: `/t/${t.table}`}, t.game), ` ${t.seats.join(", ")}`);
     $("tables").append(li);
   }
 }
@@ -95,6 +99,7 @@ function connect() {
 function receive(message) {
   if (message.type === "error") {
     showError(message.message);
+    if (message.fatal) { table.ws = null; return; }  // no such table, full, cleared: stay
     if (message.message.includes("seat token is not valid")) {  // an old token: watch
       localStorage.removeItem(`rulesdsl:${table.id}`);
       table.ws.send(JSON.stringify({type: "hello", token: null}));
