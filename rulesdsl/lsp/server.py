@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
+from ..paths import Unreadable, read_text
 from .completion import Context, complete
 from .hover import distribution, hover, roll_at
 from .navigation import NAME, RenameError, definitions, references, rename
@@ -263,8 +264,8 @@ def _variants_of(ls: RulesServer, path: str) -> dict[str, str]:
     for sibling in Path(path).parent.glob("*.rules"):
         if norm(sibling) != norm(path) and str(sibling) not in out:
             try:
-                text = sibling.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                text = read_text(sibling)  # a regular file under the cap
+            except (FileNotFoundError, Unreadable):
                 continue
             if extends.search(text):
                 out[str(sibling)] = text

@@ -19,6 +19,7 @@ from .. import ast as A
 from ..check import analyze
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
+from ..grammar import read_rules
 from ..grammar.incremental import IncrementalParser
 from ..loader import check_resolved
 from ..variants import Resolved, key_of, resolve
@@ -100,12 +101,7 @@ class Workspace:
         key = norm(path)
         text = self.texts.get(key)
         if text is None:
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
-            except (OSError, UnicodeDecodeError) as err:
-                raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+            text = read_rules(path)  # as `rulesdsl check` reads it
         parser = self._parsers.get(str(path))
         if parser is None:
             parser = self._parsers[str(path)] = IncrementalParser(str(path))
