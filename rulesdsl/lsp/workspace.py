@@ -91,6 +91,15 @@ class Workspace:
                                               self.examples)
         for table in tables:
             table.pop(norm(path), None)
+        # the parsers of the files no open document reads (it, its bases) go with it: a
+        # session that opens document after document would keep every one's chunks
+        read = {norm(p) for c in self.checked.values() for p in c.sources}
+        self._parsers = {p: parser for p, parser in self._parsers.items()
+                         if norm(p) in read or norm(p) in self.texts}
+
+    def parsed(self) -> list[str]:
+        """The files whose parser (and its chunks) is kept."""
+        return list(self._parsers)
 
     def dependents(self, path: str) -> list[str]:
         """The open documents whose check read `path` (itself, and its variants)."""
