@@ -237,3 +237,12 @@ def test_edits_without_a_pause_do_not_keep_every_frozen_cycle(monkeypatch):
     finally:
         gc.unfreeze()
     assert collected
+
+
+def test_an_editor_text_past_the_size_of_a_rule_file_is_not_parsed(tmp_path):
+    from rulesdsl.lsp.workspace import Workspace
+
+    files = Workspace()
+    path = str(tmp_path / "big.rules")
+    files.open(path, 'game "Big"\nplayers 2\n' + "# " + "x" * (300 << 10) + "\n")
+    assert [d.code for d in files.check(path).diagnostics] == ["E006"]
