@@ -60,25 +60,21 @@ def cases(folder: Path) -> dict[str, list[str]]:
     for n in range(1, 400):
         (folder / f"v{n}.rules").write_text(f'extends "v{n - 1}.rules"\n', encoding="utf-8")
     out["a chain of 400 variants"] = ["check", str(folder / "v399.rules")]
-    (folder / "limit.rules").write_text(
-        POTATO.format(limit="limit 999999999999999999 decisions"), encoding="utf-8")
-    out["limit 999999999999999999 decisions (run)"] = ["run", str(folder / "limit.rules")]
-    (folder / "lines.rules").write_text(
-        POTATO.format(limit="") + "".join(f"const C{n} = {n}\n" for n in range(100_000)),
-        encoding="utf-8")
-    out["100,000 lines (1.6 MB)"] = ["check", str(folder / "lines.rules")]
-    (folder / "string.rules").write_text(
-        'game "S"\nplayers 2\nplay:\n    say "' + "y" * 200_000 + '"\n    end game\n',
-        encoding="utf-8")
-    out["a string of 200,000 characters"] = ["check", str(folder / "string.rules")]
-    (folder / "examples.rules").write_text(
-        POTATO.format(limit="") + "".join(f'example "e{n}":\n    pass\n' for n in range(5000)),
-        encoding="utf-8")
-    out["5,000 examples"] = ["check", str(folder / "examples.rules")]
-    (folder / "list.rules").write_text(
-        'game "L"\nplayers 2\nconst A = 1..99999\nconst B = [A, A]\nplay:\n    end game\n',
-        encoding="utf-8")
-    out["a list of 199,998 items"] = ["check", str(folder / "list.rules")]
+    checked = {  # case: (command, file name, text)
+        "limit 999999999999999999 decisions (run)": (
+            "run", "limit.rules", POTATO.format(limit="limit 999999999999999999 decisions")),
+        "100,000 lines (1.6 MB)": ("check", "lines.rules", POTATO.format(limit="") + "".join(
+            f"const C{n} = {n}\n" for n in range(100_000))),
+        "a string of 200,000 characters": ("check", "string.rules", 'game "S"\nplayers 2\n'
+                                           'play:\n    say "' + "y" * 200_000 + '"\n'),
+        "5,000 examples": ("check", "examples.rules", POTATO.format(limit="") + "".join(
+            f'example "e{n}":\n    pass\n' for n in range(5000))),
+        "a list of 199,998 items": ("check", "list.rules", 'game "L"\nplayers 2\nconst A = '
+                                    '1..99999\nconst B = [A, A]\nplay:\n    end game\n'),
+    }
+    for case, (command, name, text) in checked.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        out[case] = [command, str(folder / name)]
     return out
 
 
