@@ -391,7 +391,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     game that stops on an error keeps what was said before."""
     from .runner import RecordEnded, agents_for, describe_result, play_out, seat_name
 
-    rules = _load(args)
+    loaded: Rules | None = getattr(args, "loaded", None)  # a replay's, loaded already
+    rules = loaded if loaded is not None else _load(args)
     players = rules.check_players(args.players)
     if args.seat is not None and args.seat > players:
         raise UsageError(f"--seat: there is no seat {args.seat} in a game of {players}")
@@ -473,22 +474,25 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .interpreter.records import check_rules, read_record
-    from .loader import load
+    from .interpreter.records import check_rules, read_record, rule_file
+    from .loader import load, load_named
     from .runner import Script
 
     record = read_record(args.record)
-    path = args.rules or record.file
-    beside = Path(args.record).parent / record.file
-    if not args.rules and not Path(path).exists() and beside.exists():
-        path = str(beside)  # a record moved with its rule file
     settings = dict(record.settings)
-    check_rules(record, load(path, settings or None))
+    with lasting():
+        if args.rules:  # named by the user: read as any rule file on the command line
+            path = args.rules
+            rules = load(path, settings or None)
+        else:  # named by the record: only where `extends` may reach, never quoted
+            path = str(rule_file(record, args.record))
+            rules = load_named(path, "the record", settings or None)
+    check_rules(record, rules)
     print(f"replaying {args.record}: {len(record.steps)} steps")
     return cmd_run(argparse.Namespace(
         file=path, settings=list(settings.items()), players=record.players, seed=record.seed,
         agents=record.agents or ["random"], json=False, records=None, script=Script(record),
-        seat=None, all=False))
+        seat=None, all=False, loaded=rules))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -29,10 +29,10 @@ from typing import Any
 from . import ast as A
 from . import placed
 from .diagnostics import Diagnostic, RulesError, Span
-from .limits import MAX_DIGITS
-from .paths import locate
+from .limits import MAX_DATA_BYTES, MAX_DIGITS
+from .paths import Unreadable, locate, read_text
 
-MAX_BYTES = 1 << 20     # a data file larger than this is refused
+MAX_BYTES = MAX_DATA_BYTES  # a data file larger than this is refused
 MAX_VALUES = 100_000    # values read from one table, at most (aliases can multiply them)
 SUFFIXES = (".yaml", ".yml")
 _parsed: dict[str, Any] = {}  # the last few data files parsed, by their text (read only)
@@ -176,14 +176,11 @@ def _read(path: Path, name: str, span: Span, sources: dict[str, str]) -> Any:
     """The parsed YAML of a data file (named `name` in messages), made plain with the
     places of its values (placed.py); its text goes into `sources` once it has parsed."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise _Problem("E007", f"the data file {path.name} is larger than "
-                           f"{MAX_BYTES >> 20} MiB", span)
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise _Problem("E007", f"the data file {path.name} is not UTF-8 text", span) from None
-    except OSError as err:
-        raise _Problem("E007", f"cannot read the data file {path.name}: {err.strerror}",
+        text = read_text(path, MAX_BYTES)  # a regular file under the cap (paths.py)
+    except FileNotFoundError:
+        raise _Problem("E007", f"the data file {path.name} does not exist", span) from None
+    except Unreadable as err:
+        raise _Problem("E007", f"the data file {path.name} cannot be read: {err.reason}",
                        span) from None
     if text in _parsed:  # the YAML reader is slow: a file read again is parsed once
         sources[name] = text

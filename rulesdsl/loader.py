@@ -20,8 +20,8 @@ from typing import Any
 
 from .check import analyze
 from .check.analysis import Analysis
-from .diagnostics import Diagnostic, RulesError
-from .grammar import parse
+from .diagnostics import Diagnostic, RulesError, Span
+from .grammar import parse, parse_file
 from .interpreter.compiler import compile_program
 from .interpreter.game import Rules
 from .variants import Resolved, merge, resolve
@@ -56,6 +56,27 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     triggers, turns and ends of the game run (`Program.points`, `Program.hits`)."""
     with collector_paused():
         return _build(resolve(path, include=include), overrides, coverage)
+
+
+def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = None) -> Rules:
+    """Load a rule file that another file names (the rule file of a record, found by
+    `records.rule_file`), as `load` does; but a file that does not parse as rules is not
+    quoted: the one naming it is untrusted, and a text that is not rules may be anything
+    (a line of a host's file in a syntax error would show it to whoever made the record)."""
+    with collector_paused():
+        try:
+            file, text = parse_file(path)
+        except RulesError as err:
+            first = err.diagnostics[0]
+            if first.span is None:  # the file could not be read: the reason, no text
+                raise
+            errors = len(err.diagnostics)
+            raise RulesError([Diagnostic(
+                first.code, f"the rule file {by} names does not parse as rules ({errors} "
+                f"error{'s' if errors > 1 else ''}, the first at line {first.span.line})",
+                Span(file=str(path), line=0, column=0, end_line=0, end_column=0),
+                hint=f"to see them: rulesdsl check {path}")]) from None
+        return _build(merge(file, text, str(path)), overrides)
 
 
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
@@ -111,4 +132,4 @@ def _examine(rules: Rules, run_examples: bool, path: str, play: int,
     return diags
 
 
-__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_text"]
+__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_named", "load_text"]

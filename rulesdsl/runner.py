@@ -19,7 +19,7 @@ from .agents import AgentSpec, make_agent
 from .diagnostics import Diagnostic, RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation, play_out
-from .interpreter.records import Record, bad, make_record, write_record
+from .interpreter.records import Record, bad, make_record, replay_note, write_record
 from .loader import load
 
 __all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name", "team_name",
@@ -88,8 +88,7 @@ def report_failure(rules: Rules, path: str, players: int, failed: Failed,
     d.notes.append(where(rules, path, record))
     if records is not None:
         written = write_record(record, records)
-        d.notes.append(f"replay it with: rulesdsl replay {written}"
-                       if isinstance(written, Path) else str(written))
+        d.notes.append(replay_note(written, record))
     return RulesError([d], rules.sources)
 
 

@@ -21,6 +21,8 @@ from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
+from .limits import MAX_RECORD_BYTES
+from .paths import Unreadable, read_text
 from .runner import describe_result
 from .territory import TerritoryBoard, draw_territory
 
@@ -308,10 +310,12 @@ def asking(who: int, decision: Decision | None) -> str:
 def read_save(rules: Rules, path: str) -> Game:
     """A game saved at the prompt with `save FILE`."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, MAX_RECORD_BYTES))  # a regular file under the cap
     except FileNotFoundError:
         raise RulesError([_diag(f"no such saved game: {path}")]) from None
-    except (OSError, ValueError) as err:
+    except Unreadable as err:
+        raise RulesError([_diag(f"cannot read the saved game {path}: {err.reason}")]) from None
+    except ValueError as err:
         raise RulesError([_diag(f"cannot read the saved game {path}: {err}")]) from None
     except RecursionError:
         raise RulesError([_diag(f"cannot read the saved game {path}: its lists are nested "

@@ -26,6 +26,7 @@ from .data import load_data
 from .diagnostics import Diagnostic, RulesError
 from .grammar import parse_file
 from .hooks import apply_change, describe_change, key_of_change, nodes, replace_nodes
+from .limits import MAX_EXTENDS
 from .paths import locate
 from .render import decl_lines
 
@@ -156,6 +157,12 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
     except RulesError as err:
         raise RulesError(diags + err.diagnostics, sources) from None
     chain = _seen + (str(Path(here).resolve()),)
+    if len(chain) >= MAX_EXTENDS:  # each base is read while the variant waits for it
+        diags.append(Diagnostic("V010", f"a variant extends a chain of at most {MAX_EXTENDS} "
+                                f"files, the base game included: {_short(chain[0])} "
+                                f"reaches this file through {len(chain) - 1} others",
+                                ext.span, hint="extend a file nearer the base game"))
+        raise RulesError(diags, sources)
     if str(base_path.resolve()) in chain:
         names = " -> ".join([*(_short(p) for p in chain), _short(str(base_path))])
         diags.append(Diagnostic("V003", f"variants extend each other in a circle: {names}",

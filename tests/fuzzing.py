@@ -126,11 +126,12 @@ def _memory_cap(extra: int) -> Callable[[], None]:
 
 
 def guarded(kind: str, case: Callable[[], None], seconds: float = SECONDS,
-            given: Any = None) -> Outcome:
+            given: Any = None, memory: int = 1 << 30) -> Outcome:
     """Run a case: any exception but RulesError is a traceback; past `seconds`, a hang;
-    memory is capped at a gigabyte more than the process holds when it starts."""
+    memory is capped at `memory` bytes (a gigabyte) more than the process holds when it
+    starts."""
     old = signal.signal(signal.SIGALRM, _alarm)
-    lift = _memory_cap(1 << 30)
+    lift = _memory_cap(memory)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     start = time.perf_counter()
     out = Outcome(kind, 0.0, input=given)

@@ -439,3 +439,33 @@ async def test_semantic_tokens_colour_names_by_meaning(client: LanguageClient):
     assert found[("# Pig: a dice game for two. On your turn you roll a die as often as you "
                   "like, adding", 0)][0] == "comment"
     await close(client, PIG)
+
+
+# ---- hostile requests: every one answered, memory bounded --------------------------------
+
+@pytest.mark.parametrize("line, character", [(-1, 0), (0, -5), (0, 2 ** 31), (2 ** 31, 0)])
+async def test_a_request_at_an_impossible_position_is_answered_with_an_error(
+        client: LanguageClient, line: int, character: int):
+    """pygls could not read such a request, and answered nothing: the editor waited."""
+    from concurrent.futures import Future
+
+    from pygls.exceptions import JsonRpcException
+    from pygls.protocol.json_rpc import JsonRPCRequestMessage
+
+    await open_doc(client, PIG)
+    # sent as the JSON an editor would send: the client's own types refuse such a position
+    ident = f"impossible-{line}-{character}"
+    answer: Future = Future()
+    client.protocol._request_futures[ident] = answer
+    client.protocol._send_data(JsonRPCRequestMessage(
+        id=ident, method="textDocument/hover", jsonrpc="2.0",
+        params={"textDocument": {"uri": uri(PIG)},
+                "position": {"line": line, "character": character}}))
+    with pytest.raises(JsonRpcException) as err:
+        await asyncio.wait_for(asyncio.wrap_future(answer), WAIT)
+    assert "not valid" in str(err.value)
+    # and the server goes on answering
+    result = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(PIG), position=where(PIG.read_text(), "GOAL")))
+    assert result is not None
+    await close(client, PIG)

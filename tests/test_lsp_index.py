@@ -3,6 +3,8 @@ uses with their exact places, and the rules of rename. In process, without a ser
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulesdsl.check import analyze
@@ -164,3 +166,83 @@ def test_the_outline_names_every_kind_of_declaration():
     names = [s.name for s in outline(parse(text, "t.rules"), places)]
     assert names == ['game "Teams"', "players 4", "teams of 2", "limit 300 decisions",
                      "stat battles", "play"]
+
+
+# ---- what the server keeps: answers to bad requests, memory per document ----------------
+
+def test_a_request_the_server_cannot_read_is_answered_with_an_error(monkeypatch):
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    from rulesdsl.lsp.server import REFUSED, RulesServer
+
+    server = RulesServer()
+    sent: list = []
+    monkeypatch.setattr(server.protocol, "_send_data", sent.append)
+    request = {"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+               "params": {"textDocument": {"uri": "file:///x.rules"},
+                          "position": {"line": -1, "character": 2 ** 31}}}
+    message = server.protocol.structure_message(request)
+    assert message.method == REFUSED   # read on as a notification nobody handles
+    (answer,) = sent
+    assert answer.id == 7 and answer.error.code == -32602
+    notification = {k: v for k, v in request.items() if k != "id"}
+    with pytest.raises(JsonRpcInvalidParams):   # nobody waits for an answer to it
+        server.protocol.structure_message(notification)
+    assert len(sent) == 1
+
+
+def test_closing_documents_lets_their_parsers_go(tmp_path):
+    """A session that opens and closes document after document keeps no parser of a file
+    that no open document reads."""
+    from rulesdsl.lsp.workspace import Workspace
+
+    files = Workspace()
+    base = tmp_path / "base.rules"
+    base.write_text('game "B"\nplayers 2\nplay:\n    end game\n', encoding="utf-8")
+    variant = tmp_path / "v.rules"
+    files.open(str(variant), 'extends "base.rules"\n')
+    files.check(str(variant))
+    for n in range(50):
+        other = str(tmp_path / f"d{n}.rules")
+        files.open(other, f'game "D{n}"\nplayers 2\nplay:\n    end game\n')
+        files.check(other)
+        files.close(other)
+    assert sorted(Path(p).name for p in files.parsed()) == ["base.rules", "v.rules"]
+    files.close(str(variant))
+    assert files.parsed() == []
+
+
+def test_edits_without_a_pause_do_not_keep_every_frozen_cycle(monkeypatch):
+    """What is alive after each check is frozen, and collected when the editor is quiet;
+    a session that never pauses collects once the frozen objects have doubled."""
+    import gc
+
+    from rulesdsl.lsp import server as S
+
+    class Quiet(S.RulesServer):
+        def text_document_publish_diagnostics(self, params) -> None:
+            """No editor to send them to."""
+
+    monkeypatch.setattr(S, "FROZEN_SLACK", 1000)
+    server = Quiet()
+    collected: list[int] = []
+    monkeypatch.setattr(S, "_collect", lambda: collected.append(gc.get_freeze_count()))
+    try:
+        for _ in range(5):
+            cycles = [[] for _ in range(1000)]
+            for c in cycles:
+                c.append(c)  # garbage a collection would free, frozen if none runs
+            del cycles
+            server.settle()
+    finally:
+        gc.unfreeze()
+    assert collected
+
+
+def test_an_editor_text_past_the_size_of_a_rule_file_is_not_parsed(tmp_path):
+    from rulesdsl.lsp.workspace import Workspace
+
+    files = Workspace()
+    path = str(tmp_path / "big.rules")
+    files.open(path, 'game "Big"\nplayers 2\n' + "# " + "x" * (300 << 10) + "\n")
+    assert [d.code for d in files.check(path).diagnostics] == ["E006"]

@@ -9,6 +9,10 @@ and any name in a name's place give the same module once its text constants are 
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
+import json
+import os
 import re
 from pathlib import Path
 
@@ -832,3 +836,140 @@ def test_a_planted_parser_is_not_loaded(tmp_path, monkeypatch):
     again = grammar._kept_lark(text)
     assert built == [1] and isinstance(again, grammar.PlacingLark)
     assert not os.path.exists(sentinel)
+
+
+# ---- files named by records and saves: read only where `extends` may reach --------------
+
+HOST_FILES = ["/etc/passwd", "/proc/self/environ", "/dev/zero", "/dev/urandom"]
+MARK = "rulesdsl-secret-7f3a"   # in the environment and in the files a record must not show
+
+
+def _record(tmp_path: Path, file: str) -> Path:
+    path = tmp_path / "hostile.record.json"
+    path.write_text(json.dumps({"format": "rulesdsl-record/1", "file": file, "rules": "x",
+                                "players": 2, "seed": 1, "steps": []}), encoding="utf-8")
+    return path
+
+
+def _command(args: list[str], seconds: float = 10.0) -> tuple[str, object]:
+    """A command run in this process, guarded against a hang, a traceback and more than
+    256 MB: what it printed (both streams), and the outcome."""
+    from rulesdsl.cli import main
+
+    from . import fuzzing
+
+    printed = io.StringIO()
+
+    def case() -> None:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            main(args)
+
+    rulesdsl.grammar.parse('game "Warm"\n')  # the parser is built once per process
+    outcome = fuzzing.guarded("command", case, seconds=seconds, memory=256 << 20)
+    return printed.getvalue(), outcome
+
+
+def _host_text(name: str) -> list[str]:
+    """Words of a host file that must not be printed (its first line's first field)."""
+    if name == "/etc/passwd":
+        return [Path(name).read_text().split(":", 1)[0] + ":"]
+    if name == "/proc/self/environ":
+        return [MARK]
+    return []
+
+
+@pytest.mark.parametrize("name", HOST_FILES)
+def test_a_record_naming_a_host_file_prints_nothing_of_it(tmp_path, monkeypatch, capsys,
+                                                          name):
+    """The audit's records: /etc/passwd was quoted inside an E001, /proc/self/environ showed
+    the environment, /dev/zero and /dev/urandom ran to a MemoryError after 18 to 32 s."""
+    monkeypatch.setenv("RULESDSL_TEST_SECRET", MARK)
+    printed, outcome = _command(["replay", str(_record(tmp_path, name))])
+    assert outcome.traceback is None and not outcome.hang, outcome
+    assert "error[V007]" in printed and "outside the folder of hostile.record.json" in printed
+    for word in _host_text(name):
+        assert word not in printed
+    capsys.readouterr()
+
+
+def _links(tmp_path: Path) -> None:
+    """Files beside a record that a record must not make the tool read or quote."""
+    (tmp_path / "passwd.rules").symlink_to("/etc/passwd")
+    (tmp_path / "zero.rules").symlink_to("/dev/zero")
+    (tmp_path / "notes.rules").write_text(f"password: {MARK}\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.rules")
+    (tmp_path / "huge.rules").write_text("# " + "x" * (300 << 10) + "\n", encoding="utf-8")
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "outside.rules").write_text(f"{MARK}\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, code", [
+    ("passwd.rules", "V007"),       # a link that leads out of the folder
+    ("zero.rules", "V007"),         # a link to a device
+    ("notes.rules", "E001"),        # a file beside it that is not rules: not quoted
+    ("pipe.rules", "E000"),         # a pipe: opening it would wait for a writer
+    ("huge.rules", "E000"),         # past the size of a rule file
+    ("../outside.rules", "V007"),   # up out of the record's folder
+])
+def test_a_record_reads_only_rule_files_in_its_folder(tmp_path, capsys, name, code):
+    _links(tmp_path)
+    folder = tmp_path / "inner" if name.startswith("..") else tmp_path
+    printed, outcome = _command(["replay", str(_record(folder, name))])
+    assert outcome.traceback is None and not outcome.hang, outcome
+    assert f"error[{code}]" in printed, printed
+    assert MARK not in printed and "root:" not in printed
+    capsys.readouterr()
+
+
+def test_a_record_with_its_rule_file_replays_and_names_it_rules_to_read_elsewhere(
+        tmp_path, capsys):
+    """The record of a game beside its rule file replays; elsewhere, the user names the
+    file (--rules) or its folder (--include), and the note written with a record says so."""
+    from rulesdsl.interpreter.records import make_record, replay_note
+
+    pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
+    (tmp_path / "pig.rules").write_text(pig.read_text(encoding="utf-8"), encoding="utf-8")
+    rules = rulesdsl.load(tmp_path / "pig.rules")
+    record = make_record(rules, "pig.rules", 2, 3, [0, 0])
+    path = tmp_path / "pig.record.json"
+    path.write_text(json.dumps(record.to_json()), encoding="utf-8")
+    printed, outcome = _command(["replay", str(path)])
+    assert outcome.traceback is None and "the record ends here, after 2 steps" in printed
+    away = tmp_path / "records" / "pig.record.json"  # written where the rules are not
+    away.parent.mkdir()
+    away.write_text(json.dumps(record.to_json()), encoding="utf-8")
+    assert replay_note(away, record) == f"replay it with: rulesdsl replay {away} " \
+                                        "--rules pig.rules"
+    assert replay_note(path, record) == f"replay it with: rulesdsl replay {path}"
+    printed, outcome = _command(["replay", str(away), "--include", str(tmp_path)])
+    assert "error[E000]: no such rule file: pig.rules" in printed  # relative to the record
+    printed, outcome = _command(["replay", str(away), "--rules", str(tmp_path / "pig.rules")])
+    assert outcome.traceback is None and "the record ends here, after 2 steps" in printed
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "/dev/zero"], ["check", "{fifo}"], ["replay", "/dev/zero"],
+    ["play", "{pig}", "--load", "/dev/zero"], ["play", "{pig}", "--load", "{fifo}"],
+])
+def test_a_device_or_a_pipe_named_on_the_command_line_is_not_read(tmp_path, capsys, args):
+    """A rule file, a record or a save is read only if it is a regular file (under its
+    size cap): /dev/zero has no end, and a pipe waits for a writer."""
+    os.mkfifo(tmp_path / "fifo")
+    pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
+    printed, outcome = _command([a.format(fifo=tmp_path / "fifo", pig=pig) for a in args])
+    assert outcome.traceback is None and not outcome.hang, outcome
+    assert "not a regular file" in printed, printed
+    capsys.readouterr()
+
+
+def test_a_served_table_record_names_its_rule_file_by_name_only():
+    """A finished table's record goes to a browser: it names the served file as the
+    lobby does, without the host's folders (and replays beside the rule file)."""
+    from rulesdsl.serve.table import Table
+
+    pig = Path(__file__).resolve().parents[1] / "games" / "pig" / "pig.rules"
+    table = Table(rulesdsl.load(pig), str(pig), ["random", "random"], seed=1)
+    while not table.over:
+        table.bot_move()
+    assert table.record()["file"] == "pig.rules"

@@ -77,10 +77,15 @@ def test_the_records_of_a_report_replay(tmp_path: Path, capsys) -> None:
     report = actual(path, tmp_path)
     assert "error[R002]" in report
     (record,) = tmp_path.glob("*.record.json")
+    # the record lies in another folder than the rule file: the report says to name it
+    command = next(line.split("replay it with: rulesdsl ", 1)[1]
+                   for line in report.splitlines() if "replay it with" in line)
+    assert command == f"replay <records>/{record.name} --rules {path.relative_to(REPO)}"
+    command = command.replace("<records>", str(tmp_path))
     here = os.getcwd()
     os.chdir(REPO)
     try:
-        assert main(["replay", str(record)]) == 1
+        assert main(command.split()) == 1
     finally:
         os.chdir(here)
     out, err = capsys.readouterr()

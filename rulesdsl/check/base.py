@@ -66,7 +66,11 @@ class CheckerBase:
         if isinstance(e, A.StrLit) and all(isinstance(p, str) for p in e.parts):
             return "".join(p for p in e.parts if isinstance(p, str))
         if isinstance(e, A.ListLit):
-            return [self.const_eval(i) for i in e.items]
+            items = [self.const_eval(i) for i in e.items]
+            held = _held(items)
+            if held > MAX_ITEMS:  # counted with the items of the lists inside it
+                raise TooLarge(e, f"this list would hold {held:,} items")
+            return items
         if isinstance(e, A.Name):
             if e.name in self.a.values:
                 return self.a.values[e.name]
@@ -116,3 +120,8 @@ class CheckerBase:
         pool = list(self.names) + list(BUILTIN_NAMES) + list(BUILTINS) + list(self.a.cells)
         close = [c for c in difflib.get_close_matches(name, pool, n=2) if c != name]
         return f"did you mean '{close[0]}'?" if close else None
+
+
+def _held(value: list) -> int:
+    """The items of a list, with those of the lists inside it (at every depth)."""
+    return sum(_held(v) if isinstance(v, list) else 1 for v in value)

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import ast as A
 from ..diagnostics import Span
+from ..limits import MAX_EXAMPLES
 from .analysis import (  # noqa: F401  (Analysis is part of this module's interface)
     MAX_PLAYERS,
     NAMED,
@@ -64,6 +65,11 @@ class Checker(FlowChecker):
             self.err("E010", "a second 'game' line", extra.span)
         if games:
             self.a.game_name = games[0].name
+        examples = [i for i in items if isinstance(i, A.ExampleDecl)]
+        if len(examples) > MAX_EXAMPLES:  # each runs a game: thousands would run for minutes
+            self.err("E062", f"a rule file has at most {MAX_EXAMPLES:,} examples, with those "
+                     f"of the files it extends: this is example {MAX_EXAMPLES + 1:,}",
+                     examples[MAX_EXAMPLES].span, hint="split them among variants of the game")
         if not players:
             self.err("E011", "the rule file does not say how many players: add 'players N'",
                      file_span)

@@ -14,7 +14,7 @@ from typing import Any
 from .. import ast as A
 from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
-from ..limits import MAX_COMPONENTS, MAX_SLOTS
+from ..limits import MAX_COMPONENTS, MAX_LIMIT, MAX_SLOTS
 from ..territory import (
     MAX_TERRITORY,
     TerritoryBoard,
@@ -212,8 +212,9 @@ class DeclarationChecker(ExpressionChecker):
         n = self.size(d.decisions, d.span)
         if n is None:
             return
-        if n < 1:
-            self.err("E050", f"a game's limit is at least 1 decision, not {n}", d.span)
+        if not 1 <= n <= MAX_LIMIT:  # a game of random bots plays to its limit
+            self.err("E050", f"a game's limit is 1 to {MAX_LIMIT:,} decisions, not {n:,}",
+                     d.span)
             return
         self.a.limit, self.a.limit_span = n, d.span
 

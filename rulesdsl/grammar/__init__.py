@@ -32,7 +32,8 @@ from lark.indenter import DedentError, Indenter
 from .. import ast as A
 from .. import cachedir
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..limits import MAX_TREE_DEPTH
+from ..limits import MAX_EXAMPLES, MAX_RULE_BYTES, MAX_STRING, MAX_TREE_DEPTH
+from ..paths import Unreadable, read_text
 from .builder import AstBuilder, StringError
 from .treecache import parse_remembered
 
@@ -414,9 +415,9 @@ def _blank_item(text: str, line: int) -> str | None:
 def parse(text: str, path: str = "<input>") -> A.RulesFile:
     """Parse rule-file text into a `RulesFile`, or raise `RulesError` with every syntax
     error found (one per top-level declaration)."""
-    deep = brackets_too_deep(text, path)
+    deep = too_large(text, path) or brackets_too_deep(text, path)
     if deep is not None:
-        raise RulesError([deep], {path: text})
+        raise RulesError([deep], {path: text} if deep.span and deep.span.line else {})
     tree, diags = recover(text if text.endswith("\n") else text + "\n", text, path)
     if diags:
         raise RulesError(diags, {path: text})
@@ -488,19 +489,47 @@ def build(tree: Tree, text: str, path: str) -> A.RulesFile:
         raise
 
 
+def too_large(text: str, path: str) -> Diagnostic | None:
+    """E006 for a rule file's text larger than the cap (the editor's text, or a text given
+    to `load_text`: a file is refused as it is read, paths.read_text), before any work."""
+    size = len(text) if len(text) * 4 <= MAX_RULE_BYTES else len(text.encode("utf-8",
+                                                                           "replace"))
+    if size <= MAX_RULE_BYTES:
+        return None
+    return Diagnostic("E006", f"a rule file is at most {MAX_RULE_BYTES >> 10} KiB, and this "
+                      f"one is {size >> 10:,} KiB", Span(file=path, line=0, column=0,
+                                                         end_line=0, end_column=0),
+                      hint="split it into a game and variants that extend it")
+
+
 def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
-    """E004 for brackets nested deeper than the grammar may nest, found by counting before
-    the parser sees them (a hundred thousand `[` would keep the parser busy for seconds).
-    Brackets in strings and comments do not count."""
-    depth = 0
+    """E004 for brackets nested deeper than the grammar may nest, E006 for a string longer
+    than MAX_STRING and E062 for more examples than MAX_EXAMPLES, found by counting before
+    the parser sees them (a hundred thousand `[` would keep the parser busy for seconds,
+    the builder keeps a few hundred bytes per character of a string, and the examples would
+    be parsed for seconds before the checker counts them). Brackets in strings and
+    comments do not count."""
+    depth = examples = 0
     for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("example") and line[7:8] in (" ", '"'):
+            examples += 1  # each runs a game, after the whole file is parsed and checked
+            if examples > MAX_EXAMPLES:
+                return _too_many_examples(examples, Span(file=path, line=number, column=1,
+                                                         end_line=number, end_column=8))
         i, n = 0, len(line)
         while i < n:
             ch = line[i]
             if ch == '"':  # a string: to its closing quote, escapes skipped
+                start = i
                 i += 1
                 while i < n and line[i] != '"':
                     i += 2 if line[i] == "\\" else 1
+                if i - start - 1 > MAX_STRING:
+                    return Diagnostic("E006", f"a string is at most {MAX_STRING:,} characters, "
+                                      f"and this one is {i - start - 1:,}",
+                                      Span(file=path, line=number, column=start + 1,
+                                           end_line=number, end_column=start + 2),
+                                      hint="split the text into several lines")
             elif ch == "#":
                 break  # a comment: the rest of the line
             elif ch in "([{":
@@ -516,6 +545,14 @@ def brackets_too_deep(text: str, path: str) -> Diagnostic | None:
                 depth = max(depth - 1, 0)
             i += 1
     return None
+
+
+def _too_many_examples(count: int, span: Span) -> Diagnostic:
+    """E062 at the first example past the bound (the checker counts those of a variant's
+    bases too)."""
+    return Diagnostic("E062", f"a rule file has at most {MAX_EXAMPLES:,} examples, with those "
+                      f"of the files it extends: this is example {count:,}", span,
+                      hint="split them among variants of the game")
 
 
 def _too_deep(tree: Tree, path: str) -> Diagnostic | None:
@@ -555,12 +592,18 @@ def _deepest_place(tree: Tree, path: str) -> Diagnostic | None:
 
 def parse_file(path: str | Path) -> tuple[A.RulesFile, str]:
     """Read and parse a file; returns the AST and the source text."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
-    except (OSError, ValueError) as err:  # not UTF-8 text, or a name with a null byte
-        raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+    text = read_rules(path)
     # a file parsed before with the same text is not parsed again (treecache.py)
     return parse_remembered(text, str(path), parse), text
+
+
+def read_rules(path: str | Path) -> str:
+    """The text of a rule file, read as every file is (paths.read_text: a regular file
+    under the cap), or E000."""
+    try:
+        text = read_text(path)  # a regular file under the cap (paths.py)
+    except FileNotFoundError:
+        raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
+    except Unreadable as err:
+        raise RulesError([Diagnostic("E000", f"cannot read {path}: {err.reason}")]) from None
+    return text

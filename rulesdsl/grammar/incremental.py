@@ -28,7 +28,7 @@ from lark.indenter import DedentError
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, RulesError, Span
-from . import _parser, brackets_too_deep, build, parse, recover
+from . import _parser, brackets_too_deep, build, parse, recover, too_large
 
 
 @dataclass
@@ -136,7 +136,10 @@ class IncrementalParser:
         """The file's AST, as `rulesdsl.grammar.parse(text, path)` gives it, or the same
         RulesError."""
         if self._last is None or self._last[0] != text:
+            big = too_large(text, self.path)
             try:
+                if big is not None:  # refused whole, before it is cut into chunks
+                    raise RulesError([big])
                 self._last = (text, self._parse(text))
             except RulesError as err:
                 self._last = (text, err)

@@ -665,8 +665,8 @@ class Compiler(ExpressionCompiler):
                 else:
                     to = E.tuple_([self.need(self.expr(s.to), s.to.span, "who is told")])
             self.emit(pos, E.if_(E.compare(E.attr(st, "log"), "is not", E.const(None)), [
-                E.expr_stmt(E.method(E.attr(st, "log"), "append",
-                                     E.tuple_([to, self.expr(s.text)])))]))
+                E.expr_stmt(E.call("_say", st, to, self.expr(s.text),
+                                   E.const(self.sid(s.span))))]))
         elif isinstance(s, A.Expect):
             self.expect(s, pos)
         elif isinstance(s, A.Pass):

@@ -708,6 +708,7 @@ class Game(Reading):
         new.st = self.st.copy()
         if narrated and self.st.log is not None:
             new.st.log = self.st.log[:]
+            new.st.said = self.st.said
         new.seed = self.seed
         recent = self._recent
         if recent:  # what this game chose since it was last copied: shared from now on

@@ -17,6 +17,8 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ..diagnostics import Diagnostic, RulesError
+from ..limits import MAX_RECORD_BYTES
+from ..paths import Unreadable, locate, read_text
 from .game import Game, Rules
 from .schema import Record, problem
 
@@ -57,13 +59,52 @@ def write_record(record: Record, directory: str | Path) -> Path | str:
     return target
 
 
+def rule_file(record: Record, where: str | Path) -> Path:
+    """The rule file a record (read from `where`) names, found as `extends` finds a base
+    (paths.locate): relative to the record's folder, a `.rules` file in that folder or below
+    it or in a folder the user included; else the file of that name beside the record (a
+    record moved with its rule file). A record is untrusted: it must not make the tool read
+    the host's other files. V007 or E000 (without the file's text) otherwise."""
+    first: RulesError | None = None
+    for name in dict.fromkeys((record.file, Path(record.file).name)):
+        try:
+            found = locate(str(where), name, (".rules",), None, what="rule", by="a record")
+        except RulesError as err:
+            first = first or err
+            continue
+        if found.exists():  # read as every rule file is: a regular file under the cap
+            return found
+    hint = f"name the rule file: rulesdsl replay {where} --rules FILE"
+    if first is not None:
+        d = first.diagnostics[0]
+        raise RulesError([Diagnostic(d.code, d.message, hint=hint + ", or let its folder "
+                                     "be read with --include DIR")])
+    raise RulesError([Diagnostic("E000", f"no such rule file: {record.file} (the record "
+                                 f"names it; looked in the record's folder)", hint=hint)])
+
+
+def replay_note(written: Path | str, record: Record) -> str:
+    """The command that replays a record just written (or why it was not written): with
+    `--rules` when the record's own folder does not hold its rule file."""
+    if not isinstance(written, Path):
+        return written
+    command = f"replay it with: rulesdsl replay {written}"
+    try:
+        rule_file(record, written)
+    except RulesError:
+        return f"{command} --rules {record.file}"
+    return command
+
+
 def read_record(path: str | Path) -> Record:
     """A record file, checked against the schema; RulesError (G004) when it is not one."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, MAX_RECORD_BYTES))  # a regular file under the cap
     except FileNotFoundError:
         raise bad(f"no such record: {path}") from None
-    except (OSError, ValueError) as err:
+    except Unreadable as err:
+        raise bad(f"cannot read the record {path}: {err.reason}") from None
+    except ValueError as err:
         raise bad(f"cannot read the record {path}: {err}") from None
     except RecursionError:
         raise bad(f"cannot read the record {path}: its lists are nested too deep") from None

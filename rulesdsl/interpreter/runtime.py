@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span
-from ..limits import MAX_ITEMS, MAX_NUMBER, WORK_BUDGET
+from ..limits import MAX_ITEMS, MAX_NUMBER, MAX_SAID, WORK_BUDGET
 from ..territory import tile_helpers
 
 
@@ -227,6 +227,16 @@ def make_helpers(env: Env) -> dict[str, Any]:
         return _err("R001", f"the rules ran {WORK_BUDGET:,} steps without a decision: "
                     f"an endless loop in '{env.procs[sid]}'?", sid,
                     hint="a loop, a range or a definition that never ends (or is huge)")
+
+    def _say(st: Any, to: Any, text: str, sid: int) -> None:
+        """A line said, counted against what a narrated game may say (R010 past it: a loop
+        of `say` would fill the memory with its log)."""
+        said = st.said + len(text)
+        if said > MAX_SAID:
+            raise _err("R010", f"the rules said more than {MAX_SAID:,} characters "
+                       "in one game", sid, hint="a `say` inside a loop that runs for long?")
+        st.said = said
+        st.log.append((to, text))
 
     def _w(st: Any, items: Any, weight: int, sid: int) -> Any:
         st.steps += len(items) * weight

@@ -47,6 +47,7 @@ def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
     world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
+    world.st.said = game.st.said
     world._disclosed = {}
     return world
 

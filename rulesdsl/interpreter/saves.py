@@ -95,6 +95,7 @@ def read_save(data: Any, prog: Program, digest: str,
     st.pending = (s.pending[0], s.pending[1], list(s.pending[2])) if s.pending else None
     st.result = list(s.result) if s.result is not None else None
     st.log = _log(save.log, np)
+    st.said = sum(len(text) for _, text in st.log or ())  # counted as if said here
     decisions = save.decisions if save.decisions is not None else len(save.history)
     return Saved(save.seed, list(save.history), decisions, save.ended_by, st)
 

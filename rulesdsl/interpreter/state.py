@@ -64,7 +64,7 @@ class State(Generator):
     """One position of one game. Every field is plain data (ints, strings, lists)."""
 
     __slots__ = ("np", "pl", "v", "b", "z", "stack", "pending", "result", "auto", "log",
-                 "steps", "replay", "first", "ending", "zown", "shared", "at", "zk", "aown")
+                 "said", "steps", "replay", "first", "ending", "zown", "shared", "at", "zk", "aown")
     steps: int
     replay: list[str] | None
     first: int | None
@@ -95,6 +95,7 @@ class State(Generator):
         self.auto = True              # roll chance steps at once instead of pausing
         # narration, when asked for: (who is told, None for everyone; the line)
         self.log: list[tuple[Audience, str]] | None = None
+        self.said = 0                 # characters of the log's `say` lines (runtime's _say)
         self.steps = 0                # work done since the last decision (see runtime)
         self.replay = None            # the choices an example's 'play "..."' continues with
         # what statistics read, not part of the position (not saved, not in the key): the
@@ -127,6 +128,7 @@ class State(Generator):
         new.result = self.result
         new.auto = self.auto
         new.log = None
+        new.said = 0
         new.steps = 0
         new.replay = None
         new.first = self.first

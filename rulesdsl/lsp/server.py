@@ -13,11 +13,15 @@ import asyncio
 import gc
 import re
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification
 
+from ..paths import Unreadable, read_text
 from .completion import Context, complete
 from .hover import component_roll_at, distribution, hover, roll_at
 from .navigation import NAME, RenameError, definitions, references, rename
@@ -31,18 +35,41 @@ from .workspace import Checked, Workspace, norm
 
 VERSION = "0.1.0"
 QUIET = 5.0  # seconds without an edit before a full collection of reference cycles
+FROZEN_SLACK = 200_000  # objects frozen beyond twice those after a collection: collect now
 REQUEST_FAILED = -32803  # the LSP's error code for a request that could not be done
+REFUSED = "$/rulesdsl/refused"  # what a request that was answered with an error becomes
 DID_YOU_MEAN = re.compile(r"^hint: did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?$", re.MULTILINE)
+
+
+class RulesProtocol(LanguageServerProtocol):
+    """pygls's protocol, answering every request: one it cannot read (a position at line
+    -1 or at character 2^31, outside the LSP's whole numbers) gets an error answer, where
+    pygls logged it and answered nothing, and the editor waited for ever."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            ident = data.get("id")
+            if "method" not in data or not isinstance(ident, (int, str)):
+                raise  # a notification or an answer: nobody waits for a reply
+            self._send_response(ident, error=types.ResponseError(
+                code=err.code, message=f"{data['method']}: the request's parameters are "
+                "not valid (a position's line and character are whole numbers from 0 to "
+                "2^31 - 1)"))
+            # read on as a notification nobody handles: pygls logs it and goes on
+            return JsonRPCNotification(method=REFUSED, jsonrpc="2.0", params=None)
 
 
 class RulesServer(LanguageServer):
     """The language server and its workspace."""
 
     def __init__(self) -> None:
-        super().__init__("rulesdsl", VERSION,
+        super().__init__("rulesdsl", VERSION, protocol_cls=RulesProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.files = Workspace()
         self.pending: set[str] = set()
+        self.frozen = 0  # objects frozen after the last full collection
         self._idle: asyncio.TimerHandle | None = None
 
     def folders(self) -> tuple[str, ...]:
@@ -79,14 +106,23 @@ class RulesServer(LanguageServer):
         file is tens of thousands of AST nodes, kept from edit to edit: scanning them all
         took a tenth of a second, now and then, in the middle of a check. So what is alive
         after a check is frozen (left alone by the collector), and a full collection runs
-        once the editor has been quiet for a while."""
+        once the editor has been quiet for a while, or at once when what is frozen has
+        grown to twice what was alive after the last one: edits that never pause would
+        otherwise keep every cycle they left, frozen, for the whole session."""
         gc.freeze()
+        if gc.get_freeze_count() > 2 * self.frozen + FROZEN_SLACK:
+            self.collect()  # edits that never pause: the cycles left in what was frozen go
         if self._idle is not None:
             self._idle.cancel()
         try:
-            self._idle = asyncio.get_running_loop().call_later(QUIET, _collect)
+            self._idle = asyncio.get_running_loop().call_later(QUIET, self.collect)
         except RuntimeError:  # no event loop: nothing to schedule
             self._idle = None
+
+    def collect(self) -> None:
+        """A full collection of reference cycles, what is alive then frozen again."""
+        _collect()
+        self.frozen = gc.get_freeze_count()
 
     def schedule(self, path: str) -> None:
         """Publish soon: changes that arrive together are checked once."""
@@ -292,8 +328,8 @@ def _variants_of(ls: RulesServer, path: str) -> dict[str, str]:
     for sibling in Path(path).parent.glob("*.rules"):
         if norm(sibling) != norm(path) and str(sibling) not in out:
             try:
-                text = sibling.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                text = read_text(sibling)  # a regular file under the cap
+            except (FileNotFoundError, Unreadable):
                 continue
             if extends.search(text):
                 out[str(sibling)] = text

@@ -19,6 +19,7 @@ from .. import ast as A
 from ..check import analyze
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
+from ..grammar import read_rules
 from ..grammar.incremental import IncrementalParser
 from ..loader import check_resolved
 from ..variants import Resolved, key_of, resolve
@@ -90,6 +91,15 @@ class Workspace:
                                               self.examples)
         for table in tables:
             table.pop(norm(path), None)
+        # the parsers of the files no open document reads (it, its bases) go with it: a
+        # session that opens document after document would keep every one's chunks
+        read = {norm(p) for c in self.checked.values() for p in c.sources}
+        self._parsers = {p: parser for p, parser in self._parsers.items()
+                         if norm(p) in read or norm(p) in self.texts}
+
+    def parsed(self) -> list[str]:
+        """The files whose parser (and its chunks) is kept."""
+        return list(self._parsers)
 
     def dependents(self, path: str) -> list[str]:
         """The open documents whose check read `path` (itself, and its variants)."""
@@ -100,12 +110,7 @@ class Workspace:
         key = norm(path)
         text = self.texts.get(key)
         if text is None:
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise RulesError([Diagnostic("E000", f"no such rule file: {path}")]) from None
-            except (OSError, UnicodeDecodeError) as err:
-                raise RulesError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+            text = read_rules(path)  # as `rulesdsl check` reads it
         parser = self._parsers.get(str(path))
         if parser is None:
             parser = self._parsers[str(path)] = IncrementalParser(str(path))

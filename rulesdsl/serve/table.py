@@ -194,5 +194,5 @@ class Table:
         if not self.over:
             raise Refused("the game is not over yet: its record would tell its secrets")
         agents = [s.kind for s in self.seats]
-        return make_record(self.rules, self.file, self.game.players, self.seed,
+        return make_record(self.rules, Path(self.file).name, self.game.players, self.seed,
                            self.game.history, agents, error=self.failure).to_json()

@@ -135,14 +135,13 @@ def step_labels(rules: Rules, players: int, steps: list[int]) -> list[str]:
 def _record_note(rules: Rules, path: str, d: Diagnostic, players: int, seed: int,
                  steps: list[int], chance: str, records: str | Path | None,
                  agents: list[str] | None = None) -> None:
-    from ..interpreter.records import write_record
+    from ..interpreter.records import replay_note, write_record
 
     if records is None:
         return
-    written = write_record(make_record(rules, path, players, seed, steps, agents,
-                                       chance=chance), records)  # type: ignore[arg-type]
-    d.notes.append(f"replay it with: rulesdsl replay {written}" if isinstance(written, Path)
-                   else str(written))
+    record = make_record(rules, path, players, seed, steps, agents,
+                         chance=chance)  # type: ignore[arg-type]
+    d.notes.append(replay_note(write_record(record, records), record))
 
 
 def endless(rules: Rules, path: str, games: list[Played], total: int, budget: int,
