@@ -35,10 +35,8 @@ def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
     return done.stdout
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def _build(where: Path) -> Path:
     """The wheel, built from a copy of the checkout."""
-    where = tmp_path_factory.mktemp("wheel")
     source = where / "source"
     for name in SOURCES:
         if (ROOT / name).is_dir():
@@ -62,16 +60,15 @@ def _clean_env() -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_the_wheel_holds_every_file_of_the_games(built):
+def test_the_wheel_installed_outside_the_repository(tmp_path):
+    """One test, so that the wheel is built once whichever process runs it."""
+    built = _build(tmp_path)
     shipped = {n.removeprefix("rulesdsl/games/")
                for n in zipfile.ZipFile(built).namelist() if n.startswith("rulesdsl/games/")}
     games = {str(p.relative_to(ROOT / "games")) for p in (ROOT / "games").rglob("*")
              if p.is_file() and "__pycache__" not in p.parts}
     assert games and shipped == games
 
-
-@pytest.mark.slow
-def test_installed_outside_the_repository(built, tmp_path):
     home = tmp_path / "house"  # the user's folder: no rulesdsl, no games in it
     home.mkdir()
     env_dir = tmp_path / "env"
