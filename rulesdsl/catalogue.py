@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -127,11 +128,15 @@ def unknown(name: str, span: Span, what: str) -> Diagnostic:
                       f"named {name!r}", span, hint=hint)
 
 
+# what a name is written with: words of letters, digits, hyphens, underscores and spaces,
+# between slashes
+NAME = re.compile(r"[\w\- ]+(/[\w\- ]+)*")
+
+
 def looks_like_name(text: str) -> bool:
-    """Whether a command-line argument may be a catalogue name rather than a path: names
-    have no suffix, no backslash, no leading dot or slash."""
-    return bool(text) and not text.startswith((".", "/", "~")) and "\\" not in text \
-        and not Path(text).suffix and "//" not in text
+    """Whether a command-line argument may be a catalogue name rather than a path: no
+    suffix, no dot, no backslash, no leading or doubled slash, no control character."""
+    return NAME.fullmatch(text) is not None
 
 
 def source(argument: str) -> str:

@@ -60,6 +60,7 @@ def test_other_names_find_nothing(name):
 def test_paths_are_not_names():
     assert not looks_like_name("games/pig/pig.rules")
     assert not looks_like_name("./pig") and not looks_like_name("/tmp/pig")
+    assert not looks_like_name("pig\x00") and not looks_like_name("pig//x")
     assert looks_like_name("isle-of-skye/druids")
 
 
