@@ -28,6 +28,22 @@ def game_id(path: Path) -> str:
     return str(path.relative_to(ROOT / "games"))
 
 
+# The five seed games and their variants take most of the time of the tests run for
+# every rule file (up to 23 s of CPU for Isle of Skye's boundary): the quick run
+# (`-m "not slow"`) takes the small games' files there, the whole suite every file; each
+# seed game's own tests (test_cromlech.py...) are in both.
+SEED_GAMES = ("cromlech", "cleromancy", "cronberg", "solstice", "isle_of_skye")
+
+
+def game_params(paths: list, ids=game_id) -> list:
+    """`paths` as parameters of a test, the files of the seed games marked slow."""
+    return [pytest.param(p, id=ids(p), marks=[pytest.mark.slow]
+                         if Path(p).parent.name in SEED_GAMES else []) for p in paths]
+
+
+GAME_PARAMS = game_params(GAME_FILES)
+
+
 @pytest.fixture(scope="session")
 def load_rules():
     cache: dict[Path, rulesdsl.Rules] = {}

@@ -187,6 +187,7 @@ def test_the_second_bid_does_not_depend_on_the_first(agent):
     assert differ(agent, goofspiel_second_bids(rounds=9)) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", [GreedyAgent, *GOOF_SEARCHERS],
                          ids=["greedy", "mcts", "ismcts"])
 def test_a_bid_does_not_depend_on_the_order_of_the_prizes(agent):
