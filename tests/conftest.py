@@ -9,6 +9,7 @@ RULESDSL_HYPOTHESIS=explore (or `python benchmarks/fuzz.py --seed N` for the lon
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,16 @@ def game_params(paths: list, ids=game_id) -> list:
 
 
 GAME_PARAMS = game_params(GAME_FILES)
+SEED_ID = re.compile(rf"(^|\W)({'|'.join(SEED_GAMES)})\b")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Any test run for a seed game (its parameters' id names the game: records, the
+    adapters, the optimiser over every file) is slow too, as `game_params` marks them."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and SEED_ID.search(spec.id):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
