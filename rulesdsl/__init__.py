@@ -1,12 +1,14 @@
 """rulesdsl: a language for tabletop game rules, its checker, and an interpreter.
 
     import rulesdsl
-    rules = rulesdsl.load("games/pig/pig.rules")
+    rules = rulesdsl.load("pig")           # a shipped game by name, or a rule file's path
     game = rules.new_game(players=2, seed=1)
     while not game.over:
         decision = game.decision          # who decides, and the options (id, label)
         game.apply(decision.options[0].id)
     print(game.result.ranking)
+
+The public names are those of `__all__`, each described in docs/api.md.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+
 if TYPE_CHECKING:
+    from .catalogue import Entry, find_game, shipped_games
     from .diagnostics import Diagnostic, RulesError, Span
     from .interpreter.game import Chance, Decision, Game, Option, Result, Rules
     from .interpreter.observation import Observation
@@ -30,11 +35,13 @@ _WHERE = {
     "Result": ".interpreter.game", "Rules": ".interpreter.game",
     "Observation": ".interpreter.observation", "Line": ".interpreter.public",
     "check_file": ".loader", "load": ".loader", "load_text": ".loader",
+    "Entry": ".catalogue", "find_game": ".catalogue", "shipped_games": ".catalogue",
 }
 
 __all__ = [
-    "Chance", "Decision", "Diagnostic", "Game", "Line", "Observation", "Option", "Result",
-    "Rules", "RulesError", "Span", "check_file", "load", "load_text",
+    "Chance", "Decision", "Diagnostic", "Entry", "Game", "Line", "Observation", "Option",
+    "Result", "Rules", "RulesError", "Span", "__version__", "check_file", "find_game", "load",
+    "load_text", "shipped_games",
 ]
 
 

@@ -821,9 +821,12 @@ Decl = (
 
 
 class Extends(Node):
-    """`extends "pig.rules"`: this file is a variant of another (a path relative to it)."""
+    """`extends "pig.rules"`: this file is a variant of another (a path relative to it);
+    `extends game "cromlech/hardcore"`: of a shipped game, named as the catalogue names it
+    (catalogue.py), which `path` then holds."""
 
     path: str
+    game: bool = False
 
 
 class Replace(Node):

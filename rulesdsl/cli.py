@@ -1,5 +1,8 @@
 """The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, report,
-export, diff, perft, agents, serve, lsp.
+export, diff, perft, agents, games, serve, lsp.
+
+Wherever a command takes a rule file, it takes the name of a shipped game too
+(`rulesdsl play cromlech`, catalogue.py); a path that exists wins over a name.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # through all of it at once when it next runs.
 _collecting = gc.isenabled()
 gc.disable()
+from . import __version__  # noqa: E402
 from .diagnostics import RulesError, UsageError  # noqa: E402
 from .paths import include  # noqa: E402
 
@@ -134,6 +138,7 @@ def _fraction(text: str) -> float:
 def build_parser() -> Parser:
     p = Parser(prog="rulesdsl", description="Tabletop game rules as text: check them, run "
                "them, play them, measure them.")
+    p.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
     p.add_argument("--include", action="append", default=[], metavar="DIR",
                    help="a folder rule files may read from besides their own (for "
                         "'extends' and data files); may be given several times")
@@ -271,6 +276,8 @@ def build_parser() -> Parser:
     sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                     help="pause before each bot's move, so people can follow (default 0.6)")
     sub.add_parser("agents", help="list the agents and their parameters")
+    sub.add_parser("games", help="list the shipped games and their variants, by the names "
+                   "every command takes in place of a rule file")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     for command in sub.choices.values():  # --include after the command works too
@@ -316,7 +323,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for d in diags:
             print(d.render(sources), file=sys.stderr)
         if not errors:
-            print(f"{path}: ok")
+            print(f"{getattr(args, 'names', {}).get(path, path)}: ok")
     if args.format == "json":
         print(json.dumps({"diagnostics": out, "ok": not failed}, indent=2))
     else:
@@ -621,6 +628,13 @@ def cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    from .catalogue import listing
+
+    print("\n".join(listing()))
+    return 0
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -634,8 +648,32 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run": cmd_run,
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
             "report": cmd_report, "export": cmd_export,
-            "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "serve": cmd_serve,
-            "lsp": cmd_lsp}
+            "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "games": cmd_games,
+            "serve": cmd_serve, "lsp": cmd_lsp}
+
+# the arguments that name rule files, whatever the command: each may be a catalogue name
+RULE_FILE_ARGUMENTS = ("file", "files", "a", "b", "rules")
+
+
+def named_files(args: argparse.Namespace) -> None:
+    """The catalogue names among the rule files of the command line made the files they
+    name, before any work starts (a name the catalogue does not list is an error)."""
+    from .catalogue import source
+
+    args.names = {}  # the name each file was given by, for what a command says of it
+
+    def named(given: str) -> str:
+        found = source(given)
+        if found != given:
+            args.names[found] = given
+        return found
+
+    for key in RULE_FILE_ARGUMENTS:
+        value = getattr(args, key, None)
+        if isinstance(value, str):
+            setattr(args, key, named(value))
+        elif isinstance(value, list):
+            setattr(args, key, [named(v) for v in value])
 
 
 # Commands that read their files, answer and end run without Python's cycle collector, from
@@ -646,7 +684,7 @@ COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run":
 # paused for the imports before and the examples after). `check` collects once between
 # two files. The others have it back once their arguments are read: they play games,
 # serve tables or edits for as long as they are asked to.
-PAUSED = frozenset({"check", "ast", "diff", "agents"})
+PAUSED = frozenset({"check", "ast", "diff", "agents", "games"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -679,6 +717,7 @@ def _main(argv: Sequence[str] | None, collecting: bool) -> int:
             parser.print_help()
             return 2
         include(args.include)
+        named_files(args)
         if collecting and args.command not in PAUSED:
             gc.enable()
         return COMMANDS[args.command](args)

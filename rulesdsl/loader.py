@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .catalogue import source
 from .check import analyze
 from .check.analysis import Analysis
 from .diagnostics import Diagnostic, RulesError, Span
@@ -51,11 +52,19 @@ def _build(resolved: Resolved, overrides: dict[str, Any] | None,
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
          coverage: bool = False, include: Iterable[str | Path] = ()) -> Rules:
-    """Load a rule file (a variant with its bases): parsed, checked and compiled, or a
-    RulesError. With `coverage`, the program counts which rules, branches, options,
-    triggers, turns and ends of the game run (`Program.points`, `Program.hits`)."""
+    """Load a rule file (a variant with its bases), or a shipped game by its name
+    (`load("cromlech/hardcore")`; a path that exists wins): parsed, checked and compiled,
+    or a RulesError. `overrides` changes settings; `include` names folders `extends` and
+    data files may reach beyond the file's own. With `coverage`, the program counts which
+    rules, branches, options, triggers, turns and ends of the game run (`Program.points`,
+    `Program.hits`)."""
     with collector_paused():
-        return _build(resolve(path, include=include), overrides, coverage)
+        return _build(resolve(_named(path), include=include), overrides, coverage)
+
+
+def _named(path: str | Path) -> str | Path:
+    """A path as it is, or the file a catalogue name names (catalogue.source)."""
+    return source(path) if isinstance(path, str) else path
 
 
 def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = None) -> Rules:
@@ -89,13 +98,15 @@ def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None
 
 def check_file(path: str | Path, run_examples: bool = True,
                overrides: dict[str, Any] | None = None, play: int = 0,
-               records: str | Path | None = ".") -> tuple[list[Diagnostic], dict[str, str]]:
-    """All diagnostics of a file: syntax, checks, then (if those pass) its examples, and
-    with `play`, the errors of that many games of random bots per number of players
-    (their records written into `records`)."""
+               records: str | Path | None = ".", include: Iterable[str | Path] = ()
+               ) -> tuple[list[Diagnostic], dict[str, str]]:
+    """All diagnostics of a file (or a shipped game, by name, as `load` takes it): syntax,
+    checks, then (if those pass) its examples, and with `play`, the errors of that many
+    games of random bots per number of players (their records written into `records`).
+    `overrides` and `include` as `load` takes them."""
     with collector_paused():
         try:
-            resolved = resolve(path)
+            resolved = resolve(_named(path), include=include)
         except RulesError as err:
             return err.diagnostics, err.sources
         try:

@@ -1,7 +1,8 @@
 """Variants: a rule file that extends another and states only what differs.
 
 Stage: resolve (between parsing and checking). A variant starts with `extends "PATH"`
-(relative to the variant's own file) and then declares:
+(relative to the variant's own file) or `extends game "NAME"` (a shipped game, by its name
+in the catalogue: catalogue.py) and then declares:
 - new declarations, which are added;
 - `replace <declaration>`, which takes the place of the base's declaration of that name;
 - `change rule NAME:` (or play, setup, an example), edits of the base's declaration that
@@ -153,7 +154,8 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
         diags.append(Diagnostic("V005", "'extends' must be the first line of a variant",
                                 ext.span))
     try:
-        base_path = locate(here, ext.path, (".rules",), ext.span, extra=include)
+        base_path = _shipped(ext) if ext.game else \
+            locate(here, ext.path, (".rules",), ext.span, extra=include)
     except RulesError as err:
         raise RulesError(diags + err.diagnostics, sources) from None
     chain = _seen + (str(Path(here).resolve()),)
@@ -230,6 +232,17 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
     merged = A.RulesFile.make(span=file.span, path=here,
                          items=[d for i, d in enumerate(items) if i not in removed])
     return Resolved(merged, sources, [here, *base.chain])
+
+
+def _shipped(ext: A.Extends) -> Path:
+    """The rule file of the shipped game `extends game "NAME"` names (catalogue.py): read
+    from the installed package, wherever the variant is, and from nowhere else."""
+    from .catalogue import find_game, unknown
+
+    found = find_game(ext.path)
+    if found is None:
+        raise RulesError([unknown(ext.path, ext.span, "base")])
+    return found
 
 
 def _base_calls(own: list, where: dict) -> tuple[list, dict[str, str]]:

@@ -9,6 +9,7 @@ RULESDSL_HYPOTHESIS=explore (or `python benchmarks/fuzz.py --seed N` for the lon
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,32 @@ GAME_FILES = sorted(ROOT.glob("games/*/*.rules"))
 
 def game_id(path: Path) -> str:
     return str(path.relative_to(ROOT / "games"))
+
+
+# The five seed games and their variants take most of the time of the tests run for
+# every rule file (up to 23 s of CPU for Isle of Skye's boundary): the quick run
+# (`-m "not slow"`) takes the small games' files there, the whole suite every file; each
+# seed game's own tests (test_cromlech.py...) are in both.
+SEED_GAMES = ("cromlech", "cleromancy", "cronberg", "solstice", "isle_of_skye")
+
+
+def game_params(paths: list, ids=game_id) -> list:
+    """`paths` as parameters of a test, the files of the seed games marked slow."""
+    return [pytest.param(p, id=ids(p), marks=[pytest.mark.slow]
+                         if Path(p).parent.name in SEED_GAMES else []) for p in paths]
+
+
+GAME_PARAMS = game_params(GAME_FILES)
+SEED_ID = re.compile(rf"(^|\W)({'|'.join(SEED_GAMES)})\b")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Any test run for a seed game (its parameters' id names the game: records, the
+    adapters, the optimiser over every file) is slow too, as `game_params` marks them."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and SEED_ID.search(spec.id):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

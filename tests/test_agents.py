@@ -135,6 +135,7 @@ def test_an_agent_that_cannot_be_loaded_is_an_error_not_a_traceback(installed, c
 
 # ---- at the terminal -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_person_plays_cronberg_against_mcts_at_the_terminal_and_loses(monkeypatch, capsys):
     """`rulesdsl play cronberg.rules --agents mcts`, with a scripted person who always
     takes the first option against MCTS on a small budget: the person is shown the game

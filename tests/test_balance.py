@@ -259,6 +259,7 @@ def test_export_bad_arguments(capsys):
 
 # ---- report -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_writes_plots_and_a_page(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     rules = tmp_path / "duel.rules"
@@ -308,6 +309,7 @@ def test_figures_by_agent_with_seats_rotated(tmp_path):
         .agent_share is None
 
 
+@pytest.mark.slow
 def test_the_study_script_names_files_that_check(capsys):
     """docs/studies/run.sh studies rule files that pass `rulesdsl check`."""
     script = (ROOT / "docs/studies/run.sh").read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from rulesdsl.balance.study import Options, run_study
 from .conftest import ROOT
 
 ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.slow  # a cluster started: a minute and more on a busy machine
 
 PIG = str(ROOT / "games/pig/pig.rules")
 PIG50 = str(ROOT / "games/pig/pig-to-50.rules")

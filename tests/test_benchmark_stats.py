@@ -43,6 +43,7 @@ def test_the_median_of_paired_ratios_has_an_interval_from_order_statistics():
         median_interval([])
 
 
+@pytest.mark.slow
 def test_paired_rounds_run_each_checkout_in_turn_and_agree_on_the_games(capsys):
     from benchmarks.paired import main
 

@@ -180,6 +180,7 @@ def differ(agent, groups) -> int:
                for games in groups)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", GOOF_SEARCHERS, ids=["mcts", "ismcts"])
 def test_the_second_bid_does_not_depend_on_the_first(agent):
     """In Goofspiel player 2 bids after player 1, who bid in secret: with four cards left,
@@ -187,6 +188,7 @@ def test_the_second_bid_does_not_depend_on_the_first(agent):
     assert differ(agent, goofspiel_second_bids(rounds=9)) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", [GreedyAgent, *GOOF_SEARCHERS],
                          ids=["greedy", "mcts", "ismcts"])
 def test_a_bid_does_not_depend_on_the_order_of_the_prizes(agent):
@@ -195,6 +197,7 @@ def test_a_bid_does_not_depend_on_the_order_of_the_prizes(agent):
     assert differ(agent, groups) == 0
 
 
+@pytest.mark.slow
 def test_the_check_catches_a_search_that_sees_the_bid_or_the_prizes():
     assert differ(PeekingMCTS, goofspiel_second_bids(rounds=9)) >= 2
     assert differ(PeekingMCTS, goofspiel_prize_orders(False)) >= 2

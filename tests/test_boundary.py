@@ -12,10 +12,10 @@ import rulesdsl
 from rulesdsl.interpreter import views
 
 from .boundary import Leak, check
-from .conftest import GAME_FILES, game_id
+from .conftest import GAME_PARAMS
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_no_seat_sees_what_it_may_not(path, load_rules):
     rules = load_rules(path)
     low, high = rules.player_range

@@ -32,8 +32,9 @@ from .test_serve_security import in_a_thread  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "test-output"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
-                                "(apt-get install chromium; .ci/run installs it)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
+                                 "(apt-get install chromium; .ci/run installs it)"),
+              pytest.mark.slow]  # a browser started for each test
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
          "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
          "games/isle_of_skye/isle_of_skye.rules"]

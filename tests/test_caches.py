@@ -229,7 +229,7 @@ def test_a_tree_of_another_engine_or_a_broken_one_is_parsed_again(parsed, folder
     assert len(parsed) == before + 1
 
 
-@pytest.mark.parametrize("game", ["cromlech", "pig"])
+@pytest.mark.parametrize("game", [pytest.param("cromlech", marks=pytest.mark.slow), "pig"])
 def test_after_an_edit_only_the_declarations_that_changed_are_parsed(parsed, game):
     """Cromlech's and Pig's rules read three times, then edited: a declaration changed in
     place, lines added at the top (every declaration moves down), a declaration added,

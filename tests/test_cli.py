@@ -18,6 +18,8 @@ from rulesdsl.loader import load
 from rulesdsl.runner import agents_for
 from rulesdsl.terminal import play_at_terminal
 
+from .conftest import game_params
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
 TICTACTOE = str(GAMES / "tictactoe" / "tictactoe.rules")
@@ -48,7 +50,7 @@ def test_the_games_are_found():
     assert TICTACTOE in ALL_GAMES and YACHT in ALL_GAMES
 
 
-@pytest.mark.parametrize("path", ALL_GAMES, ids=lambda p: Path(p).stem)
+@pytest.mark.parametrize("path", game_params(ALL_GAMES, ids=lambda p: Path(p).stem))
 def test_check_each_game_is_ok(capsys, path):
     code, out, err = run_cli(capsys, "check", path)
     assert code == 0, err
@@ -56,6 +58,7 @@ def test_check_each_game_is_ok(capsys, path):
     assert "error" not in err
 
 
+@pytest.mark.slow
 def test_check_several_files_at_once(capsys):
     code, out, _ = run_cli(capsys, "check", *ALL_GAMES)
     assert code == 0
@@ -284,7 +287,7 @@ def test_set_without_equals_is_usage_error(capsys):
 SIM_KEYS = {"games", "players", "wins", "draws", "mean_decisions", "mean_scores", "seconds"}
 
 
-@pytest.mark.parametrize("path", ALL_GAMES, ids=lambda p: Path(p).stem)
+@pytest.mark.parametrize("path", game_params(ALL_GAMES, ids=lambda p: Path(p).stem))
 def test_simulate_json(capsys, path):
     code, out, _ = run_cli(capsys, "simulate", path, "--games", "20", "--json")
     assert code == 0

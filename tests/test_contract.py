@@ -17,7 +17,7 @@ import pytest
 from rulesdsl.interpreter.examples import run_examples
 from rulesdsl.runner import agents_for, play_out
 
-from .conftest import GAME_FILES, game_id
+from .conftest import GAME_PARAMS
 
 PLAYOUTS = 15
 
@@ -37,13 +37,13 @@ def random_game(rules, players, seed, stop_after=None):
     return game
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_examples_hold(path, load_rules):
     rules = load_rules(path)
     assert run_examples(rules) == []
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_random_playouts_finish(path, load_rules):
     rules = load_rules(path)
     for players in player_counts(rules):
@@ -56,7 +56,7 @@ def test_random_playouts_finish(path, load_rules):
             assert all(1 <= r <= players for r in result.ranking)
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_same_seed_same_game(path, load_rules):
     rules = load_rules(path)
     players = rules.player_range[1]
@@ -67,7 +67,7 @@ def test_same_seed_same_game(path, load_rules):
         assert a.state_key() == b.state_key()
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_decision_until_the_end(path, load_rules):
     rules = load_rules(path)
     game = rules.new_game(players=rules.player_range[0], seed=4, auto_chance=False)
@@ -86,7 +86,7 @@ def test_decision_until_the_end(path, load_rules):
     assert game.decision is None and game.chance is None
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_copy_is_independent(path, load_rules):
     rules = load_rules(path)
     game = random_game(rules, rules.player_range[0], 7, stop_after=3)
@@ -99,7 +99,7 @@ def test_copy_is_independent(path, load_rules):
     assert game.copy().state_key() == before
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_save_and_load_midgame(path, load_rules):
     rules = load_rules(path)
     for stop in (0, 2, 5):
@@ -116,7 +116,7 @@ def test_save_and_load_midgame(path, load_rules):
         assert loaded.state_key() == game.state_key()
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_record_replays(path, load_rules):
     """A record is the seed and the decisions; chance outcomes come from the seed, whether
     the game paused at them (narrated runs) or not."""
@@ -131,7 +131,7 @@ def test_record_replays(path, load_rules):
     assert replay.result == paused.result
 
 
-@pytest.mark.parametrize("path", GAME_FILES, ids=game_id)
+@pytest.mark.parametrize("path", GAME_PARAMS)
 def test_views_hide_secrets(path, load_rules):
     rules = load_rules(path)
     players = rules.player_range[1]

@@ -94,7 +94,7 @@ def test_the_doc_has_examples():
 def test_example_block_runs(block: Block):
     where = f"{block.path} (docs/language.md line {block.line})"
     needs = (r'^game "', r"^players \d", r"^play:", r"^example ", r"^\s+expect ")
-    if re.search(r'^extends "', block.text, re.MULTILINE):
+    if re.search(r'^extends (game )?"', block.text, re.MULTILINE):
         needs = needs[3:]  # a variant takes the rest from the game it extends
     for needed in needs:
         assert re.search(needed, block.text, re.MULTILINE), f"{where} has no {needed!r} line"
@@ -137,6 +137,7 @@ FORMS: dict[str, str] = {
     "stat_decl": r"^stat \w+",
     "example_decl": r'^example "',
     "extends_decl": r'^extends "',
+    "extends_game_decl": r'^extends game "',
     "replace_decl": r"^replace \w+",
     "remove_decl": r"^remove \w+",
     "kind_decl": r"^kind \w+\(\w+(, \w+)*\):$",

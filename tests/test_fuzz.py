@@ -23,6 +23,8 @@ import rulesdsl
 
 from . import fuzzing as F
 
+pytestmark = pytest.mark.slow  # hundreds of damaged inputs: seconds of CPU per test
+
 SOURCES = F.sources()
 RULES: dict[Path, rulesdsl.Rules] = {}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ def same_as_parse(text: str, path: str, parser: IncrementalParser | None = None)
     assert outcome(parser.parse, text, path) == outcome(lambda t: parse(t, path), text, path)
 
 
+@pytest.mark.slow
 def test_every_game_and_test_program_parses_the_same():
     for path in GAME_FILES + PROGRAMS:
         same_as_parse(path.read_text(), str(path))

@@ -109,6 +109,7 @@ example "enums in a constant list":
     assert run_examples(rulesdsl.load_text(text, "enums.rules")) == []
 
 
+@pytest.mark.slow
 def test_generated_code_compiles_without_warnings():
     import warnings
 

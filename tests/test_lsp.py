@@ -416,6 +416,7 @@ async def test_outline_lists_rules_constants_zones_and_examples(client: Language
     await close(client, CROMLECH)
 
 
+@pytest.mark.slow
 async def test_semantic_tokens_colour_names_by_meaning(client: LanguageClient):
     text = PIG.read_text()
     await open_doc(client, PIG)

@@ -166,6 +166,10 @@ def test_the_outline_names_every_kind_of_declaration():
     names = [s.name for s in outline(parse(text, "t.rules"), places)]
     assert names == ['game "Teams"', "players 4", "teams of 2", "limit 300 decisions",
                      "stat battles", "play"]
+    variant = 'extends game "pig"\n\nremove setting GOAL\n'
+    places = Places({"v.rules": variant}, PositionCodec(PositionEncodingKind.Utf16))
+    names = [s.name for s in outline(parse(variant, "v.rules"), places)]
+    assert names == ['extends game "pig"', "remove setting GOAL"]
 
 
 # ---- what the server keeps: answers to bad requests, memory per document ----------------

@@ -682,6 +682,7 @@ def test_a_loop_over_a_filter_of_the_players_is_not_counted_item_by_item():
     assert any("x1 = Z[0]\n    st.steps += len(x1)" in f for f in functions)
 
 
+@pytest.mark.slow
 def test_no_jump_goes_to_a_block_that_only_returns():
     """A block that only returns (a rule's end after a loop) is written in place of every
     jump to it, however deep the jump stands in code copied from other blocks."""

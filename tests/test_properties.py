@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ def _damage(text: str, data) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=st.sampled_from(sorted(SOURCES)), data=st.data())
 def test_damaged_rule_files_give_diagnostics(game, data):
@@ -155,6 +157,7 @@ def test_dice_are_fair_enough():
     assert chi2 < 20.5  # p < 0.001 for 5 degrees of freedom
 
 
+@pytest.mark.slow
 def test_parse_is_deterministic_and_exports_json():
     for path in GAME_FILES:
         a = rulesdsl.ast.to_json(rulesdsl.grammar.parse(path.read_text(), str(path)))

@@ -373,6 +373,7 @@ def test_tables_handed_to_generated_code_hold_plain_data():
         run_module(ast.parse("X = 1"), "<t>", {"T1": [1, object()]})
 
 
+@pytest.mark.slow
 def test_every_shipped_game_compiles_to_generated_names_only():
     names = re.compile(r"^(?:[A-Z]+[0-9]*|[a-z][0-9]*|st|fr|_[a-z][a-z_]*)$")
     root = Path(__file__).resolve().parents[1] / "games"
@@ -537,6 +538,7 @@ NAME = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(names=st.lists(NAME, min_size=N_NAMES, max_size=N_NAMES, unique_by=str.lower),
        strings=st.lists(TEXT, min_size=N_STRINGS, max_size=N_STRINGS))
@@ -583,6 +585,7 @@ def test_the_parser_cache_lives_in_a_private_folder(tmp_path, monkeypatch):
     assert cachedir.open_private() is None
 
 
+@pytest.mark.slow
 def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
     import os
     import subprocess

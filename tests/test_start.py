@@ -70,6 +70,7 @@ def test_make_refuses_unknown_and_missing_fields_and_copies_list_defaults():
     assert one.refs == [] and one.refs is not two.refs
 
 
+@pytest.mark.slow
 def test_a_check_builds_no_validator_of_the_syntax_tree():
     """Building pydantic's validators of the node classes is a tenth of a second: a check
     of a game makes every node and span without them (in a process of its own, as other

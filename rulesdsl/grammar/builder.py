@@ -136,6 +136,10 @@ class AstBuilder(Transformer):
         return A.Extends.make(span=self.span(meta), path=self.plain(c[0]))
 
     @v_args(meta=True)
+    def extends_game_decl(self, meta: Any, c: list) -> A.Extends:
+        return A.Extends.make(span=self.span(meta), path=self.plain(c[0]), game=True)
+
+    @v_args(meta=True)
     def replace_decl(self, meta: Any, c: list) -> A.Replace:
         return A.Replace.make(span=self.span(meta), decl=c[0])
 

@@ -47,7 +47,8 @@ def _symbol(item: Any, places: Places) -> types.DocumentSymbol | None:
     if isinstance(item, A.Replace):
         item, detail = item.decl, "replaces the base's"
     if isinstance(item, A.Extends):
-        return _make(f'extends "{item.path}"', S.Module, item.span, item.span, places)
+        written = f'extends game "{item.path}"' if item.game else f'extends "{item.path}"'
+        return _make(written, S.Module, item.span, item.span, places)
     if isinstance(item, A.Remove):
         what = f"{item.what} {item.name or ''}".strip()
         return _make(f"remove {what}", S.Null, item.span, item.span, places)
