@@ -23,12 +23,14 @@ from .sandbox import run_module
 @dataclass
 class Loaded:
     """A generated module, loaded: its namespace (the generated functions and tables), the
-    file name its code runs under, and per line of that file the span id of the rule it
-    came from (-1 where none)."""
+    file name its code runs under, per line of that file the span id of the rule it came
+    from (-1 where none), and the name of the backend that loaded it (a backend that
+    cannot may hand the module to another)."""
 
     namespace: dict[str, Any]
     filename: str
     line_sids: list[int]
+    backend: str = "plain"
 
 
 class Backend(Protocol):

@@ -338,7 +338,7 @@ class Compiler(ExpressionCompiler):
                        statistics=reader(a, self.layout, namespace.get("STATS")),
                        frame_ranges=self.frame_ranges, frame_names=self.frame_names,
                        turns_blocks=frozenset(self.turns_blocks),
-                       backend=self.backend.name)
+                       backend=loaded.backend)
 
     def module(self) -> tuple[ast.Module, list[int]]:
         """The generated module, and the rule each of its lines came from (a span id)."""

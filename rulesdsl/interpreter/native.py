@@ -140,7 +140,7 @@ class Cython:
         loaded = _instance(name, built)
         loaded.__dict__.update(namespace)
         self.fell_back = None
-        return Loaded(loaded.__dict__, f"{name}.pyx", table)
+        return Loaded(loaded.__dict__, f"{name}.pyx", table, self.name)
 
 
 def _shown(filename: str) -> str:
