@@ -341,3 +341,28 @@ def test_the_games_a_store_keeps_are_those_it_reads_back(tmp_path):
         assert upto == again.games(run.id, 3) == kept[:3]
         assert [list(g.stats) for g in kept] == [list(g.stats) for g in again.games(run.id)]
         assert again.games(run.id, steps=True)[0].steps == [1, 0, 1]
+
+
+def test_a_ray_cluster_out_of_reach_is_g006_with_what_it_needs(monkeypatch):
+    """A cluster that refuses the command (Ray 2.59 and later authenticate with a token)
+    or is not there: an error for people naming the address, what Ray said, and what a
+    cluster of several machines needs; nothing is reached (Ray here is a stand-in)."""
+    import sys
+    import types
+
+    from rulesdsl.balance.ray_backend import play_on_ray
+    from rulesdsl.diagnostics import RulesError
+
+    def init(**options):
+        raise ConnectionError("token authentication failed:\n  UNAUTHENTICATED")
+
+    stand_in = types.SimpleNamespace(is_initialized=lambda: False, init=init)
+    monkeypatch.setitem(sys.modules, "ray", stand_in)
+    batch = Batch(Plan(PIG, 2, ("random",)), (1, 2))
+    with pytest.raises(RulesError) as info:
+        list(play_on_ray([batch], "head.example:6379", 2))
+    diag = info.value.diagnostics[0]
+    assert diag.code == "G006"
+    assert diag.message == ("cannot start or reach the Ray cluster at head.example:6379: "
+                            "ConnectionError: token authentication failed: UNAUTHENTICATED")
+    assert diag.hint is not None and "RAY_AUTH_TOKEN" in diag.hint and "HOST:PORT" in diag.hint
