@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,7 +198,7 @@ class Store:
         return {n for (n,) in self.db.execute("SELECT number FROM games WHERE run = ?",
                                               (run,))}
 
-    def add(self, run: int, records: Iterable[GameRecord]) -> None:
+    def add(self, run: int, records: Sequence[GameRecord]) -> None:
         """Store games and commit: what is stored survives an interruption."""
         rows = [(run, g.number, g.seed, g.rotation, _dumps(g.agents), g.first,
                  _dumps(g.ranking), _dumps(g.scores) if g.scores is not None else None,
@@ -209,11 +209,12 @@ class Store:
         self.db.commit()
         if run in self.kept:
             games, teams = self.kept[run]
-            for r in rows:  # as `iter_games` decodes the row (its steps left out)
-                games[r[1]] = GameRecord(r[1], r[2], r[3], json.loads(r[4]), r[5],
-                                         json.loads(r[6]),
-                                         json.loads(r[7]) if r[7] is not None else None, r[8],
-                                         r[9], r[10], _loads_stats(r[11]), [], teams)
+            for g, r in zip(records, rows):  # as `iter_games` decodes the row (its steps
+                # left out): lists of text and numbers copied, the statistics decoded
+                games[g.number] = GameRecord(
+                    g.number, g.seed, g.rotation, list(g.agents), g.first, list(g.ranking),
+                    list(g.scores) if g.scores is not None else None, g.decisions,
+                    g.ended_by, g.ending, _loads_stats(r[11]), [], teams)
 
     def games(self, run: int, upto: int | None = None, steps: bool = False
               ) -> list[GameRecord]:
