@@ -100,6 +100,20 @@ def test_a_study_stores_the_same_records_built():
 
 
 @needs_build
+def test_validate_finds_the_same_built():
+    """`validate --native`: the program that counts what ran, built, plays, explores and
+    counts as the plain one does."""
+    from rulesdsl.validate import Options, validate_file
+
+    path = str(ROOT / "games" / "pig" / "pig.rules")
+    reports = [validate_file(path, Options(games=2, positions=200, seek=200, native=native)
+                             ).to_json() for native in (False, True)]
+    for report in reports:
+        del report["seconds"]
+    assert reports[0] == reports[1]
+
+
+@needs_build
 def test_a_search_bot_decides_the_same_built():
     """MCTS plays its copies of the game on the same program: the same choices."""
     plain, built = both("tictactoe/tictactoe")
