@@ -8,7 +8,10 @@ bare (`Rules.new_game` and `apply_index` in a loop) and as `rulesdsl simulate
 --workers 1` plays (its worker's `play_batch`: a random agent per seat and game,
 each decision through the seat's observation, a record of each game with its
 result, statistics and decisions; not the storing of the records in SQLite, which
-docs/performance.md measures on its own). A fourth column, `rules alone`, times the
+docs/performance.md measures on its own). The command itself is timed too (`command/s`:
+`run_study` as `rulesdsl simulate --workers 1 --db FILE` runs it once the rules are
+loaded, as many games as the worker played in its round), with its rate against the
+worker's in the same round (`command/worker`). A fourth column, `rules alone`, times the
 rules' generated code with nothing of the engine around it: a bare loop that puts a
 random option where the pending decision expects it and calls the block that goes on
 (no check of the index, no history, no step budget reset by `apply_index`, no limit):
@@ -110,6 +113,22 @@ def bench_simulate(plan: Plan, seconds: float) -> tuple[int, float]:
             return games, elapsed
 
 
+def bench_command(path: str, rules, players: int, games: int, seed: int) -> tuple[int, float]:
+    """Play `games` games as the command `rulesdsl simulate FILE --workers 1 --db DB` does
+    once the rules are loaded (balance/study.py: the games played in a worker process, each
+    batch stored in a new SQLite file as it comes, the figures summed up at the end);
+    return (games, elapsed)."""
+    import tempfile
+
+    from rulesdsl.balance.study import Options, run_study
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        run_study([path], [rules], Options(players=players, games=games, seed=seed,
+                                           db=str(Path(folder) / "study.db")))
+        return games, time.perf_counter() - start
+
+
 def bench_handwritten(module, seconds: float, seed: int,
                       draws=random.Random) -> tuple[int, float]:
     """Play random hand-written games, drawing from `draws(seed)` (Python's generator, or
@@ -144,12 +163,19 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
     rules = rulesdsl.load(str(ROOT / rule_file))
     plan = Plan(str(ROOT / rule_file), module.PLAYERS, ("random",), seed)
     remember(plan, rules)
-    engine_rates, simulate_rates, hand_rates = [], [], []
+    engine_rates, simulate_rates, hand_rates, command_rates = [], [], [], []
     ratios, simulate_ratios, alone_ratios, drawn_ratios = [], [], [], []
+    command_ratios = []
     for _ in range(repeat):
         engine_games, engine_time = bench_engine(rules, module.PLAYERS, seconds, seed)
         alone_games, alone_time = bench_rules_alone(rules, module.PLAYERS, seconds, seed)
         simulate_games, simulate_time = bench_simulate(plan, seconds)
+        # as many games as the worker played in its time: the command's own costs (a
+        # worker process started, the database, the figures) count at their real share
+        command_games, command_time = bench_command(str(ROOT / rule_file), rules,
+                                                    module.PLAYERS, simulate_games, seed)
+        command_rates.append(command_games / command_time)
+        command_ratios.append(command_rates[-1] / (simulate_games / simulate_time))
         hand_games, hand_time = bench_handwritten(module, seconds, seed)
         drawn_games, drawn_time = bench_handwritten(module, seconds, seed, EngineDraws)
         engine_rates.append(engine_games / engine_time)
@@ -172,6 +198,10 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
         "simulate_ratio": round(statistics.median(simulate_ratios), 4),
         "simulate_ratio_min": round(min(simulate_ratios), 4),
         "simulate_ratio_max": round(max(simulate_ratios), 4),
+        "command_per_sec": round(statistics.median(command_rates), 1),
+        "command_to_worker": round(statistics.median(command_ratios), 4),
+        "command_to_worker_min": round(min(command_ratios), 4),
+        "command_to_worker_max": round(max(command_ratios), 4),
         "rules_alone_ratio": round(statistics.median(alone_ratios), 4),
         "own_generator_ratio": round(statistics.median(drawn_ratios), 4),
     }
@@ -180,7 +210,8 @@ def run_game(name: str, seconds: float, seed: int, repeat: int) -> dict:
 def print_table(results: list[dict]) -> None:
     header = (f"{'game':<14}{'rulesdsl/s':>12}{'simulate/s':>12}{'hand-written/s':>16}"
               f"{'ratio':>8}{'min-max':>13}{'simulate ratio':>16}{'min-max':>13}"
-              f"{'rules alone':>13}{'own generator':>15}")
+              f"{'rules alone':>13}{'own generator':>15}{'command/s':>11}"
+              f"{'command/worker':>16}{'min-max':>13}")
     print(header)
     print("-" * len(header))
     for r in results:
@@ -189,7 +220,9 @@ def print_table(results: list[dict]) -> None:
               f"{r['ratio_min']:>7.3f}-{r['ratio_max']:.3f}"
               f"{r['simulate_ratio']:>16.3f}"
               f"{r['simulate_ratio_min']:>7.3f}-{r['simulate_ratio_max']:.3f}"
-              f"{r['rules_alone_ratio']:>13.3f}{r['own_generator_ratio']:>15.3f}")
+              f"{r['rules_alone_ratio']:>13.3f}{r['own_generator_ratio']:>15.3f}"
+              f"{r['command_per_sec']:>11,.0f}{r['command_to_worker']:>16.3f}"
+              f"{r['command_to_worker_min']:>7.3f}-{r['command_to_worker_max']:.3f}")
 
 
 def main(argv=None) -> None:

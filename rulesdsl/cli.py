@@ -36,6 +36,7 @@ if _collecting:
 
 if TYPE_CHECKING:
     from .agents import AgentSpec
+    from .interpreter.backends import Backend
     from .interpreter.game import Game, Rules
     from .runner import Script
 
@@ -135,6 +136,13 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _native_option(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--native", action="store_true",
+                   help="run the rules compiled to C with Cython (pip install "
+                        "'rulesdsl[native]' and a C compiler; built once, kept in the "
+                        "cache); without them, a message and the plain path")
+
+
 def build_parser() -> Parser:
     p = Parser(prog="rulesdsl", description="Tabletop game rules as text: check them, run "
                "them, play them, measure them.")
@@ -177,6 +185,7 @@ def build_parser() -> Parser:
     v.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                    metavar="NAME=VALUE", help="change a setting of the rules")
     v.add_argument("--format", choices=["text", "json"], default="text")
+    _native_option(v)
 
     a = sub.add_parser("ast", help="print the syntax tree of a rule file as JSON")
     a.add_argument("file", metavar="FILE")
@@ -196,6 +205,7 @@ def build_parser() -> Parser:
                             "agents' lists them)")
         q.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
                        metavar="NAME=VALUE", help="change a setting of the rules")
+        _native_option(q)
         records_option(q)
 
     def records_option(q: Parser) -> None:
@@ -340,7 +350,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     options = Options(games=args.games, agents=tuple(map(str, args.agents)), budget=args.budget,
                       positions=args.positions, seek=args.seek,
                       seed=args.seed, players=args.players, chance=args.chance,
-                      records=args.records, settings=dict(args.settings) or None)
+                      records=args.records, settings=dict(args.settings) or None,
+                      native=args.native)
     reports = []
     for path in args.files:
         report = validate_file(path, options)
@@ -367,7 +378,15 @@ def _load(args: argparse.Namespace) -> Rules:
     from .loader import load
 
     with lasting():
-        return load(args.file, dict(args.settings) or None)
+        return load(args.file, dict(args.settings) or None, backend=_backend(args))
+
+
+def _backend(args: argparse.Namespace) -> Backend:
+    """The plain path, or with --native the compiled one (interpreter/native.py)."""
+    from .interpreter.backends import PLAIN
+    from .loader import native_backend
+
+    return native_backend() if getattr(args, "native", False) else PLAIN
 
 
 _own_process = False  # the command line runs as its own process (`command`), not in another

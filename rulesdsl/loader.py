@@ -23,6 +23,7 @@ from .check import analyze
 from .check.analysis import Analysis
 from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse, parse_file
+from .interpreter.backends import PLAIN, Backend
 from .interpreter.compiler import compile_program
 from .interpreter.game import Rules
 from .variants import Resolved, merge, resolve
@@ -42,24 +43,45 @@ def collector_paused() -> Iterator[None]:
 
 
 def _build(resolved: Resolved, overrides: dict[str, Any] | None,
-           coverage: bool = False) -> Rules:
+           coverage: bool = False, backend: Backend = PLAIN) -> Rules:
     analysis = analyze(resolved.file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, resolved.sources)
-    return Rules(compile_program(analysis, resolved.sources, coverage), resolved.sources,
-                 overrides)
+    return Rules(compile_program(analysis, resolved.sources, coverage, backend),
+                 resolved.sources, overrides)
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
-         coverage: bool = False, include: Iterable[str | Path] = ()) -> Rules:
+         coverage: bool = False, include: Iterable[str | Path] = (),
+         backend: Backend = PLAIN) -> Rules:
     """Load a rule file (a variant with its bases), or a shipped game by its name
     (`load("cromlech/hardcore")`; a path that exists wins): parsed, checked and compiled,
     or a RulesError. `overrides` changes settings; `include` names folders `extends` and
     data files may reach beyond the file's own. With `coverage`, the program counts which
     rules, branches, options, triggers, turns and ends of the game run (`Program.points`,
-    `Program.hits`)."""
+    `Program.hits`). `backend` runs the generated code: the plain path, or
+    `native_backend()`'s."""
     with collector_paused():
-        return _build(resolve(_named(path), include=include), overrides, coverage)
+        return _build(resolve(_named(path), include=include), overrides, coverage, backend)
+
+
+def native_backend() -> Backend:
+    """The compiled path (interpreter/native.py), telling on stderr, once each, when it
+    builds a module and when it runs the plain path instead: what `--native` uses."""
+    from .interpreter.native import Cython
+
+    return Cython(_tell_once)
+
+
+_told: set[str] = set()
+
+
+def _tell_once(message: str) -> None:
+    import sys
+
+    if message not in _told:
+        _told.add(message)
+        print(f"rulesdsl: {message}", file=sys.stderr, flush=True)
 
 
 def _named(path: str | Path) -> str | Path:
@@ -89,11 +111,12 @@ def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = Non
 
 
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
-              include: Iterable[str | Path] = ()) -> Rules:
+              include: Iterable[str | Path] = (), backend: Backend = PLAIN) -> Rules:
     """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches
     the folder of `path` and below, and the folders in `include`."""
     with collector_paused():
-        return _build(merge(parse(text, path), text, path, include=include), overrides)
+        return _build(merge(parse(text, path), text, path, include=include), overrides,
+                      backend=backend)
 
 
 def check_file(path: str | Path, run_examples: bool = True,
@@ -143,4 +166,5 @@ def _examine(rules: Rules, run_examples: bool, path: str, play: int,
     return diags
 
 
-__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_named", "load_text"]
+__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_named", "load_text",
+           "native_backend"]

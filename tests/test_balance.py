@@ -317,3 +317,54 @@ def test_the_study_script_names_files_that_check(capsys):
     assert "games/cronberg/parks_triple.rules" in files
     for f in files:
         assert main(["check", str(ROOT / f)]) == 0, f
+
+
+def test_the_games_a_store_keeps_are_those_it_reads_back(tmp_path):
+    """A run the store made is summed up from the games it kept as it stored them: the
+    same records as reading the database afresh gives, statistics of every shape and in
+    any order included."""
+    from rulesdsl.balance.games import GameRecord
+
+    db = str(tmp_path / "kept.db")
+    plan = Plan(PIG, 2, ("random", "greedy"))
+    teams = [[0], [1]]
+    made = [GameRecord(n, n, 0, ["random", "greedy"], n % 2, [1, 2] if n % 3 else [2, 1],
+                       [n, 2 * n] if n % 4 else None, 10 + n, "rules", "pig.rules:9 win",
+                       {"z": n, "a": [True, False], "m": [n, n + 1], "b": n % 2 == 0},
+                       [1, 0, n]) for n in range(1, 8)]
+    with Store(db) as store:
+        run = store.run_for(PIG, "Pig", "digest", {}, plan, {"z": "game"}, 100, teams)
+        store.add(run.id, made[4:])
+        store.add(run.id, made[:4])
+        kept = store.games(run.id)
+        upto = store.games(run.id, 3)
+    with Store(db, create=False) as again:
+        assert kept == again.games(run.id)
+        assert upto == again.games(run.id, 3) == kept[:3]
+        assert [list(g.stats) for g in kept] == [list(g.stats) for g in again.games(run.id)]
+        assert again.games(run.id, steps=True)[0].steps == [1, 0, 1]
+
+
+def test_a_ray_cluster_out_of_reach_is_g006_with_what_it_needs(monkeypatch):
+    """A cluster that refuses the command (Ray 2.59 and later authenticate with a token)
+    or is not there: an error for people naming the address, what Ray said, and what a
+    cluster of several machines needs; nothing is reached (Ray here is a stand-in)."""
+    import sys
+    import types
+
+    from rulesdsl.balance.ray_backend import play_on_ray
+    from rulesdsl.diagnostics import RulesError
+
+    def init(**options):
+        raise ConnectionError("token authentication failed:\n  UNAUTHENTICATED")
+
+    stand_in = types.SimpleNamespace(is_initialized=lambda: False, init=init)
+    monkeypatch.setitem(sys.modules, "ray", stand_in)
+    batch = Batch(Plan(PIG, 2, ("random",)), (1, 2))
+    with pytest.raises(RulesError) as info:
+        list(play_on_ray([batch], "head.example:6379", 2))
+    diag = info.value.diagnostics[0]
+    assert diag.code == "G006"
+    assert diag.message == ("cannot start or reach the Ray cluster at head.example:6379: "
+                            "ConnectionError: token authentication failed: UNAUTHENTICATED")
+    assert diag.hint is not None and "RAY_AUTH_TOKEN" in diag.hint and "HOST:PORT" in diag.hint

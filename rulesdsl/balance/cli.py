@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UsageError
-from ..loader import load
+from ..interpreter.backends import PLAIN
+from ..loader import load, native_backend
 from .compare import UnknownMetric, check_metric
 from .running import Backend
 from .sequential import Sprt
@@ -29,7 +30,9 @@ def simulate_command(args: argparse.Namespace) -> int:
 
     settings = dict(args.settings)
     with lasting():  # kept to the end of the command (see rulesdsl.cli)
-        loaded = [load(path, settings or None, include=args.include) for path in args.files]
+        backend = native_backend() if args.native else PLAIN
+        loaded = [load(path, settings or None, include=args.include, backend=backend)
+                  for path in args.files]
     players = args.players or max(r.player_range[0] for r in loaded)
     for rules in loaded:
         rules.check_players(players)
@@ -61,7 +64,7 @@ def simulate_command(args: argparse.Namespace) -> int:
                       db=":memory:" if args.no_db else args.db, rotate=args.rotate,
                       settings=settings, include=tuple(args.include), records=args.records,
                       exact=args.exact, metric=args.metric, sprt=sprt, progress=show,
-                      console=bar_console)
+                      console=bar_console, native=args.native)
     result = run_study(list(args.files), loaded, options)
     if args.json:
         from .show import study_json

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import REGISTRY
+from ..interpreter.backends import PLAIN
 from ..interpreter.game import Game, Rules
-from ..loader import load
+from ..loader import load, native_backend
 from ..runner import AGENT_SEED_STRIDE, Failed, play_game
 
 
@@ -80,6 +81,7 @@ class Plan:
     rotations: int = 1
     settings: tuple[tuple[str, Any], ...] = ()
     include: tuple[str, ...] = ()  # the folders `extends` may reach beyond the file's own
+    native: bool = False  # the rules compiled with Cython (the same games, only faster)
 
     def game_seed(self, number: int) -> int:
         return self.seed + (number - 1) // self.rotations
@@ -112,18 +114,19 @@ class BatchResult:
     failed: tuple[int, Failed] | None = None  # the game number, and what stopped it
 
 
-_LOADED: dict[tuple[str, tuple, tuple], Rules] = {}
+_LOADED: dict[tuple[str, tuple, tuple, bool], Rules] = {}
 
 
-def _key(plan: Plan) -> tuple[str, tuple, tuple]:
-    return (plan.path, plan.settings, plan.include)
+def _key(plan: Plan) -> tuple[str, tuple, tuple, bool]:
+    return (plan.path, plan.settings, plan.include, plan.native)
 
 
 def rules_of(plan: Plan) -> Rules:
     """The plan's rules, compiled once per process."""
     key = _key(plan)
     if key not in _LOADED:
-        _LOADED[key] = load(plan.path, dict(plan.settings) or None, include=plan.include)
+        _LOADED[key] = load(plan.path, dict(plan.settings) or None, include=plan.include,
+                            backend=native_backend() if plan.native else PLAIN)
     return _LOADED[key]
 
 

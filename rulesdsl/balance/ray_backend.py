@@ -18,8 +18,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..diagnostics import Diagnostic, RulesError
 from .games import Batch, BatchResult, play_batch
 from .store import bad_db
+
+# what a cluster of several machines asks of the command that uses it (docs/balance.md)
+CLUSTER_HINT = ("the address is the head node's HOST:PORT as `ray start --head` printed it; "
+                "a cluster with token authentication (Ray 2.59 and later turn it on for "
+                "clusters ray.init starts) needs RAY_AUTH_MODE=token and the cluster's "
+                "token in RAY_AUTH_TOKEN, in the file RAY_AUTH_TOKEN_PATH names, or in "
+                "~/.ray/auth_token")
 
 
 def _ray() -> Any:
@@ -28,6 +36,14 @@ def _ray() -> Any:
     except ImportError:
         raise bad_db("--backend ray needs Ray: pip install 'rulesdsl[ray]'") from None
     return ray
+
+
+def _unreachable(address: str | None, err: Exception) -> RulesError:
+    text = " ".join(str(err).split())[:400]
+    where = f" at {address}" if address else ""
+    return RulesError([Diagnostic("G006", f"cannot start or reach the Ray cluster{where}: "
+                                  f"{type(err).__name__}: {text}",
+                                  hint=CLUSTER_HINT if address else None)])
 
 
 def play_on_ray(batches: Sequence[Batch], address: str | None, workers: int
@@ -46,8 +62,7 @@ def play_on_ray(batches: Sequence[Batch], address: str | None, workers: int
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                          logging_level="ERROR")
         except Exception as err:  # Ray reports a missing cluster with several types
-            raise bad_db(f"cannot start or reach the Ray cluster"
-                         f"{' at ' + address if address else ''}: {err}") from None
+            raise _unreachable(address, err) from None
         started = True
     remote = ray.remote(play_batch)
     todo = list(reversed(batches))

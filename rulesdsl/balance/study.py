@@ -44,6 +44,7 @@ class Options:
     progress: bool = False
     keep_steps: bool = True
     console: Any = None              # where the progress bar goes (rich Console)
+    native: bool = False             # the rules compiled with Cython (--native)
 
 
 @dataclass
@@ -90,7 +91,7 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
         for path, rules in zip(paths, loaded):
             plan = Plan(str(Path(path).resolve()), o.players, tuple(o.agents), o.seed,
                         rotations, tuple(sorted(o.settings.items())),
-                        tuple(str(Path(f).resolve()) for f in o.include))
+                        tuple(str(Path(f).resolve()) for f in o.include), o.native)
             run = store.run_for(str(path), rules.name, rules.digest, o.settings, plan,
                                 stat_shapes(rules), rules.limit, rules.teams(o.players))
             remember(plan, rules)

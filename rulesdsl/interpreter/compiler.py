@@ -27,6 +27,7 @@ from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
 from . import emit as E
 from . import flow
+from .backends import PLAIN, Backend
 from .bounds import item_range
 from .display import Display
 from .distinct import distinct
@@ -37,7 +38,6 @@ from .layout import Layout, layout_of
 from .memo import memoize
 from .plain import call_kinds, chance_call, plain_call, when_told
 from .runtime import CALL, MAX_SUBSET_ITEMS, OVER, REPLAY, RET, SUSPEND, Env, make_helpers
-from .sandbox import run_module
 from .statistics import reader, stats_function
 from .tiles import clear_tile, place_tile
 from .unroll import unroll
@@ -125,6 +125,7 @@ class Program:
     frame_names: list[dict[int, str]] = field(default_factory=list)
     # the blocks inside turns, where the code reads `current` without a test for none
     turns_blocks: frozenset[int] = frozenset()
+    backend: str = "plain"  # what runs the generated module (backends.py)
     _code: str | None = field(default=None, repr=False)
 
     @property
@@ -174,9 +175,11 @@ class Compiler(ExpressionCompiler):
     """Generates the syntax tree of one program, checks it, and runs it once to get the
     block functions."""
 
-    def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False):
+    def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False,
+                 backend: Backend = PLAIN):
         super().__init__(analysis, layout_of(analysis))
         self.coverage = coverage
+        self.backend = backend
         self.sources = sources
         self.points: list[Point] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
@@ -315,7 +318,8 @@ class Compiler(ExpressionCompiler):
         hits = [0] * len(self.points)
         if self.coverage:
             namespace["HITS"] = hits
-        namespace = run_module(module, filename, namespace)
+        loaded = self.backend.load(module, filename, line_sids, namespace)
+        namespace = loaded.namespace
         for site in self.sites:
             if isinstance(site.label, str):
                 site.label = namespace[site.label]
@@ -328,12 +332,14 @@ class Compiler(ExpressionCompiler):
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, partial(_code_of, a, self.sources, self.coverage),
                        self.initial_counters(),
-                       namespace.get("SCORE"), filename, line_sids, self.block_proc,
+                       namespace.get("SCORE"), loaded.filename, loaded.line_sids,
+                       self.block_proc,
                        self.frame_types, self.flow.together, flow.point_frames(self),
                        self.points, hits, heuristic=namespace.get("HEURISTIC"),
                        statistics=reader(a, self.layout, namespace.get("STATS")),
                        frame_ranges=self.frame_ranges, frame_names=self.frame_names,
-                       turns_blocks=frozenset(self.turns_blocks))
+                       turns_blocks=frozenset(self.turns_blocks),
+                       backend=loaded.backend)
 
     def module(self) -> tuple[ast.Module, list[int]]:
         """The generated module, and the rule each of its lines came from (a span id)."""
@@ -1318,9 +1324,10 @@ def _code_of(analysis: Analysis, sources: dict[str, str], coverage: bool) -> str
 
 
 def compile_program(analysis: Analysis, sources: dict[str, str],
-                    coverage: bool = False) -> Program:
+                    coverage: bool = False, backend: Backend = PLAIN) -> Program:
     """Compile a checked rule file (no errors) into a `Program`; `sources` holds the text
     of each file its declarations come from. With `coverage`, the program counts in
     `Program.hits` how often each of its `Program.points` ran (for `rulesdsl validate`);
-    without it, the generated code has no trace of the counting."""
-    return Compiler(analysis, sources, coverage).compile()
+    without it, the generated code has no trace of the counting. `backend` runs the
+    generated module (the plain path, or the compiled one of native.py)."""
+    return Compiler(analysis, sources, coverage, backend).compile()

@@ -12,8 +12,10 @@ the first time it is reached and remembered for the rest of the call:
 
     (m1 if u1 else ((u1 := True) and (m1 := Q1(st, B0, V, a0))))
 
-with `u1 = False` at the function's top. A call the function would not have reached is
-still not made, so no error can come from a call the rules did not ask for.
+with `u1 = False` at the function's top, and `m1 = None` beside it (Python never reads
+`m1` before the flag is set, but a compiler that checks every name is bound before it is
+read, as Cython does, cannot tell). A call the function would not have reached is still
+not made, so no error can come from a call the rules did not ask for.
 """
 
 from __future__ import annotations
@@ -45,7 +47,12 @@ def memoize(name: str, body: list[ast.stmt]) -> list[ast.stmt]:
     if not PURE.match(name):
         return memoize_statements(body, itertools.count(1))
     names = _remember(body, E.bound_names(body), itertools.count(1))
-    return [E.assign(E.store(f"u{k}"), E.const(False)) for k in names] + body
+    return [s for k in names for s in _forget(k)] + body
+
+
+def _forget(k: int) -> list[ast.stmt]:
+    """`uK = False` and `mK = None`: call K not made yet."""
+    return [E.assign(E.store(f"u{k}"), E.const(False)), E.assign(E.store(f"m{k}"), E.const(None))]
 
 
 def memoize_statements(body: list[ast.stmt], counter: Iterator[int]) -> list[ast.stmt]:
@@ -63,7 +70,7 @@ def memoize_statements(body: list[ast.stmt], counter: Iterator[int]) -> list[ast
             setattr(stmt, f, [])
         if not isinstance(stmt, ast.While) and _worth_it(stmt):
             names = _remember([stmt], E.bound_names([stmt]), counter)
-            out += [E.assign(E.store(f"u{k}"), E.const(False)) for k in names]
+            out += [s for k in names for s in _forget(k)]
         for f, stmts in inner.items():
             setattr(stmt, f, memoize_statements(stmts, counter))
         out.append(stmt)

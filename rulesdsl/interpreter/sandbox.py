@@ -143,14 +143,20 @@ def _check_node(node: ast.AST, kind: int) -> None:
 def run_module(tree: ast.Module, filename: str, namespace: dict[str, Any]) -> dict[str, Any]:
     """Check a generated module, then run it in `namespace` (its tables and helpers) with
     only the allowed built-ins; returns the namespace with the module's functions."""
-    check_module(tree, set(namespace))
-    for value in namespace.values():
-        _check_table(value)
+    check(tree, namespace)
     env = dict(namespace)
     env["__builtins__"] = dict(SAFE_BUILTINS)
     code = compile(tree, filename, "exec")
     exec(code, env)  # noqa: S102  (checked above: only what the compiler emits)
     return env
+
+
+def check(tree: ast.Module, namespace: dict[str, Any]) -> None:
+    """Refuse a generated module, or a namespace it would run in, holding anything but what
+    the compiler makes (every backend runs this before it compiles anything)."""
+    check_module(tree, set(namespace))
+    for value in namespace.values():
+        _check_table(value)
 
 
 def _check_table(value: Any) -> None:

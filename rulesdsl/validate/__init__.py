@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
+from ..interpreter.backends import PLAIN, Backend
 from ..interpreter.examples import run_examples
 from ..interpreter.game import Rules
-from ..loader import load
+from ..loader import load, native_backend
 from ..runner import Failed, report_failure
 from . import findings
 from .chance import chance_notes
@@ -51,6 +52,10 @@ class Options:
     records: str | Path | None = "."  # where records of what went wrong are written
     coverage: bool = True      # report what never ran, and seats that never won
     settings: dict[str, Any] | None = None
+    native: bool = False       # the rules compiled with Cython (interpreter/native.py)
+
+    def backend(self) -> Backend:
+        return native_backend() if self.native else PLAIN
 
 
 @dataclass
@@ -156,7 +161,7 @@ def validate_file(path: str, options: Options | None = None) -> Report:
     start = time.perf_counter()
     report = Report(path)
     try:
-        rules = load(path, options.settings, coverage=True)
+        rules = load(path, options.settings, coverage=True, backend=options.backend())
     except RulesError as err:
         report.diagnostics, report.sources = err.diagnostics, err.sources
         return report
@@ -304,7 +309,7 @@ def _other_settings(rules: Rules, path: str, counts: list[Count], options: Optio
         for value in _other_values(rules, name):
             overrides = {**(options.settings or {}), name: value}
             try:
-                other = load(path, overrides, coverage=True)
+                other = load(path, overrides, coverage=True, backend=options.backend())
             except RulesError:
                 continue
             for count in counts:

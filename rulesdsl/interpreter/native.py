@@ -1,0 +1,220 @@
+"""The compiled path: a rule file's generated module built into a C extension with Cython.
+
+Stage: compile (a backend, see backends.py). The module is the one the plain path runs,
+checked by the sandbox the same way before anything is built (only what the compiler
+emits reaches Cython); the C it becomes plays the same games move for move, only faster
+(the interpreter's dispatch of each operation is gone). What is added to the text:
+- a first line of Cython directives, and a header giving each name the engine puts into
+  the module's namespace (the runtime helpers, the tables) a placeholder, since Cython
+  refuses a name it cannot see defined; the real values are put in after the module is
+  loaded, as the plain path passes them to `exec`.
+Each statement is on a line of its own, and the table from the text's lines to the rules
+is made from the text itself, so a runtime error names the rule file's line as on the
+plain path (Cython adds each function it leaves to the traceback, with its line).
+
+The build (Cython to C, then the C compiler; about 7 s for a small game, minutes for
+Cromlech) is kept in the user's private cache folder (cachedir.private_folder), named by
+a digest of the checked text, the engine, Cython's version and the compiler flags: the
+same rules build once. Loading a kept build runs its code, so it is loaded only from that
+folder, owned by the user, writable by nobody else, as the parse cache's pickles are.
+Without Cython, a C compiler or Python's headers, `NativeUnavailable` says what is missing,
+and the plain path runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .. import cachedir
+from .backends import PLAIN, Loaded
+from .sandbox import check
+
+FORMAT = "rulesdsl-native/1"
+DIRECTIVES = "# cython: language_level=3, emit_code_comments=False"
+# -O2: Cromlech's module plays 1.22 times as fast as with -O1, for twice the build (103 s
+# of CPU against 45: docs/performance.md); no -g: debugging information made it 16 MB
+C_FLAGS = ("-O2", "-fwrapv", "-fPIC", "-DNDEBUG", "-w")
+BUILD_SECONDS = 1800  # the C compiler on a module of tens of thousands of lines
+
+
+class NativeUnavailable(Exception):
+    """The compiled path cannot be had here (no Cython, no C compiler, a failed build): the
+    message says why, for people."""
+
+
+def missing() -> str | None:
+    """What the compiled path lacks on this machine, or None when it can build."""
+    if importlib.util.find_spec("Cython") is None:
+        return "Cython is not installed (pip install 'rulesdsl[native]')"
+    if _compiler() is None:
+        return "no C compiler was found (set CC, or install gcc or clang)"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "Python's C headers are not installed (the python3-dev package)"
+    return None
+
+
+def _compiler() -> list[str] | None:
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    if not cc or shutil.which(cc[0]) is None:
+        return None
+    return cc
+
+
+def source_of(module: ast.Module, line_sids: list[int],
+              namespace: dict[str, Any]) -> tuple[str, list[int]]:
+    """The text Cython builds: the directives, a placeholder for each name the engine puts
+    into the namespace, the module; and per line of that text the span id of its rule."""
+    header: list[ast.stmt] = [
+        ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Constant(None),
+                   lineno=0)  # line 0: no rule
+        for name in sorted(namespace)]
+    whole = ast.Module(body=header + module.body, type_ignores=[])
+    text = f"{DIRECTIVES}\n{ast.unparse(whole)}\n"
+    table = [-1] * (text.count("\n") + 2)
+
+    def pair(made: list[ast.stmt], read: list[ast.stmt]) -> None:
+        for original, again in zip(made, read, strict=True):
+            line = getattr(original, "lineno", None)
+            if line is not None and 0 < line < len(line_sids):
+                table[again.lineno] = line_sids[line]
+            for field in ("body", "orelse"):
+                inner = getattr(original, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    pair(inner, getattr(again, field))
+
+    pair(whole.body, ast.parse(text).body)
+    return text, table
+
+
+class Cython:
+    """The compiled backend; `report` is told, for people, when a build starts and when the
+    plain path runs instead (and why)."""
+
+    name = "native"
+
+    def __init__(self, report: Callable[[str], None] | None = None):
+        self.report = report or (lambda message: None)
+        self.fell_back: str | None = None  # why the last load ran on the plain path
+
+    def load(self, module: ast.Module, filename: str, line_sids: list[int],
+             namespace: dict[str, Any]) -> Loaded:
+        check(module, namespace)  # only what the sandbox passes is built
+        try:
+            return self._load_native(module, filename, line_sids, namespace)
+        except NativeUnavailable as why:
+            self.fell_back = str(why)
+            self.report(f"--native: {why}: the rules run on the plain path")
+            return PLAIN.load(module, filename, line_sids, namespace)
+
+    def _load_native(self, module: ast.Module, filename: str, line_sids: list[int],
+                     namespace: dict[str, Any]) -> Loaded:
+        lacking = missing()
+        if lacking:
+            raise NativeUnavailable(lacking)
+        text, table = source_of(module, line_sids, namespace)
+        name = "rules_" + _digest(text)
+        folder = cachedir.private_folder()
+        kept = folder / f"{name}{_suffix()}" if folder is not None else None
+        built = _trusted(kept) if kept is not None else None
+        if built is None:
+            self.report(f"building the native module of {_shown(filename)} "
+                        "(once: it is kept in the cache)")
+            built = _build(name, text)
+            if kept is not None:
+                cachedir.write_whole(kept, built)
+        elif kept is not None:
+            cachedir.used(kept)
+        loaded = _instance(name, built)
+        loaded.__dict__.update(namespace)
+        self.fell_back = None
+        return Loaded(loaded.__dict__, f"{name}.pyx", table, self.name)
+
+
+def _shown(filename: str) -> str:
+    """The rule file of a generated module's name (`<rules PATH>`)."""
+    return filename.removeprefix("<rules ").removesuffix(">")
+
+
+def _digest(text: str) -> str:
+    import Cython
+
+    key = "\0".join((FORMAT, Cython.__version__, sys.version,
+                     " ".join(C_FLAGS), text))
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _suffix() -> str:
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _trusted(path: Path) -> bytes | None:
+    """The kept build at `path`, if it is a plain file of the user's that nobody else may
+    write (the folder itself was checked by private_folder); else None."""
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _build(name: str, text: str) -> bytes:
+    """Cython, then the C compiler, in a private temporary folder: the extension's bytes."""
+    cc = _compiler()
+    if cc is None:
+        raise NativeUnavailable("no C compiler was found")
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-native-") as work:
+        Path(work, f"{name}.pyx").write_text(text, encoding="utf-8")
+        _run([sys.executable, "-m", "cython", "-3", f"{name}.pyx", "-o", f"{name}.c"],
+             work, "Cython")
+        include = sysconfig.get_paths()["include"]
+        _run([*cc, *C_FLAGS, "-shared", f"-I{include}", f"{name}.c",
+              "-o", f"{name}{_suffix()}"], work, "the C compiler")
+        return Path(work, f"{name}{_suffix()}").read_bytes()
+
+
+def _run(command: list[str], folder: str, what: str) -> None:
+    try:
+        done = subprocess.run(command, cwd=folder, capture_output=True, text=True,
+                              timeout=BUILD_SECONDS, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise NativeUnavailable(f"{what} could not build the module ({err})") from None
+    if done.returncode != 0:
+        last = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise NativeUnavailable(f"{what} failed on the module: {' / '.join(last)}")
+
+
+def _instance(name: str, built: bytes) -> Any:
+    """A module of its own from the built bytes: loaded from a private copy, so that two
+    programs of the same rules in one process (whose tables and error places may differ)
+    never share the module's names (a C extension loaded twice from one file is one
+    module)."""
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-native-") as work:
+        path = Path(work, f"{name}{_suffix()}")
+        path.write_bytes(built)
+        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        if spec is None:
+            raise NativeUnavailable("the built module could not be loaded")
+        try:
+            loaded = importlib.util.module_from_spec(spec)
+            loader.exec_module(loaded)
+        except ImportError as err:
+            raise NativeUnavailable(f"the built module could not be loaded ({err})") from None
+        return loaded

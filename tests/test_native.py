@@ -1,0 +1,230 @@
+"""The compiled path (interpreter/native.py) against the plain one: the same rules built
+with Cython play the same games, move for move, with the same records and results.
+
+The small shipped games and their variants are built and compared here (a few seconds of
+building each, kept in the user's cache by the digest of the generated text, so a second
+run only loads them). The seed games take minutes each to build (Cromlech about three on
+a loaded machine): their comparison runs with RULESDSL_NATIVE_SEEDS=1 (marked slow), as
+docs/performance.md says. Without Cython or a C compiler the comparisons are skipped,
+with what is missing as the reason; the fallback, the sandbox's check before a build and
+the cache's care are tested everywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.balance.games import Plan, play_one
+from rulesdsl.diagnostics import RulesError
+from rulesdsl.interpreter import native
+from rulesdsl.interpreter.records import make_record
+from rulesdsl.interpreter.sandbox import UnsafeCode
+from rulesdsl.runner import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+MISSING = native.missing()
+needs_build = pytest.mark.skipif(MISSING is not None, reason=f"no native build: {MISSING}")
+
+SMALL = ["tictactoe/tictactoe", "connect_four/connect_four", "pig/pig", "pig/one-or-two",
+         "pig/pig-to-50", "goofspiel/goofspiel", "yacht/yacht"]
+SEEDS = ["cromlech", "cleromancy", "cronberg", "solstice", "isle_of_skye"]
+SEED_FILES = sorted(str(p.relative_to(ROOT / "games").with_suffix(""))
+                    for game in SEEDS for p in (ROOT / "games" / game).glob("*.rules"))
+
+_loaded: dict[tuple[str, str], rulesdsl.Rules] = {}
+
+
+def both(name: str) -> tuple[rulesdsl.Rules, rulesdsl.Rules]:
+    """A shipped rule file on the plain path and built (each loaded once a session)."""
+    path = ROOT / "games" / f"{name}.rules"
+    for kind in ("plain", "native"):
+        if (name, kind) not in _loaded:
+            backend = native.Cython() if kind == "native" else rulesdsl.loader.PLAIN
+            _loaded[(name, kind)] = rulesdsl.load(path, backend=backend)
+    plain, built = _loaded[(name, "plain")], _loaded[(name, "native")]
+    assert plain.program.backend == "plain" and built.program.backend == "native"
+    return plain, built
+
+
+def game_of(rules: rulesdsl.Rules, players: int, seed: int, agents: list[str]) -> dict:
+    """All that a game played by these agents comes to: its steps, its save, its result,
+    its statistics, its record and what it said; or the error that stopped it."""
+    game, failed = play_game(rules, players, seed, agents)
+    if failed is not None:
+        return {"failed": failed.diagnostic.to_json(), "steps": failed.steps}
+    assert game is not None and game.result is not None
+    return {"steps": game.history, "save": game.to_json(), "ranking": game.result.ranking,
+            "scores": game.result.scores, "ended": game.ended_by,
+            "statistics": game.statistics(),
+            "record": make_record(rules, "f.rules", players, seed, game.history,
+                                  agents).model_dump(),
+            "lines": [line.text for line in game.lines(0)]}
+
+
+def compare(name: str, seeds: range, agent_sets: list[list[str]]) -> int:
+    """Play every seed with each set of agents at each number of players on both paths;
+    returns how many games were compared."""
+    plain, built = both(name)
+    low, high = plain.player_range
+    played = 0
+    for players in sorted({low, min(high, low + 1)}):
+        for agents in agent_sets:
+            for seed in seeds:
+                a = game_of(plain, players, seed, agents)
+                b = game_of(built, players, seed, agents)
+                assert a == b, f"{name}: {players} players, seed {seed}, {agents}"
+                played += 1
+    return played
+
+
+@needs_build
+@pytest.mark.parametrize("name", SMALL)
+def test_a_small_game_plays_the_same_built(name):
+    assert compare(name, range(1, 16), [["random"], ["greedy", "random"]]) >= 30
+
+
+@needs_build
+def test_a_study_stores_the_same_records_built():
+    """The records `simulate` stores (balance/games.py) are the same with --native."""
+    path = str(ROOT / "games" / "pig" / "pig.rules")
+    plain, built = both("pig/pig")
+    for number in range(1, 11):
+        a = play_one(Plan(path, 2, ("random", "greedy")), plain, number)
+        b = play_one(Plan(path, 2, ("random", "greedy"), native=True), built, number)
+        assert a == b
+
+
+@needs_build
+def test_validate_finds_the_same_built():
+    """`validate --native`: the program that counts what ran, built, plays, explores and
+    counts as the plain one does."""
+    from rulesdsl.validate import Options, validate_file
+
+    path = str(ROOT / "games" / "pig" / "pig.rules")
+    reports = [validate_file(path, Options(games=2, positions=200, seek=200, native=native)
+                             ).to_json() for native in (False, True)]
+    for report in reports:
+        del report["seconds"]
+    assert reports[0] == reports[1]
+
+
+@needs_build
+def test_a_search_bot_decides_the_same_built():
+    """MCTS plays its copies of the game on the same program: the same choices."""
+    plain, built = both("tictactoe/tictactoe")
+    for seed in (1, 2):
+        a = game_of(plain, 2, seed, ["mcts:sims=30", "random"])
+        b = game_of(built, 2, seed, ["mcts:sims=30", "random"])
+        assert a == b
+
+
+@needs_build
+def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
+    """A Python error inside the built code (here from a helper that fails without naming
+    its rule) is reported at the rule file's line, as on the plain path."""
+    from rulesdsl.interpreter import compiler, runtime
+
+    made = runtime.make_helpers
+
+    def helpers(env):
+        found = made(env)
+
+        def _div(a, b, sid):
+            return a // b  # no check: the error comes out of the generated function
+
+        _div.__module__ = "rulesdsl.interpreter.runtime"
+        found["_div"] = _div
+        return found
+
+    monkeypatch.setattr(compiler, "make_helpers", helpers)
+    text = ('game "Divide"\nplayers 2\ncounter n = 0\nplay:\n    turns:\n'
+            '        choose k in 1..2\n        let x = 3\n        set n = 10 / (n - n)\n'
+            '        win current\n')
+    places = []
+    for backend in (rulesdsl.loader.PLAIN, native.Cython()):
+        game = rulesdsl.load_text(text, "divide.rules", backend=backend).new_game(players=2)
+        with pytest.raises(RulesError) as info:
+            game.apply_index(0)
+        span = info.value.diagnostics[0].span
+        places.append((info.value.diagnostics[0].code, span.file, span.line, span.column))
+    assert places[0] == places[1] == ("R003", "divide.rules", 8, 9)
+
+
+def test_without_a_compiler_the_plain_path_runs_and_says_why(monkeypatch):
+    monkeypatch.setattr(native, "missing", lambda: "no C compiler was found (set CC, ...)")
+    told: list[str] = []
+    rules = rulesdsl.load(ROOT / "games" / "tictactoe" / "tictactoe.rules",
+                          backend=native.Cython(told.append))
+    assert rules.program.backend == "plain"
+    assert told == ["--native: no C compiler was found (set CC, ...): the rules run on the "
+                    "plain path"]
+    game, failed = play_game(rules, 2, 1, ["random"])
+    assert failed is None and game is not None and game.result is not None
+
+
+def test_the_command_says_when_it_runs_the_plain_path(monkeypatch, capsys):
+    from rulesdsl.cli import main
+
+    monkeypatch.setattr(native, "missing", lambda: "Cython is not installed")
+    code = main(["run", str(ROOT / "games" / "pig" / "pig.rules"), "--native", "--seed", "2"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert "--native: Cython is not installed: the rules run on the plain path" in err
+
+
+def test_a_module_the_sandbox_refuses_is_never_built(monkeypatch):
+    def build(name, text):
+        raise AssertionError("built")
+
+    monkeypatch.setattr(native, "_build", build)
+    module = ast.parse("import os\n")
+    with pytest.raises(UnsafeCode):
+        native.Cython().load(module, "<rules x>", [-1, -1], {})
+
+
+def test_a_kept_build_is_read_only_from_a_file_nobody_else_may_write(tmp_path):
+    kept = tmp_path / "rules_x.so"
+    kept.write_bytes(b"built")
+    os.chmod(kept, 0o600)
+    assert native._trusted(kept) == b"built"
+    os.chmod(kept, 0o620)
+    assert native._trusted(kept) is None
+    os.chmod(kept, 0o602)
+    assert native._trusted(kept) is None
+    link = tmp_path / "rules_y.so"
+    link.symlink_to(kept)
+    os.chmod(kept, 0o600)
+    assert native._trusted(link) is None
+    assert native._trusted(tmp_path / "none.so") is None
+
+
+def test_the_text_built_maps_each_line_to_its_rule():
+    """Each statement of the built text stands on a line whose rule is the one the plain
+    path's line of the same statement names."""
+    rules = rulesdsl.load(ROOT / "games" / "pig" / "pig.rules")
+    program = rules.program
+    from rulesdsl.interpreter.compiler import Compiler
+
+    module, line_sids = Compiler(program.analysis, rules.sources).module()
+    text, table = native.source_of(module, line_sids, {"_div": None, "c1": None})
+    again = ast.parse(text)
+    assert text.startswith(native.DIRECTIVES)
+    assert [n.targets[0].id for n in again.body[:2]] == ["_div", "c1"]  # type: ignore
+    ours = [table[s.lineno] for s in ast.walk(again) if isinstance(s, ast.stmt)]
+    theirs = [line_sids[s.lineno] for s in ast.walk(module) if isinstance(s, ast.stmt)]
+    assert ours[2:] == theirs and max(ours) >= 0
+
+
+@pytest.mark.slow
+@needs_build
+@pytest.mark.skipif(not os.environ.get("RULESDSL_NATIVE_SEEDS"),
+                    reason="building the seed games takes minutes each: "
+                           "RULESDSL_NATIVE_SEEDS=1 compares them")
+@pytest.mark.parametrize("name", SEED_FILES)
+def test_a_seed_game_plays_the_same_built(name):
+    assert compare(name, range(1, 6), [["random"]]) >= 5
