@@ -11,6 +11,9 @@ from .conftest import ROOT
 BASE_GAMES = sorted(p for p in ROOT.glob("games/*/*.rules") if p.stem == p.parent.name)
 # long games are played shorter: a setting each rule file has for it
 SHORTER = {"cleromancy": {"ROUND_LIMIT": 10}, "pig": {"GOAL": 30}}
+# poker written in the language, chips as payoffs (tests/games/)
+KUHN = ROOT / "tests" / "games" / "kuhn_poker.rules"
+LEDUC = ROOT / "tests" / "games" / "leduc_poker.rules"
 
 # one-sided rock, paper, scissors: player 2 may not play scissors. Its equilibrium:
 # player 1 plays paper 2/3 and scissors 1/3, player 2 rock 1/3 and paper 2/3, and player 1

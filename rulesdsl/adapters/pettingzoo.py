@@ -16,12 +16,13 @@ Stage: tools over the Python API (needs the `pettingzoo` extra: `pip install
 Agents are "player_1", "player_2", ... by seat. An agent's observation is a dict: its
 `observation` (the tensor of its view, `tensor.py`) and its `action_mask` (1 for each
 legal action, `actions.py`; all 0 when it is not the one to decide). Rewards come at the
-end, from the ranking (`traits.returns`). A game that reaches the rules' limit of
-decisions is truncated, not terminated. Chance steps (rolls) are drawn by the
-environment's random generator, seeded by `reset(seed=...)`, which also seeds the game
-(its shuffles). `render()` draws the game as the terminal does, for the seat to act (or
-`render_seat`), from that seat's view; `infos[agent]["log"]` holds the lines of the log
-the agent was told since it last acted (its own action's line first).
+end: the rule file's `payoff`, or from the ranking (`traits.returns`). A game that
+reaches the rules' limit of decisions is truncated, not terminated. Chance steps (rolls)
+are drawn by the environment's random generator, seeded by `reset(seed=...)`, which
+also seeds the game (its shuffles). `render()` draws the game as the terminal does, for
+the seat to act (or `render_seat`), from that seat's view; `infos[agent]["log"]` holds
+the lines of the log the agent was told since it last acted (its own action's line
+first).
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         if game.over:
             assert game.result is not None
             ended = game.result.ended_by == "limit"
-            for a, reward in zip(self.possible_agents, returns(game.result.ranking)):
+            for a, reward in zip(self.possible_agents, returns(game)):
                 if a in self.agents:
                     self.rewards[a] = reward
                     self.terminations[a] = not ended
