@@ -46,7 +46,7 @@ except ImportError as err:  # an optional extra: say how to install it
                       "pip install 'rulesdsl[openspiel]'") from err
 
 from ..interpreter.game import Game, Rules
-from ..interpreter.liveness import liveness
+from ..interpreter.liveness import Liveness, liveness
 from ..interpreter.observation import Observation
 from ..loader import load_text
 from .actions import DEFAULT_NUMBERS, ActionSpace
@@ -98,6 +98,8 @@ class Registration:
 
 _REGISTERED: dict[str, Registration] = {}
 _LENGTHS: dict[tuple[str, int], int | None] = {}  # longest games found, by rules and players
+_MADE: dict[tuple[str, int, int], tuple[ActionSpace, ViewTensor]] = {}
+_LIVE: dict[str, Liveness] = {}  # the live locals of rules, by digest, once asked for
 
 
 def register(rules: str | Path | Rules, name: str | None = None) -> str:
@@ -184,10 +186,13 @@ class RulesGame(pyspiel.Game):
         _BY_DIGEST[self.rules.digest] = self.rules
         self.traits = registration.traits
         self.players = check_players(self.rules, given["players"])
-        self.actions = ActionSpace(self.rules, self.players, int(given["numbers"]))
-        self.tensor = ViewTensor(self.rules, self.players)
-        self.live = liveness(self.rules.program)
-        self.longest = self._longest()
+        # made once per rules and players: OpenSpiel makes a game anew for every state
+        # it deserializes or unpickles
+        key = (self.rules.digest, self.players, int(given["numbers"]))
+        if key not in _MADE:
+            _MADE[key] = (ActionSpace(self.rules, self.players, int(given["numbers"])),
+                          ViewTensor(self.rules, self.players))
+        self.actions, self.tensor = _MADE[key]
         self.first: _Held | None = None  # the start, made by the first state
         low, high = self.traits.utility_range
         info = pyspiel.GameInfo(
@@ -197,15 +202,30 @@ class RulesGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if self.traits.zero_sum else None,
-            max_game_length=self.longest if self.longest is not None
-            else self.rules.limit)
+            max_game_length=self.rules.limit)
         super().__init__(registration.game_type, info, params or {})
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return _unpickle_game, (self.registration.name, self.registration.source,
                                 dict(self.get_parameters()))
 
-    def _longest(self) -> int | None:
+    @property
+    def live(self) -> Liveness:
+        """The locals the rules may still read (`interpreter/liveness.py`), worked out
+        when a position's key is first asked for."""
+        found = _LIVE.get(self.rules.digest)
+        if found is None:
+            found = _LIVE[self.rules.digest] = liveness(self.rules.program)
+        return found
+
+    def max_game_length(self) -> int:
+        """The most decisions a game can take: found by visiting every position on the
+        first call (`longest`), else the rules' limit. (OpenSpiel's C++ side, which reads
+        the game's info, is told the limit: visiting costs a second or two.)"""
+        found = self.longest()
+        return found if found is not None else self.rules.limit
+
+    def longest(self) -> int | None:
         """The most decisions a game can take, when the rules bound it and the positions
         are few enough to visit (LENGTH_BUDGET); None otherwise (then the rules' limit
         bounds a game). Rules that draw are not visited: their deals are too many."""
@@ -442,12 +462,12 @@ class RulesState(pyspiel.State):
         held = self._held
         game = self._game
         if held.game is not None:
-            return position_key(held.game, game.live, game.longest is None)
+            return position_key(held.game, game.live)
         assert held.before is not None
         drawn = f" drawing {list(held.draws)} of a step by option {held.index}"
         if held.index is None:
             return "the setup" + drawn
-        return position_key(held.before, game.live, game.longest is None) + drawn
+        return position_key(held.before, game.live) + drawn
 
 
 class SeatObserver:

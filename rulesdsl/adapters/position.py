@@ -16,8 +16,8 @@ rules make it. The engine's own seeded play is untouched: only a game run here d
 `position_key` is what the rules can still tell apart in a position: the counters,
 boards, zones, the pending step and the result, and the frames' locals that the rules may
 read again (`interpreter/liveness.py`), not those left over from moves already made, nor
-the generator (every draw is a chance node here), nor the count of decisions unless the
-rules' limit can end the game.
+the generator (every draw is a chance node here). The count of decisions is in it: the
+rules' limit reads it.
 """
 
 from __future__ import annotations
@@ -94,8 +94,9 @@ def advance(before: Game, index: int | None, draws: list[int]) -> Game | int:
     return game
 
 
-def position_key(game: Game, live: Liveness, count_decisions: bool) -> str:
-    """A canonical text of what the rules can still tell apart in this position."""
+def position_key(game: Game, live: Liveness, decisions: bool = True) -> str:
+    """A canonical text of what the rules can still tell apart in this position (without
+    `decisions`, as if the rules had no limit)."""
     st = game.st
     program = game.program
     frames: list[Any] = []
@@ -112,7 +113,7 @@ def position_key(game: Game, live: Liveness, count_decisions: bool) -> str:
                                    for k, v in enumerate(values)]])
     # plain data (numbers, texts, none, lists of them): its repr is canonical
     return repr((st.v, st.b, st.z, frames, st.pending, st.result,
-                 game.decisions if count_decisions else None))
+                 game.decisions if decisions else None))
 
 
 def longest_game(start: Game, live: Liveness, budget: int) -> int | None:
