@@ -23,6 +23,7 @@ from open_spiel.python.algorithms import (
     get_all_states,
     ismcts,
     mcts,
+    outcome_sampling_mccfr,
 )
 from open_spiel.python.tests import games_sim_test
 
@@ -31,7 +32,7 @@ from rulesdsl import Observation, RulesError
 from rulesdsl.adapters import openspiel
 
 from .conftest import ROOT
-from .interop import BASE_GAMES, KUHN, ONE_SIDED, SHORTER, flow_examples
+from .interop import BASE_GAMES, KUHN, LEDUC, ONE_SIDED, SHORTER, flow_examples
 
 
 def test_the_base_games_are_found():
@@ -494,9 +495,61 @@ def test_games_pickle_and_the_missing_tensor_is_an_error():
     assert first.observation_tensor(0) != after.observation_tensor(0)
 
 
-@pytest.mark.parametrize("path", [*BASE_GAMES, KUHN], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [*BASE_GAMES, KUHN, LEDUC], ids=lambda p: p.stem)
 def test_openspiels_sim_game(path):
     """OpenSpiel's full GamesSimTest.sim_game: pickling of games and states, serialization,
     clones, utilities within the range the game declares."""
     game = openspiel.load_game(path, **SHORTER.get(path.stem, {}))
     games_sim_test.GamesSimTest().sim_game(game)
+
+
+def test_leduc_poker_has_leducs_structure():
+    """Leduc poker written in the language: native leduc_poker's actions (fold 0, call 1,
+    raise 2), at most two raises a round, the public card after the first round, chips
+    as returns; and a short run of outcome-sampling MCCFR through it."""
+    game = openspiel.load_game(LEDUC)
+    assert game.num_distinct_actions() == 3 and game.max_chance_outcomes() == 6
+    state = game.new_initial_state()
+    draws = 0
+    while state.is_chance_node():  # the whole deck shuffled: 6, 5, 4, 3, 2 outcomes
+        assert len(state.chance_outcomes()) == 6 - draws
+        state.apply_action(0)
+        draws += 1
+    assert draws == 5
+    assert state.legal_actions() == [1, 2]  # no fold when nothing is bet
+    start = state.clone()
+    for action, legal in ((2, [0, 1, 2]), (2, [0, 1])):
+        state.apply_action(action)
+        assert state.legal_actions() == legal
+    state.apply_action(1)  # call: the public card is turned up, a new round starts
+    assert len(state.view(0)["zones"]["public"]) == 1
+    assert state.current_player() == 0 and state.legal_actions() == [1, 2]
+    start.apply_action(1)
+    start.apply_action(2)  # check, raise, fold: player 1 loses its ante
+    start.apply_action(0)
+    assert start.returns() == [-1.0, 1.0]
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(3)
+    for _ in range(200):
+        solver.iteration()
+    first = game.new_initial_state()
+    while first.is_chance_node():
+        first.apply_action(first.chance_outcomes()[-1][0])
+    probs = solver.average_policy().action_probabilities(first)
+    assert set(probs) == {1, 2} and sum(probs.values()) == pytest.approx(1.0)
+    assert len(solver._infostates) > 100  # information states sampled through the adapter
+
+
+@pytest.mark.slow
+def test_leduc_has_native_leducs_information_states():
+    """Every position of the two (the rule file shuffles the whole deck, so it has more
+    positions than native's, which deals the public card when it is turned up): each seat
+    has native's 468 information states."""
+    ours = get_all_states.get_all_states(openspiel.load_game(LEDUC), include_terminals=False)
+    theirs = get_all_states.get_all_states(pyspiel.load_game("leduc_poker"),
+                                           include_terminals=False)
+    for seat in (0, 1):
+        assert len({s.information_state_string(seat) for s in ours.values()
+                    if s.current_player() == seat}) == \
+            len({s.information_state_string(seat) for s in theirs.values()
+                 if s.current_player() == seat}) == 468
