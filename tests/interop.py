@@ -5,6 +5,7 @@ shorter, a tiny game with a secret choice, and the examples of the flow of play.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .conftest import ROOT
 
@@ -49,3 +50,36 @@ def flow_examples() -> list[str]:
     blocks = re.findall(r"^```rules\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
     return [b for b in blocks if re.search(r"chooses in secret|^\s*offer |^teams of", b,
                                            re.MULTILINE)]
+
+
+def on_native_kuhn(game: Any, ours: Any, native: Any) -> Any:
+    """A policy of the Kuhn poker of tests/games, as a policy of OpenSpiel's own
+    kuhn_poker: both games walked side by side, ours dealt whole (its shuffle's draws),
+    native's card by card as the hands ours dealt, the same actions (pass 0, bet 1)."""
+    from open_spiel.python import policy as policy_lib
+
+    mapped = policy_lib.TabularPolicy(native)
+    cards = {cid: k for k, cid in enumerate(game.rules.components("Card"))}
+
+    def walk(mine: Any, theirs: Any) -> None:
+        if mine.is_terminal():
+            assert mine.returns() == theirs.returns()
+            return
+        if mine.is_chance_node():
+            for outcome, _ in mine.chance_outcomes():
+                dealt = mine.child(outcome)
+                if dealt.is_chance_node():
+                    walk(dealt, theirs)
+                    continue
+                seen = [cards[dealt.view(p)["zones"]["hand"][p][0]] for p in (0, 1)]
+                walk(dealt, theirs.child(seen[0]).child(seen[1]))
+            return
+        probs = ours.action_probabilities(mine)
+        row = mapped.policy_for_key(theirs.information_state_string())
+        for action in (0, 1):
+            row[action] = probs.get(action, 0.0)
+        for action in mine.legal_actions():
+            walk(mine.child(action), theirs.child(action))
+
+    walk(game.new_initial_state(), native.new_initial_state())
+    return mapped

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import (
     cfr,
     expected_game_score,
@@ -32,7 +31,7 @@ from rulesdsl import Observation, RulesError
 from rulesdsl.adapters import openspiel
 
 from .conftest import ROOT
-from .interop import BASE_GAMES, KUHN, LEDUC, ONE_SIDED, SHORTER, flow_examples
+from .interop import BASE_GAMES, KUHN, LEDUC, ONE_SIDED, SHORTER, flow_examples, on_native_kuhn
 
 
 def test_the_base_games_are_found():
@@ -431,30 +430,7 @@ def test_cfr_solves_kuhn_poker_written_in_the_language():
     value = expected_game_score.policy_value(game.new_initial_state(), [ours] * 2)
     assert value[0] == pytest.approx(-1 / 18, abs=0.005)
     native = pyspiel.load_game("kuhn_poker")
-    mapped = policy_lib.TabularPolicy(native)
-    cards = {cid: k for k, cid in enumerate(game.rules.components("Card"))}
-
-    def copy_over(mine: pyspiel.State, theirs: pyspiel.State) -> None:
-        if mine.is_terminal():
-            assert mine.returns() == theirs.returns()
-            return
-        if mine.is_chance_node():  # deal ours whole, then theirs card by card
-            for outcome, _ in mine.chance_outcomes():
-                dealt = mine.child(outcome)
-                if dealt.is_chance_node():
-                    copy_over(dealt, theirs)
-                    continue
-                seen = [cards[dealt.view(p)["zones"]["hand"][p][0]] for p in (0, 1)]
-                copy_over(dealt, theirs.child(seen[0]).child(seen[1]))
-            return
-        probs = ours.action_probabilities(mine)
-        row = mapped.policy_for_key(theirs.information_state_string())
-        for action in (0, 1):  # pass, bet in both
-            row[action] = probs.get(action, 0.0)
-        for action in mine.legal_actions():
-            copy_over(mine.child(action), theirs.child(action))
-
-    copy_over(game.new_initial_state(), native.new_initial_state())
+    mapped = on_native_kuhn(game, ours, native)
     assert exploitability.nash_conv(native, mapped) < 0.01
 
 
