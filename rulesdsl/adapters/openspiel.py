@@ -13,7 +13,7 @@ What OpenSpiel is told (see docs/interop.md):
   secret choice being each seat's secret decision in turn.
 - Chance: a roll is a chance node, outcome i being face i of the die, each as likely as
   the die makes it. A shuffle, or a component dropped in a bag, is drawn by the engine
-  inside a rule: each of its draws is a chance node here (`position.py`), n equally
+  inside a rule: each of its draws is a chance node here (`interpreter/positions.py`), n equally
   likely outcomes for a draw among n, the game's own odds. No seat is shown a draw.
 - Information: perfect unless the rule file hides something (a zone that is not public,
   a secret counter, a secret choice, a line said to some players only).
@@ -24,7 +24,7 @@ What OpenSpiel is told (see docs/interop.md):
   told, oldest first. Both come from `Game.view(seat)` and nothing else.
 - Returns: the rule file's `payoff` when it declares one, else from the final ranking
   (`traits.returns`): zero-sum, in [-1, 1].
-- `str(state)`: a canonical key of the position (`position.position_key`).
+- `str(state)`: a canonical key of the position (`positions.position_key`).
 - `resample_from_infostate` (IS-MCTS): rulesdsl's sampler makes up what the seat cannot
   see (`Observation.sample_game`).
 """
@@ -48,9 +48,9 @@ except ImportError as err:  # an optional extra: say how to install it
 from ..interpreter.game import Game, Rules
 from ..interpreter.liveness import Liveness, liveness
 from ..interpreter.observation import Observation
+from ..interpreter.positions import advance, longest_game, position_key
 from ..loader import load_text
 from .actions import DEFAULT_NUMBERS, ActionSpace
-from .position import advance, longest_game, position_key
 from .tensor import ViewTensor
 from .traits import (
     Traits,
@@ -272,7 +272,7 @@ class RulesGame(pyspiel.Game):
 
 class _Held:
     """The rulesdsl game inside an OpenSpiel state: `game` at a decision, a roll or the
-    end; or, at a draw of a step (`position.advance`), None, with the game `before` the
+    end; or, at a draw of a step (`positions.advance`), None, with the game `before` the
     step, the step's option (`index`, None for the start), the numbers drawn so far and
     the number of outcomes of the next draw. `before` is never changed, so clones share
     it; `game` is copied when the state is cloned, saved as the game's own save when the
@@ -345,7 +345,7 @@ class RulesState(pyspiel.State):
         return self.get_game()  # type: ignore[no-any-return]
 
     def _step(self, before: Game, index: int | None, draws: tuple[int, ...]) -> None:
-        """Run a step from `before` (see `position.advance`): the state is then the game
+        """Run a step from `before` (see `positions.advance`): the state is then the game
         after it, or a draw of it."""
         after = advance(before, index, list(draws))
         if isinstance(after, Game):

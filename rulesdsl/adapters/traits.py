@@ -74,11 +74,11 @@ class Traits:
         rolls = any(site.kind in ("roll", "die") for site in rules.program.sites)
         draw_size = max((len(rules.components(k)) for k in rules.kinds), default=0) \
             if draws else 0
-        payoff = rules.analysis.payoff
+        payoff = rules.payoff
         if payoff is None:
             return cls(draws, draw_size, rolls, hidden)
-        low, high = rules.analysis.payoff_bounds
-        return cls(draws, draw_size, rolls, hidden, True, payoff.zero_sum,
+        low, high, zero_sum = payoff
+        return cls(draws, draw_size, rolls, hidden, True, zero_sum,
                    (float(low) if low is not None else -float("inf"),
                     float(high) if high is not None else float("inf")))
 

@@ -206,6 +206,16 @@ class Rules:
         return {name: info.per_player for name, info in self.analysis.stats.items()}
 
     @property
+    def payoff(self) -> tuple[int | None, int | None, bool] | None:
+        """The rule file's `payoff` line: its bounds (None when it gives none) and whether
+        it is zero sum; None when the rule file has none."""
+        decl = self.analysis.payoff
+        if decl is None:
+            return None
+        low, high = self.analysis.payoff_bounds
+        return low, high, decl.zero_sum
+
+    @property
     def examples(self) -> list[str]:
         return [p.name for p in self.analysis.procs if p.kind == "example"]
 

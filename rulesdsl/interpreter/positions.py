@@ -1,7 +1,8 @@
-"""Positions for the adapters: the chance a rule draws inside a rule (a shuffle, a
-component dropped in a bag) as steps of its own, and a canonical key of a position.
+"""Positions for tools that walk a game's tree (the OpenSpiel adapter): the chance a rule
+draws inside a rule (a shuffle, a component dropped in a bag) as steps of its own, and a
+canonical key of a position.
 
-Stage: tools over the Python API.
+Stage: over the interpreter (it steps games and reads their state, for the adapters).
 
 The engine draws a shuffle with the game's own generator (`State.rand(n)`: a number below
 n, each as likely) in the middle of a rule, and the game never pauses there. Run through
@@ -25,9 +26,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from ..interpreter.game import Game
-from ..interpreter.liveness import Liveness
-from ..interpreter.state import State
+from .game import Game
+from .liveness import Liveness
+from .state import State
 
 
 class Draw(BaseException):
