@@ -774,6 +774,20 @@ class HeuristicDecl(Named):
     value: Expr
 
 
+class PayoffDecl(Named):
+    """`payoff p by EXPR between LOW and HIGH zero sum`: what each player p is paid when
+    the game ends (its chips, its score, its team's total), for tools that want payoffs
+    rather than a ranking (the OpenSpiel and PettingZoo adapters). The bounds, when
+    given, are what any payoff lies within; `zero sum` says the payoffs always add up to
+    0. Both are checked at the end of every game; the payoff changes nothing in it."""
+
+    var: str
+    value: Expr
+    low: Expr | None = None
+    high: Expr | None = None
+    zero_sum: bool = False
+
+
 class ExampleDecl(Named):
     """`example "name" with 2 players, seed 3 from battle: ...`: an executable worked
     example; with `from`, its game starts at that point of the flow."""
@@ -816,7 +830,7 @@ Decl = (
     GameDecl | PlayersDecl | ConstDecl | SettingDecl | CounterDecl | BoardDecl | EnumDecl |
     DieDecl | DiceDecl | DefineDecl | RuleDecl | SetupDecl | PlayDecl | RankDecl |
     HeuristicDecl | ExampleDecl | KindDecl | ZoneDecl | TriggerDecl | DisplayDecl | TeamsDecl |
-    LimitDecl | StatDecl
+    LimitDecl | StatDecl | PayoffDecl
 )
 
 

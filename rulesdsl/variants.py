@@ -39,10 +39,11 @@ KIND_WORDS: dict[type, str] = {
     A.ExampleDecl: "example", A.SetupDecl: "setup", A.PlayDecl: "play",
     A.RankDecl: "rank", A.HeuristicDecl: "heuristic", A.GameDecl: "game",
     A.PlayersDecl: "players", A.TriggerDecl: "as soon as", A.DisplayDecl: "display",
-    A.TeamsDecl: "teams", A.LimitDecl: "limit", A.StatDecl: "stat",
+    A.TeamsDecl: "teams", A.LimitDecl: "limit", A.StatDecl: "stat", A.PayoffDecl: "payoff",
 }
 # declared once, without a name
-SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "teams", "limit"}
+SINGLE = {"setup", "play", "rank", "heuristic", "game", "players", "teams", "limit",
+          "payoff"}
 BODIED = (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl)  # what `change` may edit
 
 

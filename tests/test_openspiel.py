@@ -6,6 +6,7 @@ actions, and observations that come from the seat's view alone."""
 from __future__ import annotations
 
 import importlib
+import pickle
 import random
 import re
 import sys
@@ -14,14 +15,23 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts
+from open_spiel.python.algorithms import (
+    cfr,
+    expected_game_score,
+    exploitability,
+    get_all_states,
+    ismcts,
+    mcts,
+    outcome_sampling_mccfr,
+)
+from open_spiel.python.tests import games_sim_test
 
 import rulesdsl
 from rulesdsl import Observation, RulesError
 from rulesdsl.adapters import openspiel
 
 from .conftest import ROOT
-from .interop import BASE_GAMES, ONE_SIDED, SHORTER, flow_examples
+from .interop import BASE_GAMES, KUHN, LEDUC, ONE_SIDED, SHORTER, flow_examples, on_native_kuhn
 
 
 def test_the_base_games_are_found():
@@ -128,20 +138,35 @@ def test_chance_nodes_are_rolls_with_their_odds():
         "roll again (turn total 4)", "hold and bank"]
 
 
-def test_a_shuffle_comes_from_the_deal():
-    game = openspiel.load_game(ROOT / "games/cronberg/cronberg.rules", deals=5)
+def test_a_shuffle_is_drawn_card_by_card():
+    """A shuffle of m cards is m - 1 chance nodes of m, m - 1, ... 2 equally likely
+    outcomes: every order of the deck as likely as the engine's shuffle makes it. No seat
+    is shown a draw."""
+    game = openspiel.load_game(KUHN)
     state = game.new_initial_state()
-    assert state.is_chance_node()
-    assert state.chance_outcomes() == [(k, pytest.approx(0.2)) for k in range(5)]
-    assert state.observation_string(0) == state.observation_string(1)
-    decks = set()
-    for k in range(5):
-        dealt = state.child(k)
-        assert not dealt.is_chance_node()
-        decks.add(str(dealt))
-    assert len(decks) == 5  # each deal is another order of the deck
-    # the deal is seen by nobody: every seat is shown the same whatever the deal
-    assert len({state.child(k).information_state_string(0) for k in range(5)}) == 1
+    assert state.chance_outcomes() == [(k, pytest.approx(1 / 3)) for k in range(3)]
+    assert state.observation_string(0) == state.child(2).observation_string(0)
+    second = state.child(0)
+    assert second.chance_outcomes() == [(k, pytest.approx(1 / 2)) for k in range(2)]
+    deals = set()
+    for a in range(3):
+        for b in range(2):
+            dealt = state.child(a).child(b)
+            assert dealt.current_player() == 0
+            deals.add(tuple(dealt.view(seat)["zones"]["hand"][seat][0] for seat in (0, 1)))
+    assert len(deals) == 6  # every deal of two of the three cards, once each
+
+
+def test_seeded_play_is_unchanged_by_the_adapter():
+    """The engine's own games (records, saves, seeds) draw as before: a game played
+    through the adapter does not change how a seed deals."""
+    rules = rulesdsl.load(KUHN)
+    before = rules.new_game(players=2, seed=11).view(0)
+    game = openspiel.load_game(KUHN)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert rules.new_game(players=2, seed=11).view(0) == before
 
 
 def test_mcts_plays_tictactoe():
@@ -196,7 +221,7 @@ def test_cfr_solves_a_secret_choice(tmp_path: Path):
 def test_a_resampled_state_keeps_what_the_seat_knows():
     """`resample_from_infostate` (for IS-MCTS) gives a state the seat cannot tell from the
     real one, its hidden parts made up afresh."""
-    game = openspiel.load_game(ROOT / "games/cronberg/cronberg.rules", deals=3)
+    game = openspiel.load_game(ROOT / "games/cronberg/cronberg.rules")
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     rng = random.Random(6)
     state = game.new_initial_state()
@@ -250,9 +275,9 @@ def test_returns_come_from_the_ranking():
         state.apply_action(a)
     assert state.is_terminal()
     assert state.returns() == [1.0, -1.0]
-    assert openspiel.returns([1, 2, 2]) == [1.0, -0.5, -0.5]
-    assert openspiel.returns([1, 1]) == [0.0, 0.0]
-    assert openspiel.returns([2, 1, 2, 1]) == pytest.approx([-2 / 3, 2 / 3, -2 / 3, 2 / 3])
+    assert openspiel.ranking_returns([1, 2, 2]) == [1.0, -0.5, -0.5]
+    assert openspiel.ranking_returns([1, 1]) == [0.0, 0.0]
+    assert openspiel.ranking_returns([2, 1, 2, 1]) == pytest.approx([-2 / 3, 2 / 3, -2 / 3, 2 / 3])
 
 
 # ---- what a seat is shown ----------------------------------------------------------------
@@ -267,7 +292,7 @@ def shown(state: pyspiel.State, seat: int) -> tuple[str, str, list[float]]:
 def test_a_seat_is_shown_only_its_view(path):
     """The real game and a game made up for a seat (its hidden parts dealt anew, other
     seats' secret choices drawn afresh) give that seat the same strings and tensor."""
-    game = openspiel.load_game(ROOT / path, deals=3)
+    game = openspiel.load_game(ROOT / path)
     rules = game.rules
     rng = random.Random(5)
     real = rules.new_game(players=2, seed=7, narrate=True, auto_chance=False)
@@ -368,3 +393,139 @@ def test_an_offer_is_numbered_as_its_values_and_the_answers():
     state.apply_action(two)
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         "build with 2 lent stones", "refuse the offer of player 2"]
+
+
+# ---- what a researcher solves: payoffs, exact deals, positions ----------------------------
+
+def test_the_payoff_line_pays_and_is_checked(tmp_path: Path):
+    game = openspiel.load_game(KUHN)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    for action in (1, 1):  # bet, call: the higher card takes 2 chips
+        state.apply_action(action)
+    assert sorted(state.returns()) == [-2.0, 2.0]
+    bad = tmp_path / "bad.rules"
+    bad.write_text(KUHN.read_text(encoding="utf-8").replace(
+        "payoff p by chips of p", "payoff p by chips of p + 1"), encoding="utf-8")
+    game = rulesdsl.load(bad).new_game(players=2, seed=1)
+    game.apply("pass")
+    game.apply("pass")
+    with pytest.raises(RulesError, match=r"R011.*add up to 2, not 0"):
+        game.payoffs()
+
+
+def test_cfr_solves_kuhn_poker_written_in_the_language():
+    """OpenSpiel's CFR+ (python) through the adapter: NashConv under 0.01, player 1's
+    value within 0.005 of -1/18, and the policy, read in OpenSpiel's own kuhn_poker, as
+    good there."""
+    game = openspiel.load_game(KUHN)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(50):
+        solver.evaluate_and_update_policy()
+    ours = solver.average_policy()
+    assert exploitability.nash_conv(game, ours) < 0.01
+    value = expected_game_score.policy_value(game.new_initial_state(), [ours] * 2)
+    assert value[0] == pytest.approx(-1 / 18, abs=0.005)
+    native = pyspiel.load_game("kuhn_poker")
+    mapped = on_native_kuhn(game, ours, native)
+    assert exploitability.nash_conv(native, mapped) < 0.01
+
+
+def test_kuhn_has_native_kuhns_information_states():
+    ours = get_all_states.get_all_states(openspiel.load_game(KUHN), include_terminals=False)
+    theirs = get_all_states.get_all_states(pyspiel.load_game("kuhn_poker"),
+                                           include_terminals=False)
+    for seat in (0, 1):
+        assert len({s.information_state_string(seat) for s in ours.values()
+                    if s.current_player() == seat}) == \
+            len({s.information_state_string(seat) for s in theirs.values()
+                 if s.current_player() == seat}) == 6
+
+
+def test_tictactoe_has_native_positions():
+    """`str(state)` is the position (no locals of a move already made): value iteration's
+    walk over `str` keys finds the 5,478 positions of OpenSpiel's own tic-tac-toe."""
+    game = openspiel.load_game(ROOT / "games/tictactoe/tictactoe.rules")
+    assert game.max_game_length() == 9  # from visiting every position of the rules
+    found = get_all_states.get_all_states(game, include_terminals=True,
+                                          include_chance_states=False, to_string=str)
+    assert len(found) == 5478
+
+
+def test_games_pickle_and_the_missing_tensor_is_an_error():
+    game = openspiel.load_game(KUHN)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.num_distinct_actions() == 2
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(0)
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    first, after = state.clone(), state.clone()
+    for action in (0, 1):  # check, bet: player 1 decides again, with the chips it sees
+        after.apply_action(action)
+    assert first.observation_tensor(0) != after.observation_tensor(0)
+
+
+@pytest.mark.parametrize("path", [*BASE_GAMES, KUHN, LEDUC], ids=lambda p: p.stem)
+def test_openspiels_sim_game(path):
+    """OpenSpiel's full GamesSimTest.sim_game: pickling of games and states, serialization,
+    clones, utilities within the range the game declares."""
+    game = openspiel.load_game(path, **SHORTER.get(path.stem, {}))
+    games_sim_test.GamesSimTest().sim_game(game)
+
+
+def test_leduc_poker_has_leducs_structure():
+    """Leduc poker written in the language: native leduc_poker's actions (fold 0, call 1,
+    raise 2), at most two raises a round, the public card after the first round, chips
+    as returns; and a short run of outcome-sampling MCCFR through it."""
+    game = openspiel.load_game(LEDUC)
+    assert game.num_distinct_actions() == 3 and game.max_chance_outcomes() == 6
+    state = game.new_initial_state()
+    draws = 0
+    while state.is_chance_node():  # the whole deck shuffled: 6, 5, 4, 3, 2 outcomes
+        assert len(state.chance_outcomes()) == 6 - draws
+        state.apply_action(0)
+        draws += 1
+    assert draws == 5
+    assert state.legal_actions() == [1, 2]  # no fold when nothing is bet
+    start = state.clone()
+    for action, legal in ((2, [0, 1, 2]), (2, [0, 1])):
+        state.apply_action(action)
+        assert state.legal_actions() == legal
+    state.apply_action(1)  # call: the public card is turned up, a new round starts
+    assert len(state.view(0)["zones"]["public"]) == 1
+    assert state.current_player() == 0 and state.legal_actions() == [1, 2]
+    start.apply_action(1)
+    start.apply_action(2)  # check, raise, fold: player 1 loses its ante
+    start.apply_action(0)
+    assert start.returns() == [-1.0, 1.0]
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(3)
+    for _ in range(200):
+        solver.iteration()
+    first = game.new_initial_state()
+    while first.is_chance_node():
+        first.apply_action(first.chance_outcomes()[-1][0])
+    probs = solver.average_policy().action_probabilities(first)
+    assert set(probs) == {1, 2} and sum(probs.values()) == pytest.approx(1.0)
+    assert len(solver._infostates) > 100  # information states sampled through the adapter
+
+
+@pytest.mark.slow
+def test_leduc_has_native_leducs_information_states():
+    """Every position of the two (the rule file shuffles the whole deck, so it has more
+    positions than native's, which deals the public card when it is turned up): each seat
+    has native's 468 information states."""
+    ours = get_all_states.get_all_states(openspiel.load_game(LEDUC), include_terminals=False)
+    theirs = get_all_states.get_all_states(pyspiel.load_game("leduc_poker"),
+                                           include_terminals=False)
+    for seat in (0, 1):
+        assert len({s.information_state_string(seat) for s in ours.values()
+                    if s.current_player() == seat}) == \
+            len({s.information_state_string(seat) for s in theirs.values()
+                 if s.current_player() == seat}) == 468

@@ -11,10 +11,11 @@ import sys
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import rulesdsl
 from rulesdsl import RulesError
+from rulesdsl.adapters.parallel import parallel_env
 from rulesdsl.adapters.pettingzoo import env, raw_env
 
 from .conftest import ROOT
@@ -185,3 +186,41 @@ def test_without_the_extra_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if it were not installed
     with pytest.raises(ImportError, match=re.escape("pip install 'rulesdsl[pettingzoo]'")):
         importlib.import_module("rulesdsl.adapters.pettingzoo")
+
+
+# ---- the parallel environment ---------------------------------------------------------------
+
+@pytest.mark.parametrize("path", BASE_GAMES, ids=lambda p: p.stem)
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+def test_parallel_api_test(path):
+    """PettingZoo's parallel API test (it sets `max_cycles` to its number of cycles)."""
+    parallel_api_test(parallel_env(path, settings=SHORTER.get(path.stem)), num_cycles=40)
+
+
+def test_seats_that_choose_at_once_act_in_one_step():
+    environment = parallel_env(ROOT / "games/goofspiel/goofspiel.rules", settings={"CARDS": 3})
+    observations, _ = environment.reset(seed=2)
+    masks = {a: list(o["action_mask"][:4]) for a, o in observations.items()}
+    assert masks == {"player_1": [1, 1, 1, 0], "player_2": [1, 1, 1, 0]}  # bid 1, 2 or 3
+    assert environment.state().shape == environment.state_space.shape
+    observations, rewards, terminations, _, infos = environment.step(
+        {"player_1": 2, "player_2": 0})  # player 1 bids 3, player 2 bids 1
+    assert not any(terminations.values())
+    assert infos["player_2"]["log"][:4] == ["player 1 chooses in secret", "player 2: bid 1",
+                                            "player 1 bids 3", "player 2 bids 1"]
+    assert list(observations["player_1"]["action_mask"][:4]) == [1, 1, 0, 0]
+    while environment.agents:
+        actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[0])
+                   for a in environment.agents}
+        observations, rewards, terminations, _, _ = environment.step(actions)
+    assert all(terminations.values()) and sum(rewards.values()) == 0
+
+
+def test_max_cycles_truncates_and_the_state_holds_every_view():
+    environment = env(ROOT / "games/pig/pig.rules", settings={"GOAL": 100}, max_cycles=3)
+    environment.reset(seed=1)
+    for _ in range(3):
+        environment.step(0)  # roll again
+    assert all(environment.truncations.values())
+    raw = environment.unwrapped
+    assert raw.state().shape == raw.state_space.shape == (2 * raw.encoder.size,)

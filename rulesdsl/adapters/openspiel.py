@@ -12,11 +12,9 @@ What OpenSpiel is told (see docs/interop.md):
 - The game is sequential: a rulesdsl game has one decision at a time, a simultaneous
   secret choice being each seat's secret decision in turn.
 - Chance: a roll is a chance node, outcome i being face i of the die, each as likely as
-  the die makes it. A shuffle is not a step of the rules: the engine shuffles with the
-  game's random generator inside a rule. So a rule file that shuffles starts with one
-  chance node, the deal: `deals` equally likely outcomes (a game parameter), each the
-  seed of the generator that every shuffle of that game draws from. No seat's
-  observation shows the outcome; the game is the rulesdsl game over those deals.
+  the die makes it. A shuffle, or a component dropped in a bag, is drawn by the engine
+  inside a rule: each of its draws is a chance node here (`interpreter/positions.py`), n equally
+  likely outcomes for a draw among n, the game's own odds. No seat is shown a draw.
 - Information: perfect unless the rule file hides something (a zone that is not public,
   a secret counter, a secret choice, a line said to some players only).
 - Actions: the numbering of `actions.py`; an action's name is its option's label (with
@@ -24,13 +22,16 @@ What OpenSpiel is told (see docs/interop.md):
 - Observation string: the seat's view as canonical JSON, without the log; tensor:
   `tensor.py`. Information-state string: the view with the log, everything the seat was
   told, oldest first. Both come from `Game.view(seat)` and nothing else.
-- Returns: from the final ranking (`traits.returns`): zero-sum, in [-1, 1].
+- Returns: the rule file's `payoff` when it declares one, else from the final ranking
+  (`traits.returns`): zero-sum, in [-1, 1].
+- `str(state)`: a canonical key of the position (`positions.position_key`).
 - `resample_from_infostate` (IS-MCTS): rulesdsl's sampler makes up what the seat cannot
   see (`Observation.sample_game`).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass
@@ -45,22 +46,25 @@ except ImportError as err:  # an optional extra: say how to install it
                       "pip install 'rulesdsl[openspiel]'") from err
 
 from ..interpreter.game import Game, Rules
+from ..interpreter.liveness import Liveness, liveness
 from ..interpreter.observation import Observation
+from ..interpreter.positions import advance, longest_game, position_key
 from ..loader import load_text
 from .actions import DEFAULT_NUMBERS, ActionSpace
 from .tensor import ViewTensor
 from .traits import (
-    DEFAULT_DEALS,
     Traits,
     check_players,
     default_players,
     load_rules,
+    ranking_returns,  # noqa: F401  (for callers: openspiel.ranking_returns)
     returns,
     settings,
     short_name,
 )
 
-BEFORE_THE_DEAL = "the cards are not dealt yet"
+# positions visited, at most, to find how long a game of rules that do not draw can be
+LENGTH_BUDGET = 6000
 
 _BY_DIGEST: dict[str, Rules] = {}   # rules of every game made here, for saved states
 
@@ -82,15 +86,26 @@ class Registration:
         (path, text), = self.rules.sources.items()
         return load_text(text, path, overrides)
 
+    @property
+    def source(self) -> str | tuple[str, str]:
+        """Where the rules come from, for a process that unpickles a game: the file's
+        path, or the name and text of rules loaded from a text."""
+        if self.path is not None:
+            return str(self.path)
+        (path, text), = self.rules.sources.items()
+        return (path, text)
+
 
 _REGISTERED: dict[str, Registration] = {}
+_LENGTHS: dict[tuple[str, int], int | None] = {}  # longest games found, by rules and players
+_MADE: dict[tuple[str, int, int], tuple[ActionSpace, ViewTensor]] = {}
+_LIVE: dict[str, Liveness] = {}  # the live locals of rules, by digest, once asked for
 
 
 def register(rules: str | Path | Rules, name: str | None = None) -> str:
     """Register a rule file (a path, or rules loaded from a text) as an OpenSpiel game and
     return its name; `pyspiel.load_game` then loads it with parameters: `players`, each
-    setting of the rule file, `numbers` (see `actions.py`) and, for a rule file that
-    shuffles, `deals`."""
+    setting of the rule file and `numbers` (see `actions.py`)."""
     if isinstance(rules, Rules):
         path = None
         name = name or short_name(rules.name)
@@ -106,20 +121,19 @@ def register(rules: str | Path | Rules, name: str | None = None) -> str:
     traits = Traits.of(rules)
     low, high = rules.player_range
     params: dict[str, Any] = {"players": default_players(rules), "numbers": DEFAULT_NUMBERS}
-    if traits.shuffles:
-        params["deals"] = DEFAULT_DEALS
     params.update(settings(rules))
     chance = pyspiel.GameType.ChanceMode
     info = pyspiel.GameType.Information
+    utility = pyspiel.GameType.Utility
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{rules.name} (rulesdsl)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=chance.EXPLICIT_STOCHASTIC if traits.shuffles or traits.rolls
+        chance_mode=chance.EXPLICIT_STOCHASTIC if traits.draws or traits.rolls
         else chance.DETERMINISTIC,
         information=info.IMPERFECT_INFORMATION if traits.hidden
         else info.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=utility.ZERO_SUM if traits.zero_sum else utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -131,7 +145,8 @@ def register(rules: str | Path | Rules, name: str | None = None) -> str:
     registration = Registration(name, path, rules, traits, game_type)
     _REGISTERED[name] = registration
     # OpenSpiel keeps the factory until the process ends: a class, as OpenSpiel's own
-    # Python games register (a closure would be freed after the interpreter has stopped)
+    # Python games register (a closure would be freed after the interpreter has stopped);
+    # its games pickle by name and source (`RulesGame.__reduce__`), not by this class
     factory = type(f"RulesGame_{name}", (RulesGame,), {"registration": registration})
     pyspiel.register_game(game_type, factory)
     return name
@@ -141,6 +156,17 @@ def load_game(path: str | Path, **params: Any) -> RulesGame:
     """Register a rule file (if it is not yet) and load it with these parameters (as
     `pyspiel.load_game` does: a setting or `players` by name)."""
     game = pyspiel.load_game(register(path), params)
+    assert isinstance(game, RulesGame)
+    return game
+
+
+def _unpickle_game(name: str, source: str | tuple[str, str],
+                   params: dict[str, Any]) -> RulesGame:
+    """A pickled game in this process: its rules registered again, if need be."""
+    if name not in _REGISTERED:
+        register(load_text(source[1], source[0]) if isinstance(source, tuple)
+                 else source, name)
+    game = pyspiel.load_game(name, params)
     assert isinstance(game, RulesGame)
     return game
 
@@ -160,25 +186,63 @@ class RulesGame(pyspiel.Game):
         _BY_DIGEST[self.rules.digest] = self.rules
         self.traits = registration.traits
         self.players = check_players(self.rules, given["players"])
-        self.deals = int(given["deals"]) if self.traits.shuffles else 0
-        if self.traits.shuffles and self.deals < 1:
-            raise ValueError(f"deals must be at least 1, not {self.deals}")
-        self.actions = ActionSpace(self.rules, self.players, int(given["numbers"]))
-        self.tensor = ViewTensor(self.rules, self.players)
+        # made once per rules and players: OpenSpiel makes a game anew for every state
+        # it deserializes or unpickles
+        key = (self.rules.digest, self.players, int(given["numbers"]))
+        if key not in _MADE:
+            _MADE[key] = (ActionSpace(self.rules, self.players, int(given["numbers"])),
+                          ViewTensor(self.rules, self.players))
+        self.actions, self.tensor = _MADE[key]
+        self.first: _Held | None = None  # the start, made by the first state
+        low, high = self.traits.utility_range
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
-            max_chance_outcomes=max(self.actions.chance_size, self.deals),
+            max_chance_outcomes=max(self.actions.chance_size, self.traits.draw_size, 1),
             num_players=self.players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if self.traits.zero_sum else None,
             max_game_length=self.rules.limit)
         super().__init__(registration.game_type, info, params or {})
 
-    def start(self, seed: int) -> Game:
-        """A rulesdsl game of these rules that pauses at every chance step."""
-        return self.rules.new_game(players=self.players, seed=seed, narrate=True,
-                                   auto_chance=False)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _unpickle_game, (self.registration.name, self.registration.source,
+                                dict(self.get_parameters()))
+
+    @property
+    def live(self) -> Liveness:
+        """The locals the rules may still read (`interpreter/liveness.py`), worked out
+        when a position's key is first asked for."""
+        found = _LIVE.get(self.rules.digest)
+        if found is None:
+            found = _LIVE[self.rules.digest] = liveness(self.rules.program)
+        return found
+
+    def max_game_length(self) -> int:
+        """The most decisions a game can take: found by visiting every position on the
+        first call (`longest`), else the rules' limit. (OpenSpiel's C++ side, which reads
+        the game's info, is told the limit: visiting costs a second or two.)"""
+        found = self.longest()
+        return found if found is not None else self.rules.limit
+
+    def longest(self) -> int | None:
+        """The most decisions a game can take, when the rules bound it and the positions
+        are few enough to visit (LENGTH_BUDGET); None otherwise (then the rules' limit
+        bounds a game). Rules that draw are not visited: their deals are too many."""
+        key = (self.rules.digest, self.players)
+        if key not in _LENGTHS:
+            found = None
+            if not self.traits.draws:
+                found = longest_game(self.rules.new_game(players=self.players, seed=0,
+                                                         auto_chance=False),
+                                     self.live, LENGTH_BUDGET)
+            _LENGTHS[key] = found
+        return _LENGTHS[key]
+
+    def unstarted(self) -> Game:
+        """A rulesdsl game of these rules before its setup, pausing at every chance step."""
+        return self.rules.new_game(players=self.players, seed=0, narrate=True,
+                                   auto_chance=False, start=False)
 
     def new_initial_state(self) -> RulesState:
         return RulesState(self)
@@ -189,8 +253,7 @@ class RulesGame(pyspiel.Game):
         if game.rules.digest != self.rules.digest or game.players != self.players:
             raise ValueError(f"this is a game of other rules or for {game.players} players, "
                              f"not {self.rules.name} for {self.players}")
-        state = RulesState(self)
-        state._held = _Held(game.copy(narrated=True))
+        state = RulesState(self, game.copy(narrated=True))
         state._held.game.auto_chance = False  # type: ignore[union-attr]
         return state
 
@@ -208,51 +271,94 @@ class RulesGame(pyspiel.Game):
 
 
 class _Held:
-    """The rulesdsl game inside an OpenSpiel state (None before the deal): copied when
-    the state is cloned, saved as the game's own save when the state is serialized."""
+    """The rulesdsl game inside an OpenSpiel state: `game` at a decision, a roll or the
+    end; or, at a draw of a step (`positions.advance`), None, with the game `before` the
+    step, the step's option (`index`, None for the start), the numbers drawn so far and
+    the number of outcomes of the next draw. `before` is never changed, so clones share
+    it; `game` is copied when the state is cloned, saved as the game's own save when the
+    state is serialized."""
 
-    __slots__ = ("game", "legal")
+    __slots__ = ("game", "before", "index", "draws", "outcomes", "legal", "seen")
 
-    def __init__(self, game: Game | None):
+    def __init__(self, game: Game | None, before: Game | None = None,
+                 index: int | None = None, draws: tuple[int, ...] = (), outcomes: int = 0):
         self.game = game
+        self.before = before
+        self.index = index
+        self.draws = draws
+        self.outcomes = outcomes
         self.legal: dict[int, int] | None = None  # action -> option index, when known
+        self.seen: dict[tuple[int, bool], str] = {}  # strings shown, by seat and recall
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.game.copy(narrated=True) if self.game is not None else None)
+        if self.game is None:
+            return _Held(None, self.before, self.index, self.draws, self.outcomes)
+        return _Held(self.game.copy(narrated=True))
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        if self.game is None:
-            return _Held, (None,)
-        return _restore, (self.game.rules.digest, json.dumps(self.game.to_json()))
+        if self.game is not None:
+            return _restore, (self.game.rules.digest, _saved(self.game))
+        before = self.before
+        assert before is not None
+        started = self.index is not None
+        return _restore, (before.rules.digest, _saved(before) if started
+                          else before.players, self.index, self.draws, self.outcomes)
 
 
-def _restore(digest: str, saved: str) -> _Held:
+def _saved(game: Game) -> str:
+    return json.dumps(game.to_json())
+
+
+def _restore(digest: str, saved: str | int, index: int | None = None,
+             draws: tuple[int, ...] = (), outcomes: int = 0) -> _Held:
     rules = _BY_DIGEST.get(digest)
     if rules is None:
         raise ValueError("this state was saved from rules this process has not loaded: "
                          "load its game first")
-    game = rules.load_game(json.loads(saved))
-    game.auto_chance = False
+    if isinstance(saved, int):  # a draw of the setup: the game before it
+        game = rules.new_game(players=saved, seed=0, narrate=True, auto_chance=False,
+                              start=False)
+    else:
+        game = rules.load_game(json.loads(saved))
+        game.auto_chance = False
+    if outcomes:
+        return _Held(None, game, index, tuple(draws), outcomes)
     return _Held(game)
 
 
 class RulesState(pyspiel.State):
     """One position of a rulesdsl game, for OpenSpiel."""
 
-    def __init__(self, game: RulesGame):
+    def __init__(self, game: RulesGame, at: Game | None = None):
         super().__init__(game)
-        self._held = _Held(None if game.deals else game.start(seed=0))
+        if at is not None:
+            self._held = _Held(at)
+            return
+        first = game.first
+        if first is None:  # the start, once per game: OpenSpiel makes a new initial
+            self._step(game.unstarted(), None, ())  # state for each clone
+            first = game.first = self._held
+        self._held = copy.deepcopy(first)
 
     @property
     def _game(self) -> RulesGame:
         return self.get_game()  # type: ignore[no-any-return]
+
+    def _step(self, before: Game, index: int | None, draws: tuple[int, ...]) -> None:
+        """Run a step from `before` (see `positions.advance`): the state is then the game
+        after it, or a draw of it."""
+        after = advance(before, index, list(draws))
+        if isinstance(after, Game):
+            self._held = _Held(after)
+        else:
+            self._held = _Held(None, before, index, draws, after)
 
     def _legal(self) -> dict[int, int]:
         held = self._held
         if held.legal is None:
             game = held.game
             if game is None:
-                held.legal = {k: k for k in range(self._game.deals)}
+                held.legal = {k: k for k in range(held.outcomes)}
             else:
                 held.legal = self._game.actions.legal(game)
         return held.legal
@@ -270,12 +376,12 @@ class RulesState(pyspiel.State):
         return sorted(self._legal())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        game = self._held.game
-        if game is None:
-            deals = self._game.deals
-            return [(k, 1.0 / deals) for k in range(deals)]
-        chance = game.chance
-        assert chance is not None, "not a chance node"
+        held = self._held
+        if held.game is None:
+            return [(k, 1.0 / held.outcomes) for k in range(held.outcomes)]
+        chance = held.game.chance
+        if chance is None:
+            raise ValueError("this is not a chance node")
         return [(i, p) for i, (_, p) in enumerate(chance.outcomes)]
 
     def _apply_action(self, action: int) -> None:
@@ -284,16 +390,20 @@ class RulesState(pyspiel.State):
         if action not in legal:
             raise ValueError(f"action {action} is not legal here; the legal actions are "
                              f"{sorted(legal)}")
-        if held.game is None:
-            held.game = self._game.start(seed=action)
+        if held.game is None:  # a draw: run the step again with one number more
+            assert held.before is not None
+            self._step(held.before, held.index, (*held.draws, action))
+        elif self._game.traits.draws:  # the step may draw: run it from a copy
+            self._step(held.game, legal[action], ())
         else:
             held.game.apply_index(legal[action])
-        held.legal = None
+            held.legal = None
+            held.seen = {}
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._held.game
         if game is None:
-            return f"deal {action}"
+            return f"drew {action + 1} of {self._held.outcomes}"
         if game.over or player != self.current_player():
             return (f"outcome {action}" if player == pyspiel.PlayerId.CHANCE
                     else self._game.actions.name(action))
@@ -314,7 +424,7 @@ class RulesState(pyspiel.State):
         game = self._held.game
         if game is None or game.result is None:
             return [0.0] * self._game.players
-        return returns(game.result.ranking)
+        return returns(game)
 
     def rewards(self) -> list[float]:
         return self.returns()
@@ -323,54 +433,79 @@ class RulesState(pyspiel.State):
         """A state `player_id` cannot tell from this one (the same view and log): what it
         cannot see is made up afresh by rulesdsl's sampler (`Observation.sample_game`),
         seeded from `probability_sampler` (a callable giving numbers in [0, 1), as
-        OpenSpiel's IS-MCTS passes). Before the deal: this state, as every deal looks the
-        same to every seat."""
+        OpenSpiel's IS-MCTS passes). At a draw: this state."""
         game = self._held.game
         if game is None:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         return self._game.state_at(Observation(game, player_id).sample_game(rng))
 
-    def view(self, seat: int) -> dict[str, Any] | None:
-        """What `seat` sees of the game (`Game.view`); None before the deal."""
-        game = self._held.game
-        return game.view(seat) if game is not None else None
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` sees of the game (`Game.view`); at a draw, of the game before the
+        step that draws."""
+        held = self._held
+        game = held.game if held.game is not None else held.before
+        assert game is not None
+        return game.view(seat)
+
+    def deciding(self, seat: int) -> dict[int, int]:
+        """The actions `seat` may take now (none when it does not decide)."""
+        return self._legal() if self.current_player() == seat else {}
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        raise pyspiel.SpielError(
+            "a rulesdsl game has no information-state tensor: its information state is "
+            "the string (information_state_string); the observation tensor holds the "
+            "seat's view and its pending decision")
 
     def __str__(self) -> str:
-        game = self._held.game
-        return game.state_key() if game is not None else BEFORE_THE_DEAL
+        held = self._held
+        game = self._game
+        if held.game is not None:
+            return position_key(held.game, game.live)
+        assert held.before is not None
+        drawn = f" drawing {list(held.draws)} of a step by option {held.index}"
+        if held.index is None:
+            return "the setup" + drawn
+        return position_key(held.before, game.live) + drawn
 
 
 class SeatObserver:
     """One seat's observation (`perfect_recall=False`: its view now, without the log) or
     information state (`perfect_recall=True`: its view with everything it was told). The
-    tensor is the observation's; an information state has only its string."""
+    tensor is the observation's: the view's numbers (`tensor.py`), then `options`, a 1 for
+    each action the seat may take now (all 0 when it does not decide). An information
+    state has its string only."""
 
     def __init__(self, game: RulesGame, recall: bool):
         self.recall = recall
         self.encoder = game.tensor
-        size = 0 if recall else self.encoder.size
+        size = 0 if recall else self.encoder.size + game.actions.size
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
         if not recall:
             offset = 0
-            for name, n in self.encoder.parts:
+            for name, n in [*self.encoder.parts, ("options", game.actions.size)]:
                 self.dict[name] = self.tensor[offset:offset + n]
                 offset += n
 
     def set_from(self, state: RulesState, player: int) -> None:
         if self.recall:
-            return
-        seen = state.view(player)
-        if seen is None:
-            self.tensor.fill(0.0)
-        else:
-            self.encoder.encode(seen, self.tensor)
+            raise pyspiel.SpielError("a rulesdsl game has no information-state tensor: "
+                                     "use the information-state string")
+        size = self.encoder.size
+        self.encoder.encode(state.view(player), self.tensor[:size])
+        self.tensor[size:] = 0.0
+        for action in state.deciding(player):
+            self.tensor[size + action] = 1.0
 
     def string_from(self, state: RulesState, player: int) -> str:
-        seen = state.view(player)
-        if seen is None:
-            return BEFORE_THE_DEAL
-        if not self.recall:
-            del seen["log"]
-        return json.dumps(seen, sort_keys=True, separators=(",", ":"))
+        shown = state._held.seen
+        text = shown.get((player, self.recall))
+        if text is None:
+            seen = state.view(player)
+            if not self.recall:
+                del seen["log"]
+            text = shown[(player, self.recall)] = json.dumps(seen, sort_keys=True,
+                                                             separators=(",", ":"))
+        return text

@@ -16,12 +16,15 @@ Stage: tools over the Python API (needs the `pettingzoo` extra: `pip install
 Agents are "player_1", "player_2", ... by seat. An agent's observation is a dict: its
 `observation` (the tensor of its view, `tensor.py`) and its `action_mask` (1 for each
 legal action, `actions.py`; all 0 when it is not the one to decide). Rewards come at the
-end, from the ranking (`traits.returns`). A game that reaches the rules' limit of
-decisions is truncated, not terminated. Chance steps (rolls) are drawn by the
-environment's random generator, seeded by `reset(seed=...)`, which also seeds the game
-(its shuffles). `render()` draws the game as the terminal does, for the seat to act (or
-`render_seat`), from that seat's view; `infos[agent]["log"]` holds the lines of the log
-the agent was told since it last acted (its own action's line first).
+end: the rule file's `payoff`, or from the ranking (`traits.returns`). A game that
+reaches the rules' limit of decisions is truncated, not terminated. Chance steps (rolls)
+are drawn by the environment's random generator, seeded by `reset(seed=...)`, which
+also seeds the game (its shuffles). `render()` draws the game as the terminal does, for
+the seat to act (or `render_seat`), from that seat's view; `infos[agent]["log"]` holds
+the lines of the log the agent was told since it last acted (its own action's line
+first). `max_cycles` truncates a game after that many steps; `state()` is every seat's
+observation tensor, one after the other (all that some seat sees). Games whose seats
+choose at once have a parallel environment too (`parallel.py`).
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
 
     def __init__(self, rules: str | Path | Rules, players: int | None = None,
                  settings: dict[str, Any] | None = None, render_mode: str | None = None,
-                 render_seat: int | None = None, numbers: int = DEFAULT_NUMBERS):
+                 render_seat: int | None = None, numbers: int = DEFAULT_NUMBERS,
+                 max_cycles: int | None = None):
         super().__init__()
         if isinstance(rules, Rules):
             self.rules = rules
@@ -89,6 +93,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size)
                               for a in self.possible_agents}
+        size = self.encoder.size * self.players
+        self.state_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        self.max_cycles = max_cycles  # most steps of a game (None: the rules' limit alone)
+        self.steps = 0
         self._rng = np.random.default_rng()
         self.game: Game | None = None
         self._told = [0] * self.players  # where the log stood when each seat last acted
@@ -115,6 +123,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {"log": []} for a in self.agents}
         self._told = [0] * self.players
+        self.steps = 0
         self._after_step()
 
     def _roll(self) -> None:
@@ -137,7 +146,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         if game.over:
             assert game.result is not None
             ended = game.result.ended_by == "limit"
-            for a, reward in zip(self.possible_agents, returns(game.result.ranking)):
+            for a, reward in zip(self.possible_agents, returns(game)):
                 if a in self.agents:
                     self.rewards[a] = reward
                     self.terminations[a] = not ended
@@ -146,6 +155,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
             decider = game.decider
             assert decider is not None
             self.agent_selection = self.possible_agents[decider]
+            if self.max_cycles is not None and self.steps >= self.max_cycles:
+                self.truncations = dict.fromkeys(self.agents, True)
         if self.render_mode == "human":
             self.render()
 
@@ -164,6 +175,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._told[self._seat(agent)] = len(game.log)
         game.apply_index(legal[int(action)])
+        self.steps += 1
         self._after_step()
         self._accumulate_rewards()
 
@@ -175,6 +187,13 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         if game.decider == seat:
             mask[list(self.actions.legal(game))] = 1
         return {"observation": self.encoder.encode(game.view(seat)), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation tensor, one after the other: all that some seat sees."""
+        game = self.game
+        assert game is not None, "reset the environment first"
+        return np.concatenate([self.encoder.encode(game.view(seat))
+                               for seat in range(self.players)])
 
     def render(self) -> str | None:
         """The game drawn as the terminal draws it, from the view of `render_seat` (or of

@@ -11,7 +11,8 @@ the view hides. Its parts, in order, each a flat block of float32:
   die one-hot over what it can be; a secret counter adds a 1 per value the view shows;
   counters holding lists or text are left to the observation string;
 - `board <name>`: per cell, one-hot over what may stand there (a board that does not say
-  what it holds: over the seats, and one more for anything else);
+  what it holds: over the seats, and one more for anything else); `territory <name>`:
+  per seat and cell, 1 if a tile lies there, the tile's number, its turn one-hot;
 - `dice <name>`: per die, one-hot over its die's faces;
 - `zone <name>` (per player: one block per seat): 1 if the viewer sees its components,
   its size, then a 1 for each component of its kind it holds, when seen;
@@ -61,11 +62,15 @@ class ViewTensor:
         for name, shape in rules.boards.items():
             size, write = self._board_cell(shape.holding, seats)
             if isinstance(shape.geometry, TerritoryBoard):
-                # per seat, per cell: the tile, then its turn (four places)
+                # per seat, per cell: 1 if a tile lies there, the tile's number (its place
+                # among the components, from 1), then its turn (four places): a compact
+                # board, where one place per tile would make tens of thousands
                 board = shape.geometry
                 cells = _places(board.names[:board.cells_per_seat])
-                self._add(f"territory {name}", board.seats * len(cells) * (size + 4),
-                          partial(_territory, name, cells, size, write))
+                tiles = _places(rules.components(shape.holding)) \
+                    if shape.holding in kinds else {}
+                self._add(f"territory {name}", board.seats * len(cells) * 6,
+                          partial(_territory, name, cells, tiles))
                 continue
             cells = _places(shape.geometry.names)
             self._add(f"board {name}", size * len(cells),
@@ -223,14 +228,15 @@ def _board(name: str, names: dict[str, int], width: int, write: Writer,
         write(piece, t, o + names[cell] * width)
 
 
-def _territory(name: str, names: dict[str, int], width: int, write: Writer,
+def _territory(name: str, names: dict[str, int], tiles: dict[str, int],
                v: dict[str, Any], t: np.ndarray, o: int) -> None:
     shown = v["boards"][name]
     for k, placed in enumerate(shown if isinstance(shown, list) else [shown]):
         for cell, (tile, degrees) in placed.items():
-            at = o + (k * len(names) + names[cell]) * (width + 4)
-            write(tile, t, at)
-            t[at + width + degrees // 90 % 4] = 1.0
+            at = o + (k * len(names) + names[cell]) * 6
+            t[at] = 1.0
+            t[at + 1] = float(tiles.get(tile, -1) + 1)
+            t[at + 2 + degrees // 90 % 4] = 1.0
 
 
 def _dice(name: str, faces: dict[Any, int], v: dict[str, Any], t: np.ndarray,

@@ -18,11 +18,8 @@ from pydantic import BaseModel
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, RulesError
-from ..interpreter.game import Rules
+from ..interpreter.game import Game, Rules
 from ..loader import load
-
-# A seed is a chance outcome when a game shuffles: so many equally likely ones by default
-DEFAULT_DEALS = 1000
 
 
 def nodes(tree: Any) -> Iterator[BaseModel]:
@@ -45,28 +42,45 @@ def statements(rules: Rules) -> Iterator[BaseModel]:
 
 @dataclass(frozen=True)
 class Traits:
-    """What a rule file declares about chance and information.
+    """What a rule file declares about chance, information and payoffs.
 
-    `shuffles`: a rule shuffles a zone, with the game's own random generator (no chance step
-    of its own). `rolls`: a rule rolls a die (a chance step with its outcomes). `hidden`:
-    something is hidden from some seat: a zone that is not public, a secret counter, a
-    secret choice, a line said to some players only."""
+    `draws`: a rule shuffles a zone or drops a component in a bag, drawing with the game's
+    own random generator (no chance step of its own); `draw_size`, the most outcomes one
+    such draw can have (the components of the largest kind). `rolls`: a rule rolls a die
+    (a chance step with its outcomes). `hidden`: something is hidden from some seat: a
+    zone that is not public, a secret counter, a secret choice, a line said to some
+    players only. `payoff`: the rule file says what each seat is paid at the end (its
+    `payoff` line), with its bounds and whether the payoffs sum to zero; otherwise the
+    ranking pays (`ranking_returns`), zero-sum, between -1 and 1."""
 
-    shuffles: bool
+    draws: bool
+    draw_size: int
     rolls: bool
     hidden: bool
+    payoff: bool = False
+    zero_sum: bool = True
+    utility_range: tuple[float, float] = (-1.0, 1.0)
 
     @classmethod
     def of(cls, rules: Rules) -> Traits:
         found = list(statements(rules))
-        shuffles = any(isinstance(n, A.Shuffle) for n in found)
+        bags = any(z.visibility == "bag" for z in rules.zones.values())
+        draws = bags or any(isinstance(n, A.Shuffle) for n in found)
         said_to_some = any(isinstance(n, A.Say) and n.to is not None for n in found)
         hidden = (said_to_some
                   or any(z.visibility != "public" for z in rules.zones.values())
                   or any(c.secret for c in rules.counters.values())
                   or bool(rules.secret_sites))
         rolls = any(site.kind in ("roll", "die") for site in rules.program.sites)
-        return cls(shuffles, rolls, hidden)
+        draw_size = max((len(rules.components(k)) for k in rules.kinds), default=0) \
+            if draws else 0
+        payoff = rules.payoff
+        if payoff is None:
+            return cls(draws, draw_size, rolls, hidden)
+        low, high, zero_sum = payoff
+        return cls(draws, draw_size, rolls, hidden, True, zero_sum,
+                   (float(low) if low is not None else -float("inf"),
+                    float(high) if high is not None else float("inf")))
 
 
 def settings(rules: Rules) -> dict[str, Any]:
@@ -88,7 +102,7 @@ def default_players(rules: Rules) -> int:
     return 2 if low == 1 and high >= 2 else low
 
 
-def returns(ranking: list[int]) -> list[float]:
+def ranking_returns(ranking: list[int]) -> list[float]:
     """Each seat's reward from the final ranking (1 is best, ties share a rank): the seats
     it beat less the seats that beat it, over the number of other seats. A win of two
     players is +1 and -1, a draw 0 each; the rewards always sum to 0 and lie in [-1, 1]."""
@@ -97,6 +111,16 @@ def returns(ranking: list[int]) -> list[float]:
         return [0.0] * n
     return [(sum(r > mine for r in ranking) - sum(r < mine for r in ranking)) / (n - 1)
             for mine in ranking]
+
+
+def returns(game: Game) -> list[float]:
+    """What each seat of a game that is over is paid: the rule file's `payoff` when it
+    declares one (`Game.payoffs`), else its reward from the ranking."""
+    paid = game.payoffs()
+    if paid is not None:
+        return [float(x) for x in paid]
+    assert game.result is not None
+    return ranking_returns(game.result.ranking)
 
 
 _LOADED: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}

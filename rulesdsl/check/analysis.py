@@ -184,6 +184,8 @@ class Analysis:
     procs: list[Proc] = field(default_factory=list)
     rank: A.RankDecl | None = None
     heuristic: A.HeuristicDecl | None = None
+    payoff: A.PayoffDecl | None = None
+    payoff_bounds: tuple[int | None, int | None] = (None, None)
     define_instances: list[DefineInstance] = field(default_factory=list)
     # instance number -> the arguments of each call of it (the compiler weighs a loop over
     # a parameter that every call gives a small list, such as a pair of triangles)

@@ -89,7 +89,8 @@ class Checker(FlowChecker):
             self.err("E044", "a second 'play:' block", extra_play.span)
         self.teams_decl(items)
         words = {A.SetupDecl: "'setup:' block", A.RankDecl: "'rank' line",
-                 A.HeuristicDecl: "'heuristic' line", A.LimitDecl: "'limit' line"}
+                 A.HeuristicDecl: "'heuristic' line", A.LimitDecl: "'limit' line",
+                 A.PayoffDecl: "'payoff' line"}
         for kind, what in words.items():
             found = [i for i in items if isinstance(i, kind)]
             for again in found[1:]:
@@ -175,6 +176,8 @@ class Checker(FlowChecker):
                 self.stat_decl(item)
             elif isinstance(item, A.HeuristicDecl):
                 self.heuristic_decl(item)
+            elif isinstance(item, A.PayoffDecl):
+                self.payoff_decl(item)
             elif isinstance(item, A.TriggerDecl):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):

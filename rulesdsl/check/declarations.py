@@ -631,7 +631,13 @@ class DeclarationChecker(ExpressionChecker):
         self.a.heuristic = d
         self.per_player_numbers(d, [d.value], "heuristic", "a heuristic is a number")
 
-    def per_player_numbers(self, d: A.RankDecl | A.HeuristicDecl, values: list[A.Expr],
+    def payoff_decl(self, d: A.PayoffDecl) -> None:
+        self.a.payoff = d
+        self.per_player_numbers(d, [d.value], "payoff", "a payoff is a number")
+        self.a.payoff_bounds = self.bounds(d.low, d.high, "a payoff")
+
+    def per_player_numbers(self, d: A.RankDecl | A.HeuristicDecl | A.PayoffDecl,
+                           values: list[A.Expr],
                            kind: str, what: str) -> None:
         """`rank p by ...` and `heuristic p by ...`: numbers worked out for each player p."""
         proc = Proc(kind, kind, [], [d.var], d.span)

@@ -495,6 +495,13 @@ class AstBuilder(Transformer):
         return A.HeuristicDecl.make(span=self.span(meta), var=str(c[0]), value=c[1],
                                     name_span=self.tok_span(c[0]))
 
+    @v_args(meta=True)
+    def payoff_decl(self, meta: Any, c: list) -> A.PayoffDecl:
+        low, high = c[2] if c[2] is not None else (None, None)
+        return A.PayoffDecl.make(span=self.span(meta), var=str(c[0]), value=c[1], low=low,
+                                 high=high, zero_sum=c[3] is not None,
+                                 name_span=self.tok_span(c[0]))
+
     def ex_players(self, c: list) -> tuple:
         return ("players", _int(c[0]))
 

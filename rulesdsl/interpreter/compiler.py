@@ -118,6 +118,7 @@ class Program:
     hits: list[int] = field(default_factory=list)  # coverage: how often each point ran
     statistics: Any = None  # st -> the declared statistics by name (`stat ...`), or None
     heuristic: Any = None  # st -> each player's number from the `heuristic` line, if any
+    payoff: Any = None     # st -> each player's payoff from the `payoff` line, if any
     # per procedure: the range of each frame slot that holds an item of `lo..hi` (bounds.py:
     # the code reads by it without a check, and a save is held to it)
     frame_ranges: list[dict[int, tuple[int, int]]] = field(default_factory=list)
@@ -336,6 +337,7 @@ class Compiler(ExpressionCompiler):
                        self.block_proc,
                        self.frame_types, self.flow.together, flow.point_frames(self),
                        self.points, hits, heuristic=namespace.get("HEURISTIC"),
+                       payoff=namespace.get("PAYOFF"),
                        statistics=reader(a, self.layout, namespace.get("STATS")),
                        frame_ranges=self.frame_ranges, frame_names=self.frame_names,
                        turns_blocks=frozenset(self.turns_blocks),
@@ -359,9 +361,11 @@ class Compiler(ExpressionCompiler):
         self.inline_jumps()
         rank, score = flow.team_rank_functions(self) if a.team_size else self.rank_functions()
         stats = stats_function(self)
-        heuristic = self.heuristic_function()
+        heuristic = self.per_seat_function("HEURISTIC", self.a.heuristic)
+        payoff = self.per_seat_function("PAYOFF", self.a.payoff)
         functions = [*self.functions, rank, *([score] if score else []),
                      *([stats] if stats else []), *([heuristic] if heuristic else []),
+                     *([payoff] if payoff else []),
                      *([triggers] if triggers else [])]
         live = self.live_blocks(functions)
         functions += [fn for n, fn in enumerate(self.blocks) if n in live]
@@ -522,16 +526,18 @@ class Compiler(ExpressionCompiler):
                 first, var, E.copy_tree(players)))])
         return E.Function("RANK", ["st"], body), score_fn
 
-    def heuristic_function(self) -> E.Function | None:
-        """HEURISTIC(st): each seat's number from the `heuristic` line, if there is one."""
-        h = self.a.heuristic
+    def per_seat_function(self, name: str,
+                          h: A.HeuristicDecl | A.PayoffDecl | None) -> E.Function | None:
+        """HEURISTIC(st) or PAYOFF(st): each seat's number from the `heuristic` or `payoff`
+        line, if there is one."""
         if h is None:
             return None
-        self.proc = Proc("heuristic", "heuristic", [], [], h.span)
+        kind = name.lower()
+        self.proc = Proc(kind, kind, [], [], h.span)
         var = self.var_name(self.a.candidate[id(h)])
         value = self.expr(h.value)
         self.proc = None
-        return E.Function("HEURISTIC", ["st"], [E.return_(E.listcomp(
+        return E.Function(name, ["st"], [E.return_(E.listcomp(
             value, var, E.call("range", E.attr(E.name("st"), "np"))))])
 
     # ---- statements --------------------------------------------------------------------

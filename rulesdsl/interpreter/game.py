@@ -206,6 +206,16 @@ class Rules:
         return {name: info.per_player for name, info in self.analysis.stats.items()}
 
     @property
+    def payoff(self) -> tuple[int | None, int | None, bool] | None:
+        """The rule file's `payoff` line: its bounds (None when it gives none) and whether
+        it is zero sum; None when the rule file has none."""
+        decl = self.analysis.payoff
+        if decl is None:
+            return None
+        low, high = self.analysis.payoff_bounds
+        return low, high, decl.zero_sum
+
+    @property
     def examples(self) -> list[str]:
         return [p.name for p in self.analysis.procs if p.kind == "example"]
 
@@ -227,9 +237,12 @@ class Rules:
         return [self.program.entries[key], locals_]
 
     def new_game(self, players: int | None = None, seed: int = 0,
-                 narrate: bool = False, auto_chance: bool = True) -> Game:
+                 narrate: bool = False, auto_chance: bool = True,
+                 start: bool = True) -> Game:
         """Start a game: run the setup and play until the first decision. A narrated game
-        keeps a log; with `auto_chance` off, the game pauses at each chance step."""
+        keeps a log; with `auto_chance` off, the game pauses at each chance step. With
+        `start` off the game waits before its setup until `Game.start` runs it (a tool
+        that draws the game's random numbers itself sets that up first)."""
         if players is None or not self.analysis.min_players <= players <= \
                 self.analysis.max_players:
             players = self.check_players(players)
@@ -241,7 +254,8 @@ class Rules:
         if self._has_setup:
             st.stack.append(self.frame("setup", "setup"))
         game = Game(self, st, seed)
-        game._run()
+        if start:
+            game._run()
         return game
 
     def load_game(self, data: Any) -> Game:
@@ -367,6 +381,13 @@ class Game(Reading):
     def _steps(self) -> int:
         """The length of the history (without making it one list)."""
         return (self._past[2] if self._past is not None else 0) + len(self._recent)
+
+    def start(self) -> None:
+        """Run the setup and play until the first decision, of a game made with
+        `Rules.new_game(..., start=False)`."""
+        if self.st.pending is not None or self.over or self.decisions:
+            raise RulesError([Diagnostic("G002", "the game has already started")])
+        self._run()
 
     def _run(self) -> None:
         try:
@@ -498,7 +519,29 @@ class Game(Reading):
         """Each seat's number from the rules' `heuristic` line (higher: better placed), or
         None when the rules declare none. Bots read it to cut their look-ahead short; it
         reads the whole state, so a bot calls it on games it made up, never the real one."""
-        fn = self.program.heuristic
+        return self._per_seat(self.program.heuristic)
+
+    def payoffs(self) -> list[int] | None:
+        """What each seat is paid, from the rules' `payoff` line, once the game is over;
+        None when the rules declare none or the game goes on. A payoff outside the line's
+        bounds, or payoffs said to be zero-sum that do not add up to 0, are R011."""
+        decl = self.rules.analysis.payoff
+        if decl is None or self.st.result is None:
+            return None
+        paid = self._per_seat(self.program.payoff)
+        assert paid is not None
+        low, high = self.rules.analysis.payoff_bounds
+        wrong = None
+        if low is not None and high is not None and not all(low <= x <= high for x in paid):
+            wrong = f"the payoffs {paid} are not all within {low} to {high}"
+        elif decl.zero_sum and sum(paid) != 0:
+            wrong = f"the payoffs {paid} add up to {sum(paid)}, not 0 (said to be zero sum)"
+        if wrong is not None:
+            raise RulesError([Diagnostic("R011", wrong, decl.span)], self.rules.sources)
+        return paid
+
+    def _per_seat(self, fn: Callable[[State], list[int]] | None) -> list[int] | None:
+        """Each seat's number from a `heuristic` or `payoff` line's function."""
         if fn is None:
             return None
         st = self.st

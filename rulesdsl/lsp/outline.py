@@ -25,7 +25,7 @@ KINDS: dict[type, tuple[str, types.SymbolKind]] = {
     A.KindDecl: ("kind", S.Class), A.ZoneDecl: ("zone", S.Array),
     A.ExampleDecl: ("example", S.Event), A.SetupDecl: ("setup", S.Module),
     A.PlayDecl: ("play", S.Module), A.RankDecl: ("rank", S.Operator),
-    A.HeuristicDecl: ("heuristic", S.Operator),
+    A.HeuristicDecl: ("heuristic", S.Operator), A.PayoffDecl: ("payoff", S.Operator),
     A.TriggerDecl: ("as soon as", S.Event), A.GameDecl: ("game", S.File),
     A.PlayersDecl: ("players", S.Number), A.DisplayDecl: ("display", S.Module),
     A.TeamsDecl: ("teams", S.Number), A.LimitDecl: ("limit", S.Number),

@@ -31,7 +31,7 @@ BINDERS: dict[type, str] = {
     A.Let: "let", A.LetRoll: "let ... = roll", A.ForEach: "for each", A.Choose: "choose",
     A.ChooseAny: "choose any", A.Quantifier: "quantifier", A.Aggregate: "aggregate",
     A.ListComp: "list", A.TriggerDecl: "as soon as", A.RankDecl: "rank",
-    A.HeuristicDecl: "heuristic",
+    A.HeuristicDecl: "heuristic", A.PayoffDecl: "payoff",
     A.SecretStep: "each ... chooses in secret", A.Offer: "offer",
 }
 
@@ -289,6 +289,11 @@ class Index:
         elif isinstance(item, A.HeuristicDecl):
             self._bind(item, item.var, "heuristic", item.span)
             self._expr(item.value)
+        elif isinstance(item, A.PayoffDecl):
+            self._bind(item, item.var, "payoff", item.span)
+            for part in (item.value, item.low, item.high):
+                if part is not None:
+                    self._expr(part)
         elif isinstance(item, (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.DieDecl)):
             for attr in ("value", "low", "high", "init", "faces"):
                 self._expr(getattr(item, attr, None))
