@@ -70,6 +70,10 @@ class Site:
     prompt: str = ""     # the rule line of the decision, as players read it
     offered_by: int = -1  # the answer to an offer: the local holding who made the offer
     resume: int = -1     # the block the deciding frame waits at (a saved game must agree)
+    # generated function (st, L) -> the options offered, worked out again from the state
+    # and the deciding frame (the sampler's, after it deals hidden components anew), or
+    # None where they cannot be (a menu, the subsets of `choose any`, a roll)
+    options: Any = None
 
 
 @dataclass(frozen=True)
@@ -326,6 +330,8 @@ class Compiler(ExpressionCompiler):
                 site.label = namespace[site.label]
             if isinstance(site.done_label, str):
                 site.done_label = namespace[site.done_label]
+            if isinstance(site.options, str):
+                site.options = namespace[site.options]
             site.menu = [(oid, namespace[label] if isinstance(label, _Generated) else label)
                          for oid, label in site.menu]
         return Program(a, self.layout, namespace["BLOCKS"], self.sites,
@@ -1092,6 +1098,17 @@ class Compiler(ExpressionCompiler):
         self.define_function(str(fname), params, body)
         return fname
 
+    def options_function(self, options: ast.expr) -> str | None:
+        """A function (st, L) -> the options of a choice, as its block works them out, or
+        None when they read more than the state and the frame."""
+        fname = _Generated(f"OPTIONS{len(self.sites)}")
+        body: list[ast.stmt] = [E.return_(options)]
+        free = E.loaded_names(body) - E.bound_names(body) - self.module_names() - {"st", "L"}
+        if not all(_alias(n) for n in free):
+            return None
+        self.define_function(str(fname), ["st", "L"], body)
+        return fname
+
     def suspend_for(self, site: Site, options: ast.expr, player: ast.expr, pos: list,
                     span: Span, check_empty: bool = True) -> list:
         site.prompt = self.prompt_of(span)
@@ -1125,6 +1142,20 @@ class Compiler(ExpressionCompiler):
         cand = self.a.candidate[id(s)]
         known = self.known_options.get(id(s))  # worked out by the test before (guards.py)
         options = E.name(known) if known is not None else self.choice_list(s)
+        options, again = self.offered(s, options), self.offered(s, self.choice_list(s))
+        dt = self.a.type_of(s.domain)
+        site = Site("choose", self.proc_name, s.span, element(dt) or ANY, self.slot(var),
+                    label=self.label_function(s.label, cand),
+                    done_label=self.label_function(s.done_label, cand), secret=s.secret,
+                    options=self.options_function(again))
+        site.type = var.type
+        resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
+                                  check_empty=not s.optional)
+        return self.stmts(s.body, resume) if s.body is not None else resume
+
+    def offered(self, s: A.Choose, options: ast.expr) -> ast.expr:
+        """The options a choice offers, from the list of its items: each once, and `done`
+        last for `choose optional`."""
         dt = self.a.type_of(s.domain)
         if not (isinstance(dt, tuple) and dt[0] == "board") and not (
                 isinstance(s.domain, A.Binary) and s.domain.op == "..") and \
@@ -1132,13 +1163,7 @@ class Compiler(ExpressionCompiler):
             options = E.call("_uniq", options)
         if s.optional:
             options = E.binop(options, "+", E.list_([E.const(None)]))  # None: 'done'
-        site = Site("choose", self.proc_name, s.span, element(dt) or ANY, self.slot(var),
-                    label=self.label_function(s.label, cand),
-                    done_label=self.label_function(s.done_label, cand), secret=s.secret)
-        site.type = var.type
-        resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
-                                  check_empty=not s.optional)
-        return self.stmts(s.body, resume) if s.body is not None else resume
+        return options
 
     def choose_any(self, s: A.ChooseAny, pos: list) -> list:
         var = self.a.var_of[id(s)]

@@ -8,6 +8,13 @@ them, the recorded decisions taken otherwise, and a replay is kept only if it te
 seat the same lines and shows it the same view as the real game. A choice that no other
 option can replace unnoticed has been revealed: it keeps its value from then on.
 
+The replay starts from the game as it was before that first choice, its hidden
+components dealt anew there (`deal`): so every choice drawn afresh is drawn among the
+options it has in the made-up game, and every later one among those left by the earlier
+ones. A choice with one option is not revealed by that alone (in a game dealt anew it
+may have others, as the last card of a hand): it counts as revealed once a later choice
+of the same seat is.
+
 A simultaneous secret step (`each p in players chooses in secret`) holds every seat's
 choices in the engine until all are in; they are secret decisions like any other here
 (the seat's own stay as they are, the others' are drawn afresh).
@@ -16,6 +23,7 @@ choices in the engine until all are in; they are secret decisions like any other
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .game import Game, SecretStep
@@ -53,32 +61,73 @@ def _play_record(game: Game) -> Game | None:
     return again if again.state_key() == game.state_key() else None
 
 
+# deals a replay's hidden components anew, in place: False if that deal is no game (another
+# seat's pending decision is left without an option)
+Deal = Callable[[Game], bool]
+DEALS = 8   # deals tried before a replay is looked for without one
+
+
 def redraw_secret_choices(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of `game` in which the other seats' secret choices that `seat` cannot tell
-    apart are drawn afresh among the options each had.
+    apart are drawn afresh among the options each had (the hidden components as they
+    are: see `replay_hidden`)."""
+    return replay_hidden(game, seat, rng)[0]
+
+
+def replay_hidden(game: Game, seat: int, rng: random.Random,
+                  deal: Deal | None = None) -> tuple[Game, bool]:
+    """A copy of `game` in which the other seats' secret choices that `seat` cannot tell
+    apart are drawn afresh, and whether it was played again from before the first of
+    them (with `deal`, its hidden components dealt anew there).
 
     A secret choice counts as revealed to the seat once no other option in its place
     (the later secret choices drawn afresh around it) leaves the seat told and shown
-    what the real game told and showed it: it keeps its value from then on. The others
-    are drawn afresh together: the game is played again from the first of them, and a
-    replay is kept only if it tells the seat the same lines and shows it the same view."""
+    what the real game told and showed it, or once a later choice of the same seat is:
+    it keeps its value from then on. The others are drawn afresh together: the game is
+    played again from the first of them, and a replay is kept only if it tells the seat
+    the same lines and shows it the same view. When no replay with the components dealt
+    anew fits (within a budget), one with them as they are is looked for; when none
+    fits either, the game is copied as it is."""
     steps = secret_steps(game)
+    hidden = _hidden_choices(game, steps, seat, rng)
+    if not hidden:
+        return game.copy(), False
+    seen = _without_log(game.view(seat))
+    redraw = {steps[k][0] for k in hidden}
+    for dealer in ([deal, None] if deal is not None else [None]):
+        search = _Search(game, steps, hidden[0], seat, rng, redraw, seen, dealer)
+        world = search.run() if search.start is not None else None
+        if world is not None:
+            return world, True
+    return game.copy(), False
+
+
+def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int,
+                    rng: random.Random) -> list[int]:
+    """The other seats' secret choices (their numbers among `steps`) not revealed to the
+    seat. What was found revealed is kept with the game (`_disclosed`): a choice once
+    revealed stays so as the game goes on."""
     revealed = game._disclosed.get(seat, frozenset())
     hidden = [k for k, step in enumerate(steps) if step[1] != seat and k not in revealed]
     if not hidden:
-        return game.copy()
+        return []
     seen = _without_log(game.view(seat))
+    single = set()
     for k in list(hidden):
-        if not _stays_hidden(game, steps, k, seat, rng, hidden, seen):
+        pending = steps[k][2].pending
+        assert pending is not None
+        if len(pending[2]) == 1:
+            single.add(k)
+        elif not _stays_hidden(game, steps, k, seat, rng, hidden, seen):
             revealed |= {k}
             hidden.remove(k)
+    # a choice with one option is revealed with the next revealed choice of its seat
+    last = {steps[k][1]: k for k in sorted(revealed)}
+    known = {k for k in single if k < last.get(steps[k][1], -1)}
+    revealed |= known
+    hidden = [k for k in hidden if k not in known]
     game._disclosed = {**game._disclosed, seat: revealed}  # copies share the old dict
-    if hidden:
-        world = _Search(game, steps, hidden[0], seat, rng, {steps[k][0] for k in hidden},
-                        seen).run()
-        if world is not None:
-            return world
-    return game.copy()
+    return hidden
 
 
 def _stays_hidden(game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
@@ -101,16 +150,21 @@ class _Search:
     the seat is told a line the real game did not tell it at that point."""
 
     def __init__(self, game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
-                 rng: random.Random, redraw: set[int], seen: dict[str, Any]):
+                 rng: random.Random, redraw: set[int], seen: dict[str, Any],
+                 deal: Deal | None = None):
         self.game, self.seat, self.rng, self.redraw = game, seat, rng, redraw
         self.at = steps[k][0]
         self.lines = _lines_since(game, steps, k, seat)
         self.seen = seen   # the seat's view of the real game, without its log
-        start = Game(game.rules, steps[k][2].copy(), game.seed)
-        start.history = game.history[:self.at]
-        start.st.log = []
-        start._secrets = steps[:k]
-        self.start = start
+        self.start: Game | None = None
+        for _ in range(DEALS if deal is not None else 1):
+            start = Game(game.rules, steps[k][2].copy(), game.seed)
+            start.history = game.history[:self.at]
+            start.st.log = []
+            start._secrets = steps[:k]
+            if deal is None or deal(start):
+                self.start = start
+                break
 
     def run(self, first: int | None = None, budget: int = SEARCH_BUDGET) -> Game | None:
         """The first replay found (within `budget` replays) that the seat cannot tell
@@ -120,6 +174,7 @@ class _Search:
         culprit."""
         # the choice points of the current path: the game just before each, its place
         path: list[tuple[Game, int, int]] = []
+        assert self.start is not None
         world, pos, take = self.start.copy(narrated=True), self.at, first
         for _ in range(budget):
             found = self._descend(world, pos, take, path)

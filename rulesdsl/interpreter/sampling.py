@@ -35,15 +35,18 @@ from ..check.types import Type, element
 from .game import Game
 from .layout import Layout
 from .public import told
-from .redraw import redraw_secret_choices
+from .redraw import DEALS, replay_hidden
 from .state import State
 from .visibility import on_boards, row_seen, zone_lists, zone_seen
 
 
 def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
     """A game `seat` cannot tell from `game`, its hidden parts made up afresh."""
-    world = redraw_secret_choices(game, seat, rng)
-    redeal_hidden(world, seat, rng)
+    seen = _seen_now(game, seat)
+    world, replayed = replay_hidden(
+        game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen))
+    if not replayed:
+        world = _dealt_now(world, seat, rng)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
     world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
@@ -52,10 +55,26 @@ def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
     return world
 
 
+
+def _dealt_now(game: Game, seat: int, rng: random.Random) -> Game:
+    """The game with its hidden components dealt anew as it stands; if no deal within
+    DEALS leaves another seat's pending decision an option, as it is."""
+    for _ in range(DEALS):
+        world = game.copy()
+        if redeal_hidden(world, seat, rng):
+            return world
+    return game
+
+
 # ---- hidden components -----------------------------------------------------------------
 
-def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
-    """Deal the components `seat` cannot see anew, by kind, among the places they fill."""
+def redeal_hidden(game: Game, seat: int, rng: random.Random,
+                  seen: dict[str, set[int]] | None = None) -> bool:
+    """Deal the components `seat` cannot see anew, by kind, among the places they fill;
+    those in `seen` (per kind) keep their places: the sampler deals a game as it was some
+    decisions ago, and what the seat sees now must come back where it is. Another seat's
+    pending decision is then offered what the new deal lets it choose from: False when
+    that is nothing (the deal is not a game)."""
     a, layout, st = game.rules.analysis, game.rules.layout, game.st
     pinned = _seen_named(game, seat)
     placed = on_boards(a, layout, st)
@@ -64,6 +83,8 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
         if zone_seen(zone, owner, seat):
             continue
         keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
+        if seen is not None:
+            keep = keep | seen.get(zone.kind, set())
         backs = _backs(a, zone.kind)
         for j, c in enumerate(st.z[i]):
             if c not in keep:
@@ -84,6 +105,39 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> None:
             sigma.setdefault(kind, {}).update(moved)
     if sigma:
         _rename(game, seat, sigma)
+        return _offer_again(game, seat)
+    return True
+
+
+def _offer_again(game: Game, seat: int) -> bool:
+    """Work out the options of another seat's pending decision again (they were worked out
+    from the components dealt before); False if none is left."""
+    st = game.st
+    p = st.pending
+    if p is None or p[1] < 0 or p[1] == seat:
+        return True
+    options = game.program.sites[p[0]].options
+    if options is None:
+        return True   # a menu or the like: renamed already (see _rename)
+    try:
+        again = options(st, st.stack[-1][1])
+    except Exception:   # a rule's error on these components: not a game to play on
+        return False
+    st.pending = (p[0], p[1], again)
+    return bool(again)
+
+
+def _seen_now(game: Game, seat: int) -> dict[str, set[int]]:
+    """Per kind, every component `seat` sees now: in a zone it sees, on a board, named
+    where it looks."""
+    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    out = _seen_named(game, seat)
+    for kind, placed in on_boards(a, layout, st).items():
+        out.setdefault(kind, set()).update(placed)
+    for zone, owner, i in zone_lists(a, layout, st):
+        if zone_seen(zone, owner, seat) and st.z[i]:
+            out.setdefault(zone.kind, set()).update(st.z[i])
+    return out
 
 
 def _backs(a: Analysis, kind: str) -> list[Any] | None:
