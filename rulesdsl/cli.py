@@ -1,5 +1,5 @@
 """The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, report,
-export, diff, perft, agents, serve, lsp.
+export, diff, perft, agents, strength, serve, lsp.
 
 Every bad input (a rule file, a saved game, an argument) ends with a message for people
 and a non-zero exit, never a Python traceback: exit 1 for errors in the rules or the game,
@@ -263,6 +263,22 @@ def build_parser() -> Parser:
     sv.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                     help="pause before each bot's move, so people can follow (default 0.6)")
     sub.add_parser("agents", help="list the agents and their parameters")
+
+    st = sub.add_parser("strength", help="a round robin among agents on a rule file: each "
+                        "one's share of first places, with 95%% intervals, and its thinking "
+                        "time")
+    st.add_argument("file", metavar="FILE")
+    st.add_argument("--agents", default=None, metavar="AGENTS",
+                    help="the agents of the round robin, comma-separated, presets too "
+                         "(default random,greedy,mcts:sims=30,mcts:sims=100)")
+    st.add_argument("--games", type=_positive, default=100, help="games per pairing "
+                    "(default 100)")
+    st.add_argument("--players", type=_positive, help="number of players")
+    st.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
+    st.add_argument("--workers", type=_positive, default=1)
+    st.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                    metavar="NAME=VALUE", help="change a setting of the rules")
+    st.add_argument("--json", action="store_true")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     for command in sub.choices.values():  # --include after the command works too
@@ -603,6 +619,35 @@ def cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_strength(args: argparse.Namespace) -> int:
+    """A round robin among agents; every option is checked before the first game."""
+    from .strength import DEFAULT_AGENTS, describe, describe_pairing, ladder
+
+    text = args.agents or DEFAULT_AGENTS
+    agents = [str(spec) for spec in _strength_agents(text)]
+    rules = _load(args)
+    players = rules.check_players(args.players)
+    if len(set(agents)) != len(agents) or len(agents) < 2:
+        raise UsageError(f"--agents: a round robin needs at least two different agents, "
+                         f"not {text!r}")
+
+    def show(pairing: Any) -> None:
+        if not args.json:
+            print(describe_pairing(pairing), file=sys.stderr, flush=True)
+
+    out = ladder(args.file, agents, players, args.games, args.seed, args.workers,
+                 dict(args.settings) or None, show, rules)
+    print(json.dumps(out.to_json(), indent=1) if args.json else describe(out))
+    return 0
+
+
+def _strength_agents(text: str) -> list[AgentSpec]:
+    try:
+        return _agents(text)
+    except argparse.ArgumentTypeError as err:
+        raise UsageError(f"--agents: {err}") from None
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -617,7 +662,7 @@ COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run":
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
             "report": cmd_report, "export": cmd_export,
             "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "serve": cmd_serve,
-            "lsp": cmd_lsp}
+            "strength": cmd_strength, "lsp": cmd_lsp}
 
 
 # Commands that read their files, answer and end run without Python's cycle collector, from
