@@ -23,14 +23,14 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("quick", "greedy:samples=2,turn=8",
-           "one decision ahead (its turn played on) by the heuristic, two made-up games: "
-           "a few milliseconds a move, for a first look at a variant"),
-    Preset("good", "greedy:samples=8,turn=8",
-           "one decision ahead (its turn played on) by the heuristic, eight made-up "
-           "games: the default for balance studies"),
+    Preset("quick", "greedy",
+           "one decision ahead (its turn played on) by the heuristic or the scores, on four "
+           "made-up games: milliseconds a move, for a first look at a variant"),
+    Preset("good", "mcts:sims=50,depth=10",
+           "MCTS on a made-up game, 50 simulations, rollouts cut after 10 decisions and "
+           "judged by the heuristic: the default for balance studies"),
     Preset("strong", "mcts:sims=200,depth=20",
-           "MCTS on a made-up game, rollouts cut after 20 decisions by the heuristic: for "
+           "MCTS on a made-up game, 200 simulations, rollouts cut after 20 decisions: for "
            "a last check of a few hundred games"),
 )}
 
