@@ -121,3 +121,40 @@ def test_mean_interval_is_wilson_for_wins_and_normal_for_shares():
     assert mean == 0.75 and 0.3 < low < 0.75 < high < 1
     mean, low, high = mean_interval([0.5, 0.5, 1, 0])
     assert mean == 0.5 and low < 0.5 < high
+
+
+def test_the_standing_is_the_heuristic_else_the_scores_else_nothing():
+    from rulesdsl.loader import load
+
+    cromlech = load(GAMES / "cromlech" / "cromlech.rules").new_game(players=2, seed=1)
+    assert cromlech.standing() == [float(x) for x in cromlech.heuristic()]
+    pig = load(PIG).new_game(players=2, seed=1)
+    pig.apply("roll")
+    while pig.decider == 0 and not pig.over:
+        pig.apply("roll")
+    assert pig.standing() == [float(pig.counter("score", p)) for p in range(2)]
+    assert load(TICTACTOE).new_game(players=2, seed=1).standing() is None
+
+
+def test_widening_opens_few_options_best_first():
+    """Cronberg's first decision has dozens of places: with widen=1 and 16 simulations
+    the search opens at most sqrt(16) + 1 of them, the first the one greedy rates best."""
+    import random
+
+    from rulesdsl import Observation
+    from rulesdsl.agents.mcts import Search
+    from rulesdsl.agents.search import Budget, Settings
+    from rulesdsl.loader import load
+
+    game = load(GAMES / "cronberg" / "cronberg.rules").new_game(players=2, seed=3)
+    while game.num_options() < 20:
+        game.apply_index(0)
+    world = Observation(game, game.decider).sample_game(random.Random(1))
+    settings = Settings(sims=16, depth=5)
+    search = Search(world, settings, random.Random(2), True, widen=1.0)
+    search.run(Budget(settings), 16)
+    opened = [k for k in search.root.kids if k is not None]
+    assert 1 <= len(opened) <= 5 < game.num_options()
+    plain = Search(world, settings, random.Random(2), True)
+    plain.run(Budget(settings), 16)
+    assert sum(k is not None for k in plain.root.kids) == 16
