@@ -158,3 +158,12 @@ def test_widening_opens_few_options_best_first():
     plain = Search(world, settings, random.Random(2), True)
     plain.run(Budget(settings), 16)
     assert sum(k is not None for k in plain.root.kids) == 16
+
+
+def test_a_spec_is_named_by_its_preset():
+    from rulesdsl.agents.presets import preset_of
+
+    assert preset_of(PRESETS["good"].spec) == "good"
+    assert preset_of("good") == "good"
+    assert preset_of("greedy:samples=4") == "quick"  # the default written out
+    assert preset_of("random") is None and preset_of("bogus!") is None
