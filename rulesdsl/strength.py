@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents import make_agent, parse_agents
+from .agents.presets import preset_of
 from .interpreter.game import Rules
 from .interpreter.observation import Observation
 from .runner import AGENT_SEED_STRIDE, wilson
@@ -91,7 +92,8 @@ class Ladder:
         return {
             "file": self.file, "players": self.players, "games": self.games,
             "chance": round(self.chance, 4),
-            "ratings": [{"agent": r.agent, "score": round(r.score, 4),
+            "ratings": [{"agent": r.agent, "preset": preset_of(r.agent),
+                         "score": round(r.score, 4),
                          "interval": [round(r.low, 4), round(r.high, 4)], "games": r.games,
                          "seconds_per_move": round(r.seconds_per_move, 5)}
                         for r in self.ratings],
@@ -240,7 +242,9 @@ def describe(out: Ladder) -> str:
              f"scores {out.chance:.2f}", "", "ratings (mean share of first places seated "
              "with the others, 95% interval; CPU seconds a decision):"]
     for r in sorted(out.ratings, key=lambda r: -r.score):
-        lines.append(f"  {r.agent:<28} {r.score:.3f} ({r.low:.3f} to {r.high:.3f}) over "
+        preset = preset_of(r.agent)
+        name = f"{r.agent} ({preset})" if preset else r.agent
+        lines.append(f"  {name:<28} {r.score:.3f} ({r.low:.3f} to {r.high:.3f}) over "
                      f"{r.games} games; {r.seconds_per_move:.4f} s a decision")
     lines += ["", "pairings (the first agent in one seat, the second in every other):"]
     lines += [describe_pairing(p) for p in out.pairings]
