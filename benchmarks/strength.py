@@ -10,7 +10,9 @@ machine).
 Reported: wins alone, shared first places and losses of the agent under test; its score
 (1 a win alone, 1/k a first place shared by k, 0 otherwise) with a 95% interval; its mean
 score in the game, where the game keeps one; and its thinking time per decision (those
-where it had more than one option), mean and largest.
+where it had more than one option), mean and largest, in CPU seconds of the process (the
+machine is shared: the clock would count other programs' work). `rulesdsl strength` plays
+a round robin of several agents with the same games (`rulesdsl/strength.py`).
 
 Usage, from the repository root:
 
@@ -28,37 +30,18 @@ from typing import Any
 
 import rulesdsl
 from benchmarks.stats import mean_interval, percent
-from rulesdsl.agents import make_agent, parse_agents
-from rulesdsl.runner import AGENT_SEED_STRIDE
+from rulesdsl.agents import parse_agents
+from rulesdsl.strength import play_game
 
 
 def play_one(args: tuple) -> dict[str, Any]:
     """One game: the agent under test at seat `me`, the opponent at the others."""
     path, settings, players, seed, me, agent, against = args
     rules = rulesdsl.load(path, settings or None)
-    game = rules.new_game(players=players, seed=seed)
-    agents = [make_agent(agent if p == me else against,
-                         seed * AGENT_SEED_STRIDE + p)
-              for p in range(players)]
-    times: list[float] = []
-    while not game.over:
-        seat = game.decider
-        if seat is None:
-            game.roll_chance()
-            continue
-        n = game.num_options()
-        start = time.perf_counter()
-        i = agents[seat].choose(rulesdsl.Observation(game, seat, n))
-        if seat == me and n > 1:
-            times.append(time.perf_counter() - start)
-        game.apply_index(i)
-    result = game.result
-    assert result is not None
-    firsts = result.winners
-    return {"score": 1 / len(firsts) if me in firsts else 0.0,
-            "alone": firsts == [me], "shared": me in firsts and len(firsts) > 1,
-            "points": result.scores[me] if result.scores is not None else None,
-            "times": times, "decisions": len(game.history)}
+    g = play_game(rules, players, seed, me, agent, against)
+    return {"score": g.score, "alone": g.alone, "shared": g.score > 0 and not g.alone,
+            "points": g.points, "seconds": g.seconds, "moves": g.decisions,
+            "longest": g.longest, "decisions": g.length}
 
 
 def measure(path: str, agent: str, against: str, players: int | None, games: int,
@@ -77,7 +60,7 @@ def measure(path: str, agent: str, against: str, players: int | None, games: int
         results = [play_one(job) for job in jobs]
     seconds = time.perf_counter() - start
     mean, low, high = mean_interval([r["score"] for r in results])
-    times = [t for r in results for t in r["times"]]
+    moves = sum(r["moves"] for r in results)
     points = [r["points"] for r in results if r["points"] is not None]
     return {
         "file": path, "players": players, "agent": agent, "against": against,
@@ -87,8 +70,9 @@ def measure(path: str, agent: str, against: str, players: int | None, games: int
         "losses": sum(r["score"] == 0 for r in results),
         "score": round(mean, 4), "interval": [round(low, 4), round(high, 4)],
         "mean_points": round(sum(points) / len(points), 2) if points else None,
-        "seconds_per_move": round(sum(times) / len(times), 4) if times else 0.0,
-        "longest_move": round(max(times), 3) if times else 0.0,
+        "seconds_per_move": round(sum(r["seconds"] for r in results) / moves, 4)
+        if moves else 0.0,
+        "longest_move": round(max(r["longest"] for r in results), 3),
         "decisions_per_game": round(sum(r["decisions"] for r in results) / games, 1),
         "seconds": round(seconds, 1),
     }

@@ -1,5 +1,5 @@
 """The `rulesdsl` command line: check, validate, ast, run, replay, play, simulate, report,
-export, diff, perft, agents, games, serve, lsp.
+export, diff, perft, agents, strength, games, serve, lsp.
 
 Wherever a command takes a rule file, it takes the name of a shipped game too
 (`rulesdsl play cromlech`, catalogue.py); a path that exists wins over a name.
@@ -288,6 +288,22 @@ def build_parser() -> Parser:
     sub.add_parser("agents", help="list the agents and their parameters")
     sub.add_parser("games", help="list the shipped games and their variants, by the names "
                    "every command takes in place of a rule file")
+
+    st = sub.add_parser("strength", help="a round robin among agents on a rule file: each "
+                        "one's share of first places, with 95%% intervals, and its thinking "
+                        "time")
+    st.add_argument("file", metavar="FILE")
+    st.add_argument("--agents", default=None, metavar="AGENTS",
+                    help="the agents of the round robin, comma-separated, presets too "
+                         "(default random,greedy,mcts:sims=30,mcts:sims=100)")
+    st.add_argument("--games", type=_positive, default=100, help="games per pairing "
+                    "(default 100)")
+    st.add_argument("--players", type=_positive, help="number of players")
+    st.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
+    st.add_argument("--workers", type=_positive, default=1)
+    st.add_argument("--set", type=_setting, action="append", default=[], dest="settings",
+                    metavar="NAME=VALUE", help="change a setting of the rules")
+    st.add_argument("--json", action="store_true")
 
     sub.add_parser("lsp", help="start the language server on stdin and stdout (for editors)")
     for command in sub.choices.values():  # --include after the command works too
@@ -654,6 +670,35 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_strength(args: argparse.Namespace) -> int:
+    """A round robin among agents; every option is checked before the first game."""
+    from .strength import DEFAULT_AGENTS, describe, describe_pairing, ladder
+
+    text = args.agents or DEFAULT_AGENTS
+    agents = [str(spec) for spec in _strength_agents(text)]
+    rules = _load(args)
+    players = rules.check_players(args.players)
+    if len(set(agents)) != len(agents) or len(agents) < 2:
+        raise UsageError(f"--agents: a round robin needs at least two different agents, "
+                         f"not {text!r}")
+
+    def show(pairing: Any) -> None:
+        if not args.json:
+            print(describe_pairing(pairing), file=sys.stderr, flush=True)
+
+    out = ladder(args.file, agents, players, args.games, args.seed, args.workers,
+                 dict(args.settings) or None, show, rules)
+    print(json.dumps(out.to_json(), indent=1) if args.json else describe(out))
+    return 0
+
+
+def _strength_agents(text: str) -> list[AgentSpec]:
+    try:
+        return _agents(text)
+    except argparse.ArgumentTypeError as err:
+        raise UsageError(f"--agents: {err}") from None
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
@@ -668,7 +713,7 @@ COMMANDS = {"check": cmd_check, "validate": cmd_validate, "ast": cmd_ast, "run":
             "replay": cmd_replay, "play": cmd_play, "simulate": cmd_simulate,
             "report": cmd_report, "export": cmd_export,
             "perft": cmd_perft, "diff": cmd_diff, "agents": cmd_agents, "games": cmd_games,
-            "serve": cmd_serve, "lsp": cmd_lsp}
+            "strength": cmd_strength, "serve": cmd_serve, "lsp": cmd_lsp}
 
 # the arguments that name rule files, whatever the command: each may be a catalogue name
 RULE_FILE_ARGUMENTS = ("file", "files", "a", "b", "rules")

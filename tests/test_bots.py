@@ -204,7 +204,8 @@ def test_the_check_catches_a_search_that_sees_the_bid_or_the_prizes():
 
 
 def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():
-    data = peeking.measure(games=300, seed=1)
+    # 500 games: greedy, which plays its turn on, ends them sooner than it did
+    data = peeking.measure(games=500, seed=1)
     one, not_one = data["one"], data["not_one"]
     assert one["decisions"] > 30 and not_one["decisions"] > 200
     p1, p0 = one["rate"], not_one["rate"]

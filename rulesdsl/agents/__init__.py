@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..interpreter.observation import Observation
-from .basic import FirstAgent, GreedyAgent, RandomAgent
+from .basic import FirstAgent, RandomAgent
+from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
 from .registry import REGISTRY, AgentError, AgentSpec, Parameter

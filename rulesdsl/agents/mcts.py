@@ -24,6 +24,11 @@ without proofs, among whose options the best proved are taken by visits: the bot
 not resign to a perfect opponent it may not face, but keeps the lines where the
 opponent most often goes wrong.
 
+Progressive widening (`widen=C`, off by default): a decision opens a new option only while
+it has fewer than C * sqrt(visits) open, so where there are hundreds of options (a tile's
+places) the simulations go to a few; the first position's options are then opened best
+first by the decider's margin one step on (the rules' heuristic, or the scores).
+
 With hidden information, this is MCTS on a sampled state: it plays as if the made-up game
 were the real one (it never sees the real one). `worlds=K` shares the simulations between
 K made-up games and adds up the visits of the seat's options (which are the same in all).
@@ -46,7 +51,9 @@ from .search import (
     Returns,
     Scale,
     Settings,
+    margins,
     mean_worth,
+    place_returns,
     returns_of,
     rollout,
     score_share,
@@ -79,8 +86,10 @@ class Node:
 class Search:
     """One UCT search of one made-up game, for the seat deciding in it."""
 
-    def __init__(self, world: Game, settings: Settings, rng: random.Random, solve: bool):
+    def __init__(self, world: Game, settings: Settings, rng: random.Random, solve: bool,
+                 widen: float = 0.0):
         self.world = world
+        self.widen = widen
         self.settings = settings
         self.rng = rng
         self.solve = solve
@@ -91,6 +100,9 @@ class Search:
 
     def run(self, budget: Budget, sims: int) -> None:
         """Up to `sims` simulations within the budget (fewer once the root is proved)."""
+        if self.widen and self.root.kids is None and not self.world.over:
+            self._expand(self.root, self.world.copy())
+            self._order_by_standing(self.root)
         for _ in range(sims):
             if self.root.proved is not None or not budget.more():
                 return
@@ -110,7 +122,7 @@ class Search:
                 i = self._outcome(node)
                 game.roll_chance(i)
             else:
-                if node.untried:
+                if node.untried and self._widens(node):
                     i = node.untried.pop()
                 else:
                     i = self._select(node)
@@ -146,6 +158,36 @@ class Search:
             node.untried = list(range(n))
             self.rng.shuffle(node.untried)
 
+    def _order_by_standing(self, node: Node) -> None:
+        """With widening, the first position's options are opened best first by the
+        decider's margin one step on (`Game.standing`; an option that ends the game by its
+        place), the prior that decides which of hundreds of options are searched at all."""
+        seat = node.seat
+        if seat < 0 or self.world.standing() is None:
+            return
+        worth = {}
+        for i in node.untried:
+            after = self.world.copy()
+            after.auto_chance = True
+            after.apply_index(i)
+            result = after.result
+            if result is not None:
+                worth[i] = (place_returns(result.ranking)[seat] - 0.5) * 1e9
+            else:
+                worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
+        node.untried.sort(key=worth.__getitem__)  # popped from the end: the best first
+
+    def _widens(self, node: Node) -> bool:
+        """Whether a decision node takes a new option now: always without `widen`; with
+        it, while it has fewer than `widen` * sqrt(visits) options (at least one), so a
+        decision of hundreds of options spends its simulations on a few before more."""
+        widen = self.widen
+        if not widen:
+            return True
+        assert node.kids is not None
+        opened = len(node.kids) - len(node.untried)
+        return opened < 1 or opened < widen * math.sqrt(node.n)
+
     def _outcome(self, node: Node) -> int:
         odds = node.odds
         kids = node.kids
@@ -171,7 +213,8 @@ class Search:
         kids = node.kids
         assert kids is not None
         for i, kid in enumerate(kids):
-            assert kid is not None
+            if kid is None:  # not opened yet (progressive widening)
+                continue
             if kid.proved is not None:
                 v = self._worth(kid.proved, seat)
             else:
@@ -274,15 +317,22 @@ class MCTSAgent:
         Parameter("worlds", "int", 1, "made-up games a move's simulations are shared "
                   "between (for hidden information)", 1),
         Parameter("solve", "bool", True, "prove finished lines (MCTS-Solver)"),
+        Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
+                  "option while it has fewer than widen * sqrt(visits) (0: every option "
+                  "at once)", 0),
     )
 
-    def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True, **params: Any):
+    def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True,
+                 widen: float = 0.0, **params: Any):
         self.rng = random.Random(seed)
         self.settings = Settings.of(params)
         if worlds < 1:
             raise ValueError("worlds must be at least 1")
         self.worlds = worlds
         self.solve = solve
+        if widen < 0:
+            raise ValueError("widen must be at least 0")
+        self.widen = widen
         self.last: Report | None = None
 
     def choose(self, observation: Observation) -> int:
@@ -294,7 +344,7 @@ class MCTSAgent:
         totals: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
         for k in range(self.worlds):
             world = observation.sample_game(self.rng)
-            search = Search(world, self.settings, self.rng, self.solve)
+            search = Search(world, self.settings, self.rng, self.solve, self.widen)
             share = (self.settings.sims * (k + 1)) // self.worlds - \
                 (self.settings.sims * k) // self.worlds
             begun = budget.done
@@ -304,7 +354,7 @@ class MCTSAgent:
                 # every option is proved no better than a loss (or a draw) against perfect
                 # play: the rest of the budget goes to a search without proofs, whose
                 # visits favour the options where an imperfect opponent most often errs
-                hopeful = Search(world, self.settings, self.rng, False)
+                hopeful = Search(world, self.settings, self.rng, False, self.widen)
                 hopeful.run(budget, share - (budget.done - begun))
                 stats = [(proved, visits, mean) for (proved, _, _), (_, visits, mean)
                          in zip(stats, hopeful.visits())]

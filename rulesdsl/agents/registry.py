@@ -1,7 +1,8 @@
 """Which agents there are, what parameters each takes, and how a command line names them.
 
 Stage: run (the agents' side). An agent is named by a spec such as `mcts:sims=400,c=1.4`:
-its name, then after a colon its parameters, `key=value` separated by commas. A list of
+its name, then after a colon its parameters, `key=value` separated by commas; or by a
+preset's name (`quick`, `good`, `strong`: `presets.py`), which stands for its spec. A list of
 agents for the seats is the same, comma-separated: `mcts:sims=400,random` is MCTS with 400
 simulations and a random agent (a part with `=` belongs to the agent before it).
 
@@ -22,6 +23,7 @@ from typing import Any
 
 from .parameters import AgentError, Parameter
 from .parameters import show as _show
+from .presets import PRESETS
 
 ENTRY_POINT_GROUP = "rulesdsl.agents"
 
@@ -44,7 +46,8 @@ Factory = Callable[..., Any]
 
 def _builtin() -> dict[str, Factory]:
     # imported here: the search agents import the interpreter, the registry must not
-    from .basic import FirstAgent, GreedyAgent, RandomAgent
+    from .basic import FirstAgent, RandomAgent
+    from .greedy import GreedyAgent
     from .ismcts import ISMCTSAgent
     from .mcts import MCTSAgent
 
@@ -113,6 +116,13 @@ class Registry:
                                      "agent's name, as in mcts:sims=400")
                 specs[-1][1].append(_pair(specs[-1][0], part))
                 continue
+            if name.strip() in PRESETS and name.strip() not in self._load():
+                if colon:
+                    raise AgentError(f"the preset {name.strip()!r} takes no parameters: "
+                                     f"name its agent instead "
+                                     f"({PRESETS[name.strip()].spec})")
+                specs.extend(_preset(name.strip()))
+                continue
             specs.append((name.strip(), []))
             if colon:
                 for item in first.split(":"):
@@ -161,6 +171,12 @@ class Registry:
                 raise AgentError(f"{spec}: {exc}") from None
 
         return make
+
+
+def _preset(name: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The agent a preset stands for, as the parser holds a part: its name and pairs."""
+    agent, _, rest = PRESETS[name].spec.partition(":")
+    return [(agent, [_pair(agent, item) for item in rest.split(",") if item])]
 
 
 def _pair(agent: str, item: str) -> tuple[str, str]:

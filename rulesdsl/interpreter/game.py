@@ -558,6 +558,21 @@ class Game(Reading):
         finally:
             st.steps = steps
 
+    def standing(self) -> list[float] | None:
+        """Each seat's standing as a game stands (higher: better placed): the rules'
+        `heuristic`, else the scores (the `score` counter, or the first key of `rank`),
+        else None. Like `heuristic`, for bots' made-up games, never the real one."""
+        h = self.heuristic()
+        if h is not None:
+            return [float(x) for x in h]
+        score = self.rules.analysis.counters.get("score")
+        if score is not None and [d[0] for d in score.dims] == ["player"]:
+            base = self.rules.layout.counter["score"]
+            return [float(x) for x in self.st.v[base:base + self.st.np]]
+        if self.program.score is not None and not self.rules.analysis.team_size:
+            return [float(x) for x in self._score()]
+        return None
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
         return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,

@@ -1,0 +1,67 @@
+"""Named presets for studies: `--agents quick|good|strong`.
+
+Stage: run (the agents' side). A preset is a name for an agent and its parameters, chosen
+by measuring (docs/agents.md, "Presets", gives each one's strength against the one below
+it and its cost per game in every seed game). Where an agent list is read (`--agents` of
+run, play, simulate, validate and strength), a preset's name stands for its agent: the
+registry replaces it by the spec it names, so records and reports show the agent that
+really played. A preset takes no parameters: to change one, name the agent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A preset: its name, the agent spec it stands for, and a line on what it is for."""
+
+    name: str
+    spec: str
+    use: str
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("quick", "greedy",
+           "one decision ahead (its turn played on) by the heuristic or the scores, on four "
+           "made-up games: milliseconds a move, for a first look at a variant"),
+    Preset("good", "mcts:sims=50,depth=10",
+           "MCTS on a made-up game, 50 simulations, rollouts cut after 10 decisions and "
+           "judged by the heuristic: the default for balance studies"),
+    Preset("strong", "mcts:sims=200,depth=20",
+           "MCTS on a made-up game, 200 simulations, rollouts cut after 20 decisions: for "
+           "a last check of a few hundred games"),
+)}
+
+
+def preset_table() -> list[dict[str, str]]:
+    """Every preset as plain data (name, spec, use), in order from the quickest."""
+    return [{"name": p.name, "spec": p.spec, "use": p.use} for p in PRESETS.values()]
+
+
+def preset_of(spec: str) -> str | None:
+    """The preset a spec's text stands for (`mcts:sims=50,depth=10` -> `good`; defaults
+    written out or left out alike), or None: a report names the bots by their preset
+    where they have one."""
+    from .registry import REGISTRY
+
+    def full(text: str) -> list[tuple[str, dict]] | None:
+        try:
+            parsed = REGISTRY.parse(text)
+        except ValueError:
+            return None
+        out = []
+        for agent in parsed:
+            values = {p.name: p.default for p in REGISTRY.parameters(agent.name) or ()}
+            values.update(agent.params)
+            out.append((agent.name, values))
+        return out
+
+    wanted = full(spec)
+    if wanted is None:
+        return None
+    for preset in PRESETS.values():
+        if full(preset.spec) == wanted:
+            return preset.name
+    return None
