@@ -187,20 +187,33 @@ def test_a_module_the_sandbox_refuses_is_never_built(monkeypatch):
         native.Cython().load(module, "<rules x>", [-1, -1], {})
 
 
-def test_a_kept_build_is_read_only_from_a_file_nobody_else_may_write(tmp_path):
-    kept = tmp_path / "rules_x.so"
-    kept.write_bytes(b"built")
-    os.chmod(kept, 0o600)
-    assert native._trusted(kept) == b"built"
-    os.chmod(kept, 0o620)
-    assert native._trusted(kept) is None
-    os.chmod(kept, 0o602)
-    assert native._trusted(kept) is None
-    link = tmp_path / "rules_y.so"
-    link.symlink_to(kept)
-    os.chmod(kept, 0o600)
-    assert native._trusted(link) is None
-    assert native._trusted(tmp_path / "none.so") is None
+def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatch):
+    """The build is kept in the user's cache folder, signed with its key: read back, it is
+    not built again; tampered with or planted, it is built again (loading it would run
+    its code)."""
+    from rulesdsl import cachedir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    builds: list[str] = []
+
+    def build(name, text):
+        builds.append(name)
+        return b"built " + text.encode()
+
+    monkeypatch.setattr(native, "_build", build)
+    said: list[int] = []
+    assert native._kept_or_built("rules_x", "one", lambda: said.append(1)) == b"built one"
+    assert native._kept_or_built("rules_x", "one", lambda: said.append(1)) == b"built one"
+    assert builds == ["rules_x"] and said == [1]
+    (kept,) = (tmp_path / "rulesdsl").glob("rules_x*")
+    kept.write_bytes(kept.read_bytes()[:-1] + b"!")   # tampered: built again
+    assert native._kept_or_built("rules_x", "one", lambda: None) == b"built one"
+    kept.write_bytes(b"planted")                        # not signed: built again
+    assert native._kept_or_built("rules_x", "one", lambda: None) == b"built one"
+    assert builds == ["rules_x"] * 3
+    with cachedir.open_private() as folder:
+        assert folder.read(kept.name) == b"built one"
 
 
 def test_the_text_built_maps_each_line_to_its_rule():

@@ -13,10 +13,10 @@ is made from the text itself, so a runtime error names the rule file's line as o
 plain path (Cython adds each function it leaves to the traceback, with its line).
 
 The build (Cython to C, then the C compiler; about 7 s for a small game, minutes for
-Cromlech) is kept in the user's private cache folder (cachedir.private_folder), named by
-a digest of the checked text, the engine, Cython's version and the compiler flags: the
-same rules build once. Loading a kept build runs its code, so it is loaded only from that
-folder, owned by the user, writable by nobody else, as the parse cache's pickles are.
+Cromlech) is kept in the user's private cache folder (cachedir.open_private), named by a digest of
+the checked text, the engine, Cython's version and the compiler flags: the same rules
+build once. Loading a kept build runs its code, so it is loaded only as the parse cache's
+pickles are: a file of the user's own in that folder, signed with the folder's key.
 Without Cython, a C compiler or Python's headers, `NativeUnavailable` says what is missing,
 and the plain path runs.
 """
@@ -29,7 +29,6 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import sysconfig
@@ -126,17 +125,9 @@ class Cython:
             raise NativeUnavailable(lacking)
         text, table = source_of(module, line_sids, namespace)
         name = "rules_" + _digest(text)
-        folder = cachedir.private_folder()
-        kept = folder / f"{name}{_suffix()}" if folder is not None else None
-        built = _trusted(kept) if kept is not None else None
-        if built is None:
-            self.report(f"building the native module of {_shown(filename)} "
-                        "(once: it is kept in the cache)")
-            built = _build(name, text)
-            if kept is not None:
-                cachedir.write_whole(kept, built)
-        elif kept is not None:
-            cachedir.used(kept)
+        built = _kept_or_built(name, text, lambda: self.report(
+            f"building the native module of {_shown(filename)} (once: it is kept in the "
+            "cache)"))
         loaded = _instance(name, built)
         loaded.__dict__.update(namespace)
         self.fell_back = None
@@ -160,18 +151,24 @@ def _suffix() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def _trusted(path: Path) -> bytes | None:
-    """The kept build at `path`, if it is a plain file of the user's that nobody else may
-    write (the folder itself was checked by private_folder); else None."""
-    try:
-        info = path.lstat()
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return None
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            return None
-        return path.read_bytes()
-    except OSError:
-        return None
+def _kept_or_built(name: str, text: str, building: Callable[[], None]) -> bytes:
+    """The built module named `name`: as the user's cache folder keeps it (a file of the
+    user's own that the folder's key signed: loading it runs its code, as unpickling a
+    kept tree does), else built (said first by `building`) and kept, signed."""
+    file = f"{name}{_suffix()}"
+    folder = cachedir.open_private()
+    if folder is None:
+        building()
+        return _build(name, text)
+    with folder:
+        built = folder.read(file)
+        if built is not None:
+            folder.used(file)
+            return built
+        building()
+        built = _build(name, text)
+        folder.write(file, built)
+        return built
 
 
 def _build(name: str, text: str) -> bytes:
