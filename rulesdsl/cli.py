@@ -484,6 +484,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         play_out(game, agents, flush, script.roll() if script else None)
     except RecordEnded:
         flush()
+        if script is not None and script.record.made_up is not None:
+            _replay_made_up(game, script.record.made_up, say)
         say(f"the record ends here, after {len(game.history)} steps; the game goes on")
         return 0
     except RulesError as err:
@@ -502,6 +504,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_made_up(game: Game, made_up: Any, say: Callable[[str], None]) -> None:
+    """The end of a record whose error happened in a game a bot made up: that game made
+    again, and its steps taken to the error (raised as R012, as it was reported)."""
+    from .interpreter.observation import in_made_up_game
+    from .interpreter.records import play_made_up
+
+    say(f"player {made_up.seat + 1}'s bot makes up a game (sample seed {made_up.seed}) and "
+        f"takes {len(made_up.steps)} steps in it")
+    try:
+        play_made_up(game, made_up)
+    except RulesError as err:
+        if err.made_up is None or not err.diagnostics[0].code.startswith("R"):
+            raise
+        raise in_made_up_game(err, err.made_up) from None
+    say("the made-up game plays on without an error: the sampler has changed since")
+
+
 def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: int,
              steps: list[int]) -> RulesError:
     """A run stopped by a rule: where it happened, and its record (not for a replay: the
@@ -511,7 +530,8 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
     if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
         return err
     return report_failure(rules, args.file, players,
-                          Failed(args.seed, list(steps), err.diagnostics[0]), args.agents, None,
+                          Failed(args.seed, list(steps), err.diagnostics[0], err.made_up),
+                          args.agents, None,
                           args.records)
 
 

@@ -133,6 +133,9 @@ class RulesError(Exception):
     def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
         self.diagnostics = diagnostics
         self.sources = sources or {}
+        # raised in a game a bot made up: which seat, the sample seed, the steps taken in
+        # it (see interpreter/observation.py); None for a real game
+        self.made_up: dict[str, Any] | None = None
         super().__init__(self.render())
 
     def render(self) -> str:

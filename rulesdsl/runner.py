@@ -43,6 +43,7 @@ class Failed:
     seed: int
     steps: list[int]
     diagnostic: Diagnostic
+    made_up: dict[str, Any] | None = None   # it happened in a game a bot made up
 
 
 def play_game(rules: Rules, players: int, seed: int, agent_names: Sequence[AgentSpec | str],
@@ -60,7 +61,7 @@ def play_game(rules: Rules, players: int, seed: int, agent_names: Sequence[Agent
         return game, None
     except RulesError as err:
         steps = list(game.history) if game is not None else []
-        return None, Failed(seed, steps, err.diagnostics[0])
+        return None, Failed(seed, steps, err.diagnostics[0], err.made_up)
 
 
 def seat_agents(names: Sequence[AgentSpec | str], players: int) -> list[str]:
@@ -79,7 +80,7 @@ def report_failure(rules: Rules, path: str, players: int, failed: Failed,
     d = failed.diagnostic
     agents = seat_agents(agent_names, players) if agent_names else []
     record = make_record(rules, path, players, failed.seed, failed.steps, agents, number, d,
-                         chance)
+                         chance, failed.made_up)
     game = "a game" if number is None else f"game {number}" + (
         f" (of {total})" if total is not None else "")
     who = f", agents {', '.join(agents)}" if agents else ""

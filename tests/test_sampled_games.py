@@ -107,3 +107,69 @@ def test_the_rule_files_use_each_secret_construct() -> None:
     both = SUSHI.read_text() + IN_TURN.read_text()
     assert "chooses in secret" in both and "secretly" in both
     assert rulesdsl.load(IN_TURN).name == "Sushi Go: picks in turn"
+
+
+# ---- an error in a bot's made-up game is told as such, and its record makes it again ------
+
+NOTED = """game "Noted"
+players 2
+
+enum Suit: Red, Blue
+kind Card(name, suit):
+    3 x "red", Red
+    3 x "blue", Blue
+
+zone deck: Card hidden
+zone hand per player: Card owner
+zone table: Card public
+counter noted per player = none secret holding Suit
+
+setup:
+    for each c in Card:
+        move c to deck
+    shuffle deck
+    for each p in players:
+        move top(deck) to hand of p
+        set noted of p = suit of top(hand of p)
+
+play:
+    turns:
+        choose n in 1..2 as "wait {n}"
+        if n == 2:
+            let c = first(x in hand of current where suit of x == noted of current)
+            move c from hand of current to table
+            win current
+"""
+
+
+def test_an_error_in_a_made_up_game_is_told_and_replayed(tmp_path, capsys) -> None:
+    """A suit worked out from a hidden hand into a secret counter is not worked out again
+    when the hand is dealt anew (docs/visibility.md): a greedy bot's look-ahead can meet
+    R007 in its made-up game though the game itself never does. It is reported as R012,
+    with the seat and the sample seed, and the record's replay makes that game again and
+    stops at the same error."""
+    from rulesdsl.cli import main
+    from rulesdsl.interpreter.records import read_record
+    from rulesdsl.runner import play_game, report_failure
+
+    (tmp_path / "noted.rules").write_text(NOTED, encoding="utf-8")
+    path = str(tmp_path / "noted.rules")
+    rules = rulesdsl.load(path)
+    failed = None
+    for seed in range(1, 30):
+        _, failed = play_game(rules, 2, seed, ["greedy"])
+        if failed is not None:
+            break
+    assert failed is not None
+    d = failed.diagnostic
+    assert d.code == "R012" and "made up for player" in d.message and "sample seed" in d.message
+    assert "error[R007]" in d.message and d.span is not None and d.span.line == 27
+    assert failed.made_up is not None
+    report_failure(rules, path, 2, failed, ["greedy"], 1, tmp_path)
+    (written,) = tmp_path.glob("*.record.json")
+    assert read_record(written).made_up is not None
+    capsys.readouterr()
+    assert main(["replay", str(written)]) == 1
+    out, err = capsys.readouterr()
+    assert "error[R012]" in err and "the record ends here" not in out
+    assert f"sample seed {failed.made_up['seed']}" in err

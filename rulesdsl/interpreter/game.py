@@ -334,7 +334,8 @@ class Game(Reading):
     # a game is copied for every simulation a search runs: slots make it smaller, quicker
     # to make and quicker to read
     __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
-                 "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by")
+                 "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by",
+                 "origin")
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
@@ -358,6 +359,9 @@ class Game(Reading):
         self.decisions = 0              # decisions taken (chance outcomes not counted)
         self.limit = rules.limit        # the game ends at this many decisions
         self.ended_by = "rules"         # or "limit", once it has ended there
+        # a game the sampler made up: (the seat, the sample seed, the length of the history
+        # when it was made), so that an error in it says so (see `made_up`)
+        self.origin: tuple[int, int, int] | None = None
 
     @property
     def history(self) -> list[int]:
@@ -628,10 +632,20 @@ class Game(Reading):
                 raise RuleRuntimeError("R003", "the rules stopped without ending the game "
                                        "or asking for a decision", None)
         except RuleRuntimeError as err:
-            raise RulesError([err.diagnostic], self.rules.sources) from None
+            raise self.made_up(RulesError([err.diagnostic], self.rules.sources)) from None
         self.over = st.result is not None
         if self.decisions >= self.limit and not self.over:
             self._stop_at_limit()
+
+    def made_up(self, err: RulesError) -> RulesError:
+        """An error of the rules in this game, told where it happened when the game is one
+        the sampler made up for a seat: the seat, the sample seed and the steps taken in
+        it since (with the last, which failed), enough to make it again."""
+        if self.origin is not None and err.made_up is None:
+            seat, seed, base = self.origin
+            err.made_up = {"seat": seat, "seed": seed, "steps": self.history[base:],
+                           "auto_chance": self.st.auto}
+        return err
 
     def play_by_number(self, choose: list[Callable[[int], int]]) -> None:
         """Play to the end, seat p's decisions taken by `choose[p](number of options)`
@@ -782,6 +796,7 @@ class Game(Reading):
         new.decisions = self.decisions
         new.limit = self.limit
         new.ended_by = self.ended_by
+        new.origin = self.origin
         return new
 
     # ---- saving ------------------------------------------------------------------------

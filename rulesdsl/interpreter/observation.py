@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ..diagnostics import RulesError
+from ..diagnostics import Diagnostic, RulesError
 from .game import Game
 from .public import Decision, Option
 from .sampling import sample_game
@@ -90,8 +90,10 @@ class Observation:
         """A whole game consistent with what this seat has seen, to search on: what the
         seat cannot see is made up afresh (see `sampling.py`). It may be copied and played
         on freely; it is not the real game, and the real game's hidden parts do not leak
-        into it."""
-        return sample_game(self._game, self.seat, rng)
+        into it. It is made from a seed drawn from `rng`: the same seed makes the same game
+        again (a record of a failure names it)."""
+        seed = rng.getrandbits(63)
+        return sample_game(self._game, self.seat, random.Random(seed), seed)
 
     def to_json(self) -> dict[str, Any]:
         """The observation as plain data (the view holds the log and, for the seat that
@@ -155,7 +157,9 @@ def play_out(game: Game, agents: Sequence[Chooser],
 def _choice(agent: Chooser, game: Game, seat: int, n: int) -> int:
     """The agent's choice. An agent that looks ahead may meet a rule's error in a game it
     made up: then the option that leads there in the game itself is taken, so that the
-    error happens in the game and its record reproduces it."""
+    error happens in the game and its record reproduces it. When no option does, the error
+    happened only in the made-up game: it is told so (R012), with the seat and the sample
+    seed, and carries what makes that game again (`RulesError.made_up`)."""
     try:
         return agent.choose(Observation(game, seat, n))
     except RulesError as err:
@@ -167,4 +171,20 @@ def _choice(agent: Chooser, game: Game, seat: int, n: int) -> int:
                 trial.apply_index(i)
             except RulesError:
                 return i
-        raise
+        if err.made_up is None:
+            raise
+        raise in_made_up_game(err, err.made_up) from None
+
+
+def in_made_up_game(err: RulesError, made_up: dict[str, Any]) -> RulesError:
+    """A rule's error met in a game the sampler made up for a bot, not in the game itself:
+    R012, at the rule's place, saying so."""
+    d = err.diagnostics[0]
+    told = Diagnostic("R012", f"in a game made up for player {made_up['seat'] + 1}'s bot "
+                              f"(sample seed {made_up['seed']}), not in the game itself: "
+                              f"{d.message} (error[{d.code}])", d.span,
+                      notes=[f"after {len(made_up['steps'])} steps of the bot's look-ahead "
+                             "in the made-up game"])
+    out = RulesError([told], err.sources)
+    out.made_up = made_up
+    return out

@@ -10,6 +10,7 @@ players, each step an option of the game at that point).
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from ..diagnostics import Diagnostic, RulesError
 from ..limits import MAX_RECORD_BYTES
 from ..paths import Unreadable, locate, read_text
 from .game import Game, Rules
-from .schema import Record, problem
+from .schema import MadeUp, Record, problem
 
 
 def bad(message: str) -> RulesError:
@@ -31,13 +32,16 @@ def bad(message: str) -> RulesError:
 def make_record(rules: Rules, path: str, players: int, seed: int, steps: list[int],
                 agents: list[str] | None = None, number: int | None = None,
                 error: Diagnostic | None = None,
-                chance: Literal["seeded", "chosen"] = "seeded") -> Record:
+                chance: Literal["seeded", "chosen"] = "seeded",
+                made_up: dict[str, Any] | None = None) -> Record:
     """The record of a game of these rules played from the start: `steps` is its history
-    (the decisions, and with `chance` "chosen" the chance outcomes too)."""
+    (the decisions, and with `chance` "chosen" the chance outcomes too); `made_up`, when
+    the error happened in a game a bot made up after the last step (`RulesError.made_up`)."""
     return Record(format="rulesdsl-record/1", file=str(path), game=rules.name, rules=rules.digest,
                   settings=dict(rules.settings), players=players, seed=seed, chance=chance,
                   steps=list(steps), agents=list(agents or []), game_number=number,
-                  error=error.to_json() if error is not None else None)
+                  error=error.to_json() if error is not None else None,
+                  made_up=MadeUp.model_validate(made_up) if made_up is not None else None)
 
 
 def record_name(record: Record) -> str:
@@ -146,6 +150,24 @@ def step(game: Game, record: Record, n: int) -> None:
         raise bad(f"step {n + 1} of the record is option {i}, but {what}: the record "
                    "does not fit these rules")
     game.apply_index(i)
+
+
+def play_made_up(game: Game, made_up: MadeUp) -> Game:
+    """Make again the game a bot made up where a record ends (the same seat and sample
+    seed) and take the steps the bot took in it: the last raises the error it met."""
+    from .sampling import sample_game
+
+    if made_up.seat >= game.players:
+        raise bad(f"the record's made-up game is for seat {made_up.seat + 1}, but the game "
+                  f"has {game.players} players")
+    world = sample_game(game, made_up.seat, random.Random(made_up.seed), made_up.seed)
+    world.auto_chance = made_up.auto_chance
+    for n, i in enumerate(made_up.steps):
+        if world.over or i >= world.num_options():
+            raise bad(f"step {n + 1} of the record's made-up game is option {i}, but the "
+                      "game made up does not have it: the record does not fit these rules")
+        world.apply_index(i)
+    return world
 
 
 def replay(record: Record, rules: Rules) -> Game:

@@ -89,7 +89,7 @@ def replay_hidden(game: Game, seat: int, rng: random.Random,
     anew fits (within a budget), one with them as they are is looked for; when none
     fits either, the game is copied as it is."""
     steps = secret_steps(game)
-    hidden = _hidden_choices(game, steps, seat, rng)
+    hidden = _hidden_choices(game, steps, seat)
     if not hidden:
         return game.copy(), False
     seen = _without_log(game.view(seat))
@@ -102,8 +102,7 @@ def replay_hidden(game: Game, seat: int, rng: random.Random,
     return game.copy(), False
 
 
-def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int,
-                    rng: random.Random) -> list[int]:
+def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int) -> list[int]:
     """The other seats' secret choices (their numbers among `steps`) not revealed to the
     seat. What was found revealed is kept with the game (`_disclosed`): a choice once
     revealed stays so as the game goes on."""
@@ -118,7 +117,9 @@ def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int,
         assert pending is not None
         if len(pending[2]) == 1:
             single.add(k)
-        elif not _stays_hidden(game, steps, k, seat, rng, hidden, seen):
+        # a generator of its own: whether the seat can tell is the same for every sample,
+        # and a sample's draws do not depend on what was found before
+        elif not _stays_hidden(game, steps, k, seat, random.Random(k), hidden, seen):
             revealed |= {k}
             hidden.remove(k)
     # a choice with one option is revealed with the next revealed choice of its seat

@@ -40,8 +40,10 @@ from .state import State
 from .visibility import on_boards, row_seen, zone_lists, zone_seen
 
 
-def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
-    """A game `seat` cannot tell from `game`, its hidden parts made up afresh."""
+def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None) -> Game:
+    """A game `seat` cannot tell from `game`, its hidden parts made up afresh. With the
+    `seed` that `rng` was made from, an error of the rules in it says that it happened in
+    a game made up for the seat, with the seed (`Game.origin`)."""
     seen = _seen_now(game, seat)
     world, replayed = replay_hidden(
         game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen))
@@ -52,6 +54,8 @@ def sample_game(game: Game, seat: int, rng: random.Random) -> Game:
     world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
     world.st.said = game.st.said
     world._disclosed = {}
+    if seed is not None:
+        world.origin = (seat, seed, len(world.history))
     return world
 
 

@@ -87,6 +87,17 @@ class SavedGame(_Model):
 Setting = StrictBool | StrictInt | StrictStr
 
 
+class MadeUp(_Model):
+    """Where a game a bot made up stopped: the seat it was made up for, the sample seed,
+    the steps the bot took in it (the last one failed), and whether it rolled chance at
+    once."""
+
+    seat: Annotated[StrictInt, Field(ge=0, lt=MAX_PLAYERS)]
+    seed: StrictInt
+    steps: list[Count]
+    auto_chance: StrictBool = True
+
+
 class Record(_Model):
     """A game record: the rules (file, digest, settings), players and seed, and the steps
     taken. With `chance` "seeded", the steps are the decisions and the seed gives every
@@ -105,6 +116,8 @@ class Record(_Model):
     agents: list[StrictStr] = []
     game_number: Count | None = None  # which game of a simulation or validation
     error: dict[str, Any] | None = None  # the diagnostic that stopped the game, as JSON
+    # the error happened in a game a bot made up at the end of the steps: how to make it
+    made_up: MadeUp | None = None
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
