@@ -58,6 +58,14 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
         return _build(resolve(path, include=include), overrides, coverage)
 
 
+def build(resolved: Resolved, overrides: dict[str, Any] | None = None,
+          coverage: bool = False) -> Rules:
+    """A file resolved already (and perhaps added to: `simulate --stat`), checked and
+    compiled, or a RulesError."""
+    with collector_paused():
+        return _build(resolved, overrides, coverage)
+
+
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
               include: Iterable[str | Path] = ()) -> Rules:
     """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches

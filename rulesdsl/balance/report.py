@@ -171,7 +171,7 @@ def write_report(db: str | Path, out: Path, exact: bool = False) -> Path:
              f"{'Clopper-Pearson' if exact else 'Wilson'}; means: Student t). A first place "
              "shared by k players counts 1/k of a win to each.</p>"]
     with Store(db, create=False) as store:
-        runs = store.runs()
+        runs = store.study_runs()
         if not runs:
             raise bad_db(f"{db} holds no runs: fill it with rulesdsl simulate --db {db}")
         records = {run.id: store.games(run.id) for run in runs}

@@ -115,7 +115,8 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
               ) -> list[tuple[Run, int, Any]]:
     """Play every game number up to `upto` that each run does not hold yet, storing each
     batch as it arrives (the caller shows `progress`); returns the failures (run, game
-    number, what stopped it), the games after a failure in its batch left unplayed."""
+    number, what stopped it). A failure ends the run: the games before it in its batch are
+    stored; the games after it, and the batches not finished yet, are left unplayed."""
     batches: list[Batch] = []
     by_id = {run.id: run for run, _ in runs}
     for run, plan in runs:
@@ -132,4 +133,6 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
             progress.advance(len(result.records) + (result.failed is not None))
         if on_batch is not None:
             on_batch(result)
+        if failures:  # no batch is started after a failure; those running are stored
+            break
     return failures
