@@ -102,10 +102,12 @@ def firings(store: Store, run: int, records: list[GameRecord]) -> dict[Key, Firi
     by_number: dict[int, Firing] = {}
     out: dict[Key, Firing] = {}
     for number, kind, block, name, text, file, _line in rows:
-        base_key = (kind, block, name, text)
+        whole = kind in ("rule", "play", "setup")  # `replace rule x():` is still rule x
+        base_key = (kind, block, name, "" if whole else text)
         alike[base_key] = alike.get(base_key, 0) + 1
         key: Key = (*base_key, alike[base_key])
-        label = text if kind in ("rule", "play", "setup") or not block else f"{block}: {text}"
+        label = f"{kind} {block}" if kind == "rule" else text if whole or not block \
+            else f"{block}: {text}"
         players = len(records[0].ranking) if records else 0
         f = Firing(key, label, file, seat_hits=[0.0] * players)
         by_number[number] = f

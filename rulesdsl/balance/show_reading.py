@@ -71,7 +71,10 @@ def trust_lines(r: Reading) -> list[str]:
 
 
 def point_row(c: PointChange) -> list[str]:
-    return [c.label + (f" [{c.verdict()}]" if c.changed else ""), f"{c.base.value:.2f}",
+    from rich.markup import escape  # a rule line may hold [ ]: text, not markup
+
+    return [escape(c.label) + (f" ({c.verdict()})" if c.changed else ""),
+            f"{c.base.value:.2f}",
             f"{c.variant.value:.2f}", c.difference.text(digits=2), p_text(c.p)]
 
 
@@ -87,4 +90,6 @@ def play_table(r: Reading) -> list[Any]:
                          overflow="fold")
     for c in r.changes[:MAX_POINTS]:
         table.add_row(*point_row(c))
-    return [table] + [f"NOTE: {line}" for line in r.barely]
+    from rich.markup import escape
+
+    return [table] + [f"NOTE: {escape(line)}" for line in r.barely]
