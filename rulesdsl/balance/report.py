@@ -28,7 +28,7 @@ STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;
 text-align:right}td:first-child,th:first-child{text-align:left}img{max-width:100%}
 .note{color:#555}.warn{background:#fdecea;border-left:4px solid #c44e52;padding:.4em .8em}
-tr.chosen td{font-weight:bold;background:#fff6d5}"""
+tr.chosen td{font-weight:bold;background:#fff6d5}tr.changed td{background:#eef3fb}"""
 
 
 def _plt() -> Any:

@@ -27,12 +27,13 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
-def table(head: list[str], rows: list[list[str]], marked: set[int] | None = None) -> str:
-    """A table; the rows numbered in `marked` carry the class `chosen`."""
+def table(head: list[str], rows: list[list[str]], marked: set[int] | None = None,
+          mark: str = "chosen") -> str:
+    """A table; the rows numbered in `marked` carry the class `mark`."""
     marked = marked or set()
     out = ["<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
     for i, row in enumerate(rows):
-        cls = " class=chosen" if i in marked else ""
+        cls = f" class={mark}" if i in marked else ""
         out.append(f"<tr{cls}>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
     return "\n".join(out) + "</table>"
 
@@ -96,7 +97,7 @@ def play_html(r: Reading, players: int) -> str:
     head = ["rule line", "", "base", "variant", "difference (95%)", "p"] + \
         [f"seat {p + 1} (base → variant)" for p in range(players)] + ["by agent (variant)"]
     parts.append(table(head, [_point(c, players) for c in r.changes],
-                       {i for i, c in enumerate(r.changes) if c.changed}))
+                       {i for i, c in enumerate(r.changes) if c.changed}, "changed"))
     return "\n".join(parts)
 
 
