@@ -128,6 +128,18 @@ def test_a_changed_rule_that_fires_often_is_shown_first(capsys, tmp_path):
     assert first["agents"]["variant"] == {"random": pytest.approx(sum(seats) / 2)}
 
 
+def test_a_changed_value_marks_the_rules_that_read_it(tmp_path):
+    from rulesdsl.balance.changes import changed_keys
+
+    base = tmp_path / "base.rules"
+    base.write_text(RACE.replace("add 5 to", "add bonus() to").replace(
+        "rule windfall", "const BONUS = 5\ndefine bonus() = BONUS + 1\n\nrule windfall"))
+    variant = tmp_path / "more.rules"
+    variant.write_text('extends "base.rules"\n\nreplace const BONUS = 7\n')
+    # windfall reads BONUS through bonus(); step and play read neither
+    assert changed_keys(str(base), str(variant)) == [("const", "BONUS"), ("uses", "windfall")]
+
+
 def test_holm_against_a_hand_computation():
     # p sorted: 0.01 (x4 = 0.04), 0.02 (x3 = 0.06), 0.03 (x2 = 0.06), 0.5 (x1 = 0.5)
     assert holm([0.03, 0.5, 0.01, 0.02]) == pytest.approx([0.06, 0.5, 0.04, 0.06])

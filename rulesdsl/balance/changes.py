@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import intervals as I
 from .games import GameRecord
@@ -38,8 +39,41 @@ def changed_keys(base: str, variant: str, include: Iterable[str] = ()) -> list[t
 
     old = declarations(resolve(base, include=include).file)
     new = declarations(resolve(variant, include=include).file)
-    return [key for key, decl in new.items()
+    keys = [key for key, decl in new.items()
             if not hidden_rule(key) and (key not in old or not same(old[key], decl))]
+    return keys + [("uses", name) for name in _users(new, keys)]
+
+
+def _users(decls: dict[tuple[str, str], Any], changed: list[tuple[str, str]]) -> list[str]:
+    """The rules that read a changed constant, setting or definition (through other
+    definitions too): what a changed value changes in play."""
+    values = {name for word, name in changed if word in ("const", "setting", "define")}
+    defines = {name: d for (word, name), d in decls.items() if word == "define"}
+    grew = True
+    while grew:  # a definition that reads a changed one is changed too
+        more = {name for name, d in defines.items() if name not in values
+                and _names(d.body) & values}
+        values |= more
+        grew = bool(more)
+    return sorted(name or word for (word, name), d in decls.items()
+                  if word in ("rule", "setup", "play") and (word, name) not in changed
+                  and _names(d.body) & values)
+
+
+def _names(node: Any) -> set[str]:
+    """Every name and function a tree reads."""
+    from .. import ast as A
+
+    if isinstance(node, A.Name):
+        return {node.name}
+    if isinstance(node, A.Call):
+        return {node.func} | _names(node.args)
+    if isinstance(node, A.Node):
+        return set().union(*(_names(getattr(node, k)) for k in type(node).model_fields
+                             if k != "span"))
+    if isinstance(node, (list, tuple)):
+        return set().union(*(_names(x) for x in node))
+    return set()
 
 
 @dataclass
@@ -73,11 +107,13 @@ class PointChange:
     difference: Estimate
     p: float
     effect: float                 # |mean difference| / its standard deviation
-    changed: bool
+    changed: bool                 # the variant changed it, or a value it reads
     base_seats: list[float]
     variant_seats: list[float]
     base_agents: dict[str, float]
     variant_agents: dict[str, float]
+    reads: bool = False           # changed only through a value it reads
+
 
     @property
     def barely(self) -> bool:
@@ -86,11 +122,12 @@ class PointChange:
     def verdict(self) -> str:
         if not self.changed:
             return ""
+        word = "reads a changed value" if self.reads else "changed"
         if self.variant.value == 0:
-            return "changed, and never fired"
+            return f"{word}, and never fired"
         if self.barely:
-            return "changed, and barely fires"
-        return "changed"
+            return f"{word}, and barely fires"
+        return word
 
 
 def firings(store: Store, run: int, records: list[GameRecord]) -> dict[Key, Firing]:
@@ -159,9 +196,10 @@ def play_changes(store: Store, base_run: int, variant_run: int, base: list[GameR
         return []
     mine = firings(store, base_run, [g for g in base if g.number in set(games)])
     theirs = firings(store, variant_run, [g for g in variant if g.number in set(games)])
+    stored = store.changed(base_run, variant_run)
     changed_blocks = {name if word not in ("setup", "play") else word
-                      for word, name in store.changed(base_run, variant_run)
-                      if word in ("rule", "setup", "play")}
+                      for word, name in stored if word in ("rule", "setup", "play")}
+    users = {name for word, name in stored if word == "uses"}
     base_files = {f.file for f in mine.values()}
     empty = Firing(("", "", "", "", 0), "", "")
     out = []
@@ -169,8 +207,9 @@ def play_changes(store: Store, base_run: int, variant_run: int, base: list[GameR
         a, b = mine.get(key), theirs.get(key)
         xs = [(a or empty).per_game.get(n, 0.0) for n in games]
         ys = [(b or empty).per_game.get(n, 0.0) for n in games]
-        if not any(xs) and not any(ys) and not (b is not None and _own(b, key, changed_blocks,
-                                                                         base_files)):
+        own = b is not None and _own(b, key, changed_blocks | users, base_files)
+        reads = own and b is not None and not _own(b, key, changed_blocks, base_files)
+        if not any(xs) and not any(ys) and not own:
             continue
         diffs = [y - x for x, y in zip(xs, ys)]
         diff, p = I.paired(diffs)
@@ -179,9 +218,9 @@ def play_changes(store: Store, base_run: int, variant_run: int, base: list[GameR
         shown = b or a
         assert shown is not None
         out.append(PointChange(shown.label, key[0], I.mean(xs), I.mean(ys), diff, p, effect,
-                               b is not None and _own(b, key, changed_blocks, base_files),
+                               own,
                                _seat_means(a, len(games)), _seat_means(b, len(games)),
-                               _agent_means(a, base), _agent_means(b, variant)))
+                               _agent_means(a, base), _agent_means(b, variant), reads))
     out.sort(key=lambda c: (not c.changed, -c.variant.value if c.changed else -c.effect,
                             -abs(c.difference.value)))
     return out
@@ -201,7 +240,8 @@ def barely_lines(changes: list[PointChange]) -> list[str]:
         if c.changed and c.barely:
             how = "never fired" if c.variant.value == 0 else \
                 f"fired {c.variant.value:.2f} times a game"
-            out.append(f"The variant changes '{c.label}', but it {how} in the variant's "
+            what = f"what '{c.label}' reads" if c.reads else f"'{c.label}'"
+            out.append(f"The variant changes {what}, but it {how} in the variant's "
                        f"{c.variant.n} games: the figures cannot show what this change "
                        "does. Bots that aim for it, or more games, are needed to tell.")
     return out
