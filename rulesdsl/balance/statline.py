@@ -7,7 +7,7 @@ declarations). Each `--stat` is a line of a small source of its own, named `--st
 that a mistake is reported at its place (`--stat:2:13: error[E010]: unknown name ...`) and
 the texts count in the rules' digest (a run with other statistics is another run). Only
 a measured statistic is taken (a tally needs rules that add to it); a text that is not
-one such declaration is refused (S001) before anything is parsed further.
+one such declaration is refused (C004) before anything is parsed further.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def stat_source(texts: Sequence[str]) -> str:
     for n, text in enumerate(texts, 1):
         if "\n" in text or "\r" in text or "=" not in text:
             raise RulesError([Diagnostic(
-                "S001", f"--stat {text!r}: a statistic is NAME=EXPR or 'NAME of p=EXPR', "
+                "C004", f"--stat {text!r}: a statistic is NAME=EXPR or 'NAME of p=EXPR', "
                 "on one line", Span(file=SOURCE, line=n, column=1, end_line=n, end_column=1))])
     return "".join(f"stat {text}\n" for text in texts)
 
@@ -45,7 +45,7 @@ def stat_declarations(source: str) -> list[A.StatDecl]:
     for item in file.items:
         if not isinstance(item, A.StatDecl) or item.value is None:
             raise RulesError([Diagnostic(
-                "S001", "--stat takes a measured statistic, NAME=EXPR or 'NAME of p=EXPR'",
+                "C004", "--stat takes a measured statistic, NAME=EXPR or 'NAME of p=EXPR'",
                 item.span)], {SOURCE: source})
         out.append(item)
     return out

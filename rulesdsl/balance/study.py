@@ -8,7 +8,7 @@ bots is measured against random ones (bots.py); the games count what fired (fire
 variant's changed declarations are stored with the comparison (changes.py). Finished games
 are never lost: each batch is stored as it arrives, a game a rule stops ends the study with
 that error (the games before it stay stored), and a failure of the summing up is reported
-as a diagnostic (S002) that says where the games are.
+as a diagnostic (G007) that says where the games are.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
             raise
         except Exception as err:  # the games are stored: say where, never a traceback
             raise RulesError([Diagnostic(
-                "S002", f"the games were played and stored in {o.db}, but summing them up "
+                "G007", f"the games were played and stored in {o.db}, but summing them up "
                 f"failed: {type(err).__name__}: {err}",
                 notes=[f"rulesdsl report {o.db} reads them again"])]) from None
 
