@@ -102,6 +102,36 @@ def test_the_calibration_measures_each_bot_against_random_ones(capsys, tmp_path)
     assert json.loads(agents) == ["first", "random"]
 
 
+def test_a_ladder_plugs_in_for_the_calibration(tmp_path):
+    """A source of strengths known already (a ladder's) stands in for calibration runs:
+    stored, shown, and warned about alike."""
+    from rulesdsl.balance.reading import bots
+    from rulesdsl.balance.statline import load_with_stats
+    from rulesdsl.balance.store import Store
+    from rulesdsl.balance.study import Options, run_study
+
+    class Ladder:
+        def strength(self, rules: str, players: int, agent: str) -> Strength | None:
+            if agent != "greedy":
+                return None
+            return Strength(agent, Estimate(0.52, 0.44, 0.60, 300), 1 / players,
+                            source="ladder quick")
+
+    rules = load_with_stats(TICTACTOE, None, (), "", False)
+    result = run_study([TICTACTOE], [rules], Options(
+        players=2, games=2, agents=("greedy", "first"), db=str(tmp_path / "t.db"),
+        calibrate=2, ladder=Ladder()))
+    assert result.bots is not None
+    by_agent = {s.agent: s for s in result.bots.strengths}
+    assert by_agent["greedy"].source == "ladder quick" and by_agent["greedy"].share.n == 300
+    assert by_agent["first"].source == "calibration" and by_agent["first"].share.n == 2
+    assert any("greedy" in w and "no better than random" in w for w in result.bots.warnings)
+    with Store(tmp_path / "t.db", create=False) as store:  # the page reads the same
+        again = bots(store, store.runs()[0])
+    assert {s.agent: s.source for s in again.strengths} == {"greedy": "ladder quick",
+                                                             "first": "calibration"}
+
+
 def test_a_changed_rule_that_never_fires_is_said_so(capsys, tmp_path):
     files = _files(tmp_path)
     out = _simulate(capsys, files["race"], files["idle"], "--games", "12", "--db", "r.db")

@@ -16,7 +16,7 @@ from .bots import Strength, measured, warnings
 from .changes import PointChange, barely_lines, play_changes
 from .compare import Comparison, pairs
 from .games import GameRecord
-from .intervals import mean_sd
+from .intervals import Estimate, mean_sd
 from .store import Run, Store
 from .trust import Trust, games_needed, same_rankings, trusts
 
@@ -39,10 +39,13 @@ class Bots:
 
 
 def bots(store: Store, run: Run) -> Bots:
-    """A run's bots: their seats, and each calibrated agent's strength."""
+    """A run's bots: their seats, and each agent's strength (calibrated, or given)."""
     seats = [run.agents[p % len(run.agents)] for p in range(run.players)]
     strengths = [measured(agent, store.games(calibration), run.players)
                  for agent, calibration in store.calibrations(run.id).items()]
+    strengths += [Strength(agent, Estimate(v["value"], v["low"], v["high"], int(v["n"])),
+                           v["even"], source=source)
+                  for agent, source, v in store.strengths(run.id)]
     return Bots(seats, run.rotations > 1, strengths, warnings(seats, strengths))
 
 

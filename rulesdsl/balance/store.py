@@ -10,7 +10,8 @@ depends on the time or the number of workers: the same run gives the same rows.
 
 Beside the games: the coverage points of a run's rules (`points`) and how often each fired
 in each game, by seat (`fired`, a JSON object per game: fired.py); the runs that measured
-the strength of a run's bots against random ones (`calibrations`: bots.py); the metric a
+the strength of a run's bots against random ones (`calibrations`: bots.py), or their
+strength as another source gave it (`strengths`: a ladder's); the metric a
 comparison named in advance (`chosen`); and the declarations a variant changes from its
 base (`changed`: changes.py). A database written
 before these tables existed gets them empty, and its report says what it lacks.
@@ -95,6 +96,8 @@ CREATE TABLE IF NOT EXISTS calibrations (
     calibration INTEGER NOT NULL REFERENCES runs(id),
     PRIMARY KEY (run, agent)
 );
+CREATE TABLE IF NOT EXISTS strengths (run INTEGER NOT NULL, agent TEXT NOT NULL,
+    source TEXT NOT NULL, share TEXT NOT NULL, PRIMARY KEY (run, agent));
 CREATE TABLE IF NOT EXISTS chosen (base INTEGER NOT NULL, variant INTEGER NOT NULL,
     metric TEXT NOT NULL, delta REAL NOT NULL, PRIMARY KEY (base, variant));
 CREATE TABLE IF NOT EXISTS changed (
@@ -257,6 +260,23 @@ class Store:
         return dict(self.db.execute("SELECT agent, calibration FROM calibrations WHERE "
                                     "run = ? ORDER BY agent", (run,)))
 
+    def set_strength(self, run: int, agent: str, source: str, share: dict[str, float]
+                     ) -> None:
+        """A strength given by a source other than a calibration run (a ladder's)."""
+        self.db.execute("INSERT OR REPLACE INTO strengths VALUES (?, ?, ?, ?)",
+                        (run, agent, source, json.dumps(share, sort_keys=True)))
+        self.db.commit()
+
+    def strengths(self, run: int) -> list[tuple[str, str, dict[str, float]]]:
+        """(agent, source, {value, low, high, n, even}) of each strength given so."""
+        try:
+            return [(a, s, json.loads(v)) for a, s, v in self.db.execute(
+                "SELECT agent, source, share FROM strengths WHERE run = ? ORDER BY agent",
+                (run,))]
+        except ValueError as err:
+            raise bad_db(f"{self.path}: a strength of run {run} cannot be read: {err}"
+                         ) from None
+
     def calibration_runs(self) -> set[int]:
         return {r for (r,) in self.db.execute("SELECT calibration FROM calibrations")}
 
@@ -338,6 +358,7 @@ class Store:
                              ("comparisons", "base, variant"), ("chosen", "base, variant"),
                              ("points", "run, number"),
                              ("fired", "run, number"), ("calibrations", "run, agent"),
+                             ("strengths", "run, agent"),
                              ("changed", "base, variant, word, name")):
             out += [(table, *row) for row in
                     self.db.execute(f"SELECT * FROM {table} ORDER BY {order}")]

@@ -21,7 +21,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.game import Rules
 from ..runner import report_failure
-from .bots import RANDOM, Strength, calibration_agents, measured
+from .bots import RANDOM, Strength, StrengthSource, calibration_agents, measured
 from .changes import changed_keys
 from .compare import Comparison, compare, default_metric, differences, metrics_for
 from .figures import Figures, figures
@@ -57,6 +57,7 @@ class Options:
     coverage: bool = False           # count what fires in each game (fired.py)
     calibrate: int = 0               # games measuring each bot against random ones (0: none)
     delta: float = 0.05              # the difference of the metric worth finding
+    ladder: StrengthSource | None = None  # bots' strengths known already (bots.py)
 
 
 @dataclass
@@ -208,14 +209,20 @@ def _decisions(store: Store, runs: list[tuple[Run, Plan]], o: Options, upto: int
 
 def calibrate(store: Store, path: str, rules: Rules, run: Run, o: Options
               ) -> list[Strength]:
-    """Each bot of the study against random bots on the base's rules (bots.py): a run of
-    `o.calibrate` games per bot (at least one per seat), seats rotated, stored and linked to
-    the study's run."""
-    if o.calibrate <= 0:
-        return []
+    """Each bot of the study against random bots on the base's rules (bots.py): as
+    `o.ladder` gives it, or else measured in a run of `o.calibrate` games per bot (at least
+    one per seat), seats rotated, stored and linked to the study's run."""
     out = []
     games = max(o.players, o.calibrate - o.calibrate % o.players)
     for agent in calibration_agents(tuple(o.agents)):
+        given = o.ladder.strength(path, o.players, agent) if o.ladder is not None else None
+        if given is not None:
+            store.set_strength(run.id, agent, given.source,
+                               {**given.share.to_json(), "even": given.even})
+            out.append(given)
+            continue
+        if o.calibrate <= 0:
+            continue
         plan = _plan(path, (agent,) + (RANDOM,) * (o.players - 1), o.players, o, o.coverage)
         calibration = _run(store, path, rules, plan, o)
         store.calibrated(run.id, agent, calibration.id)
