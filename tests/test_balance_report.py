@@ -142,6 +142,21 @@ def test_a_changed_rule_that_never_fires_is_said_so(capsys, tmp_path):
     assert "never fired" in reading["barely"][0]
 
 
+def test_points_by_source_add_up_to_the_scores(capsys, tmp_path):
+    files = _files(tmp_path)
+    out = _simulate(capsys, files["race"], files["idle"], "--games", "12", "--db", "r.db")
+    points = {p["source"]: p for p in out["comparisons"][0]["reading"]["points"]}
+    # the two lines that add to the score: a step's points, and the windfall's (never run;
+    # the variant's `change` edits the amount on the base's line)
+    assert set(points) == {"step: add n to score of p", "windfall: add 5 to score of p"}
+    step = points["step: add n to score of p"]
+    scores = out["files"][0]["mean_scores"]
+    assert step["base"]["value"] == pytest.approx(sum(scores))
+    assert step["difference"]["value"] == 0  # the same games: the variant changes nothing
+    windfall = points["windfall: add 5 to score of p"]
+    assert windfall["changed"] and windfall["variant"]["value"] == 0
+
+
 def test_a_changed_rule_that_fires_often_is_shown_first(capsys, tmp_path):
     files = _files(tmp_path)
     out = _simulate(capsys, files["race"], files["often"], "--games", "12", "--db", "r.db")

@@ -63,6 +63,7 @@ class Reading:
     needed: int | None
     changes: list[PointChange] = field(default_factory=list)
     barely: list[str] = field(default_factory=list)
+    points: list[PointChange] = field(default_factory=list)  # points a game by source
 
     def trust(self, metric: str) -> Trust:
         return next(t for t in self.trusts if t.metric == metric)
@@ -77,6 +78,10 @@ class Reading:
                           "seats": {"base": c.base_seats, "variant": c.variant_seats},
                           "agents": {"base": c.base_agents, "variant": c.variant_agents}}
                          for c in self.changes],
+                "points": [{"source": c.label, "changed": c.changed, "base": c.base.to_json(),
+                            "variant": c.variant.to_json(),
+                            "difference": c.difference.to_json(), "p": c.p}
+                           for c in self.points],
                 "barely": self.barely}
 
 
@@ -89,5 +94,8 @@ def reading(store: Store, base_run: int, variant_run: int, base: list[GameRecord
     _, sd = mean_sd([y - x for x, y in zip(xs, ys)])
     needed = games_needed(delta, sd) if sd > 0 and delta > 0 else None
     changes = play_changes(store, base_run, variant_run, base, variant)
-    return Reading(chosen, delta, comparisons, ts, kept, games, needed, changes,
-                   barely_lines(changes))
+    fired = [c for c in changes if c.kind != "points"]
+    points = sorted((c for c in changes if c.kind == "points"),
+                    key=lambda c: -max(abs(c.base.value), abs(c.variant.value)))
+    return Reading(chosen, delta, comparisons, ts, kept, games, needed, fired,
+                   barely_lines(fired), points)

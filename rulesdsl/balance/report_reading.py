@@ -98,6 +98,13 @@ def play_html(r: Reading, players: int) -> str:
         [f"seat {p + 1} (base → variant)" for p in range(players)] + ["by agent (variant)"]
     parts.append(table(head, [_point(c, players) for c in r.changes],
                        {i for i, c in enumerate(r.changes) if c.changed}, "changed"))
+    if r.points:
+        parts += ["<h3>Points by source</h3>",
+                  "<p class=note>Points a game each line that adds to the score (the counter "
+                  "the game is ranked by) gave, base and variant; by seat: the points that "
+                  "followed each seat's decisions.</p>",
+                  table(head, [_point(c, players) for c in r.points],
+                        {i for i, c in enumerate(r.points) if c.changed}, "changed")]
     return "\n".join(parts)
 
 

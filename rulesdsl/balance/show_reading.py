@@ -92,4 +92,19 @@ def play_table(r: Reading) -> list[Any]:
         table.add_row(*point_row(c))
     from rich.markup import escape
 
-    return [table] + [f"NOTE: {escape(line)}" for line in r.barely]
+    return [table] + [f"NOTE: {escape(line)}" for line in r.barely] + points_table(r)
+
+
+def points_table(r: Reading) -> list[Any]:
+    """Points a game by source: each `add` to the counter the game is ranked by."""
+    from rich.table import Table
+
+    if not r.points:
+        return []
+    table = Table(title="points a game by source (each line that adds to the score)")
+    for title in ("source", "base", "variant", "difference (95%)", "p"):
+        table.add_column(title, justify="left" if title == "source" else "right",
+                         overflow="fold")
+    for c in r.points[:MAX_POINTS]:
+        table.add_row(*point_row(c))
+    return [table]
