@@ -291,3 +291,21 @@ def test_an_error_in_game_30_of_50_leaves_29_games_stored(capsys, tmp_path, monk
     with sqlite3.connect("f.db") as db:
         numbers = [n for (n,) in db.execute("SELECT number FROM games ORDER BY number")]
     assert numbers == list(range(1, 30))
+
+
+def test_counting_what_fired_changes_no_game(tmp_path):
+    """The same games with and without coverage (bots that look ahead included)."""
+    from rulesdsl.balance.statline import load_with_stats
+    from rulesdsl.balance.store import Store
+    from rulesdsl.balance.study import Options, run_study
+
+    rows = []
+    for coverage in (True, False):
+        db = str(tmp_path / f"{coverage}.db")
+        rules = load_with_stats(TICTACTOE, None, (), "", coverage)
+        run_study([TICTACTOE], [rules], Options(players=2, games=6, agents=("greedy", "random"),
+                                                 db=db, coverage=coverage))
+        with Store(db, create=False) as store:
+            rows.append([row for row in store.dump() if row[0] == "games"])
+            assert bool(store.fired(1)) == coverage
+    assert rows[0] == rows[1]

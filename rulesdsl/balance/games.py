@@ -189,7 +189,6 @@ def play_one(plan: Plan, rules: Rules, number: int, keep_steps: bool = True
     names = plan.seat_agents(number)
     agents = [REGISTRY.maker(name)(seed * AGENT_SEED_STRIDE + p) for p, name in enumerate(names)]
     fired: dict[int, list[int]] | None = None
-    turns: int | None = None  # turns of `turns` loops taken, when the run counted them
     if plan.coverage:
         game, failed, fired = play_counted(rules, plan.players, seed, agents)
     else:
