@@ -37,11 +37,10 @@ def play_counted(rules: Rules, players: int, seed: int, agents: list[Any]
 
     def before(game: Game, _choice: int) -> None:
         hits[:] = zero
-        pending = game.st.pending
-        seat = pending[1] if pending is not None else -1
-        if seat >= 0:
+        seat = game.decider
+        if seat is not None:
             last[0] = seat
-        deciding[0] = seat if seat >= 0 else last[0]
+        deciding[0] = seat if seat is not None else last[0]
 
     def after(_game: Game) -> None:
         by_seat[deciding[0]] = list(map(add, by_seat[deciding[0]], hits))
