@@ -309,3 +309,13 @@ def test_counting_what_fired_changes_no_game(tmp_path):
             rows.append([row for row in store.dump() if row[0] == "games"])
             assert bool(store.fired(1)) == coverage
     assert rows[0] == rows[1]
+
+
+def test_a_study_without_coverage_says_so_on_its_page(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    assert main(["simulate", PIG, PIG, "--games", "4", "--db", "n.db", "--no-coverage",
+                 "--progress", "off"]) == 0
+    assert "how play changed: not counted" in capsys.readouterr().out
+    assert main(["report", "n.db", "--out", str(tmp_path / "page")]) == 0
+    page = (tmp_path / "page" / "index.html").read_text()
+    assert "Not counted" in page and "chosen in advance" in page and "p = 0<" not in page

@@ -87,7 +87,7 @@ def metrics_html(r: Reading, names: tuple[str, str]) -> str:
 def play_html(r: Reading, players: int) -> str:
     if not r.changes:
         return ("<h3>How play changed</h3><p class=note>Not counted: the games were played "
-                "with --no-coverage.</p>")
+                "with --no-coverage, or before simulate counted what fired.</p>")
     parts = ["<h3>How play changed</h3>",
              "<p class=note>Times a game each rule, branch of an <code>if</code>, option, "
              "trigger and turn fired, base and variant, paired on the same seeds; the "

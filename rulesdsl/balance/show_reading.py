@@ -82,7 +82,8 @@ def play_table(r: Reading) -> list[Any]:
     from rich.table import Table
 
     if not r.changes:
-        return ["how play changed: not counted (the games were played with --no-coverage)"]
+        return ["how play changed: not counted (the games were played with --no-coverage, "
+                "or before simulate counted what fired)"]
     table = Table(title="how play changed: times a game each rule, branch and option fired "
                   "(the variant's changes first, then the largest changes)")
     for title in ("rule line", "base", "variant", "difference (95%)", "p"):
