@@ -287,7 +287,7 @@ def test_an_error_in_game_30_of_50_leaves_29_games_stored(capsys, tmp_path, monk
                  "--records", str(tmp_path)])
     err = capsys.readouterr().err
     assert code != 0 and "game 30 (of 50)" in err and "Traceback" not in err
-    assert "the 29 games played are stored in f.db" in err
+    assert "the games played before it are stored in f.db" in err
     with sqlite3.connect("f.db") as db:
         numbers = [n for (n,) in db.execute("SELECT number FROM games ORDER BY number")]
     assert numbers == list(range(1, 30))

@@ -133,6 +133,7 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
             progress.advance(len(result.records) + (result.failed is not None))
         if on_batch is not None:
             on_batch(result)
-        if failures:  # no batch is started after a failure; those running are stored
-            break
+        if failures and backend.kind == "local" and backend.workers <= 1:
+            break  # played in order: no batch after the failure (a pool plays on, so that
+            # the smallest failing game is the one reported, whatever the workers)
     return failures

@@ -244,9 +244,8 @@ def _failure(failures: list, paths: list[str], loaded: list[Rules],
     agents = runs[i][1].seat_agents(number)
     error = report_failure(loaded[i], paths[i], o.players, failed, agents, number,
                            o.records, total=o.games)
-    kept = sum(len(store.numbers(r.id)) for r, _ in runs)
     if o.db != ":memory:":
         error.diagnostics[0].notes.append(
-            f"the {kept} games played are stored in {o.db}: the same command resumes "
-            "once the rule is mended, if the rules' text is unchanged")
+            f"the games played before it are stored in {o.db} (rulesdsl report "
+            f"{o.db} reads them)")
     return error
