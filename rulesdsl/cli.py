@@ -124,6 +124,15 @@ def simulate_options(s: argparse.ArgumentParser) -> None:
                    "started for the run)")
     s.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
                    help="a progress bar on stderr (auto: when it is a terminal)")
+    s.add_argument("--stat", action="append", default=[], metavar="NAME=EXPR",
+                   help="a statistic in the rules language, measured when each game ends "
+                        "('NAME of p=EXPR' for one per player); checked against every file")
+    s.add_argument("--calibrate", type=_natural, default=40, metavar="GAMES",
+                   help="games measuring each bot against random bots before the study "
+                        "(default 40; 0: none)")
+    s.add_argument("--no-coverage", action="store_true",
+                   help="do not count what fired in each game (faster; the report then "
+                        "cannot say how play changed)")
 
 
 def _fraction(text: str) -> float:

@@ -110,6 +110,14 @@ def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = Non
         return _build(merge(file, text, str(path)), overrides)
 
 
+def build(resolved: Resolved, overrides: dict[str, Any] | None = None,
+          coverage: bool = False, backend: Backend = PLAIN) -> Rules:
+    """A file resolved already (and perhaps added to: `simulate --stat`), checked and
+    compiled, or a RulesError."""
+    with collector_paused():
+        return _build(resolved, overrides, coverage, backend)
+
+
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
               include: Iterable[str | Path] = (), backend: Backend = PLAIN) -> Rules:
     """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches

@@ -197,3 +197,39 @@ def test_isle_of_skye_draws_each_territory(server, browser):
     assert castle.locator("polygon.edge").count() == 4
     assert page.locator(f"{land} .territory[data-seat='1'] rect[data-cell='h9']").count() == 1
     shot(page, "isle_of_skye.png")
+
+
+def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, tmp_path):
+    """The report page of a study of a house rule, opened in Chromium: no console error,
+    and every plot drawn (base and variant overlaid among them)."""
+    from rulesdsl.balance.report import write_report
+    from rulesdsl.balance.statline import load_with_stats
+    from rulesdsl.balance.study import Options, run_study
+
+    files = [str(ROOT / "games/isle_of_skye/isle_of_skye.rules"),
+             str(ROOT / "games/isle_of_skye/whisky_double.rules")]
+    loaded = [load_with_stats(f, None, (), "", True) for f in files]
+    db = str(tmp_path / "skye.db")
+    run_study(files, loaded, Options(players=2, games=4, db=db, coverage=True,
+                                     metric="first"))
+    page_path = write_report(db, tmp_path / "report")
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_path.as_uri())
+    page.wait_for_load_state("load")
+    images = page.eval_on_selector_all(
+        "img", "imgs => imgs.map(i => [i.getAttribute('src'), i.complete && i.naturalWidth])")
+    names = {src for src, _ in images}
+    assert all(width for _, width in images), images
+    for plot in ("compare1-2.png", "compare1-2-length.png", "compare1-2-wins.png",
+                 "compare1-2-fired.png", "run1-wins.png", "run2-length.png"):
+        assert plot in names
+    assert errors == []
+    text = page.inner_text("body")
+    assert "chosen in advance" in text and "Holm" in text
+    assert "Every seat was played by random bots" in text
+    assert "if whisky > 0:" in text  # the house rule's branch, counted
+    assert page.locator("tr.chosen").count() == 1
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)

@@ -1,19 +1,21 @@
 #!/bin/sh
 # The worked studies of docs/balance.md, from the repository's root:
-#     sh docs/studies/run.sh [AGENT] [GAMES] [WORKERS]
-# AGENT: the bot in every seat (default greedy; e.g. mcts once it lands), GAMES: the
-# budget of games per rule file (default 200). Each study goes to its own database
-# docs/studies/NAME-AGENT.db (run again: it resumes), its tables to NAME-AGENT.txt and
-# its plots to NAME-AGENT-report/.
+#     sh docs/studies/run.sh [AGENT] [GAMES] [WORKERS] [CALIBRATE]
+# AGENT: the bot in every seat (default greedy; `good` once the ladder's presets land),
+# GAMES: the budget of games per rule file (default 200), CALIBRATE: the games measuring
+# the bot against random ones before each study (default 40). Each study goes to its own
+# database docs/studies/NAME-AGENT.db (run again: it resumes), its tables to
+# NAME-AGENT.txt and its page of plots to NAME-AGENT-report/.
 set -e
 AGENT=${1:-greedy}
 GAMES=${2:-200}
 WORKERS=${3:-2}
+CALIBRATE=${4:-40}
 OUT=docs/studies
 
 study() {
     name=$1; shift
-    rulesdsl simulate "$@" --agents "$AGENT" --games "$GAMES" \
+    rulesdsl simulate "$@" --agents "$AGENT" --games "$GAMES" --calibrate "$CALIBRATE" \
         --workers "$WORKERS" --db "$OUT/$name-$AGENT.db" --progress off > "$OUT/$name-$AGENT.txt"
     rulesdsl report "$OUT/$name-$AGENT.db" --out "$OUT/$name-$AGENT-report" > /dev/null
 }
@@ -24,3 +26,8 @@ study cronberg games/cronberg/cronberg.rules games/cronberg/parks_triple.rules -
 study cromlech games/cromlech/cromlech.rules games/cromlech/magic_drought.rules --players 3
 # Cleromancy, Rush (5 mana a round from the Keep instead of 2), 2 players
 study cleromancy games/cleromancy/cleromancy.rules games/cleromancy/rush.rules --players 2
+# Isle of Skye, whisky pays double at income, 2 players
+study skye games/isle_of_skye/isle_of_skye.rules games/isle_of_skye/whisky_double.rules \
+    --players 2
+# Solstice, objectives score 4 instead of 2, 3 players
+study solstice games/solstice/solstice.rules games/solstice/objectives_double.rules --players 3

@@ -14,10 +14,11 @@ from typing import Any
 
 from ..diagnostics import UsageError
 from ..interpreter.backends import PLAIN
-from ..loader import load, native_backend
+from ..loader import native_backend
 from .compare import UnknownMetric, check_metric
 from .running import Backend
 from .sequential import Sprt
+from .statline import load_with_stats, stat_source
 from .study import Options, run_study
 
 
@@ -29,23 +30,23 @@ def simulate_command(args: argparse.Namespace) -> int:
     from ..cli import lasting
 
     settings = dict(args.settings)
+    if args.until_significant and len(args.files) < 2:
+        raise _usage("--until-significant compares rule files: give a base and a variant")
+    stats = stat_source(args.stat)
+    coverage = not args.no_coverage
     with lasting():  # kept to the end of the command (see rulesdsl.cli)
         backend = native_backend() if args.native else PLAIN
-        loaded = [load(path, settings or None, include=args.include, backend=backend)
+        loaded = [load_with_stats(path, settings or None, args.include, stats, coverage,
+                                  backend)
                   for path in args.files]
     players = args.players or max(r.player_range[0] for r in loaded)
     for rules in loaded:
         rules.check_players(players)
-    if args.until_significant and len(args.files) < 2:
-        raise _usage("--until-significant compares rule files: give a base and a variant")
     if args.metric is not None:
         try:
-            check_metric(args.metric, players)
+            check_metric(args.metric, players, [r.stats for r in loaded])
         except UnknownMetric as err:
             raise _usage(f"--metric: {err}") from None
-        name = args.metric.partition(":")[2].partition(":")[0]
-        if args.metric.startswith("stat:") and any(name not in r.stats for r in loaded):
-            raise _usage(f"--metric: no statistic named {name!r} in every rule file")
     if args.backend != "ray" and args.address:
         raise _usage("--address is for --backend ray")
     try:
@@ -64,7 +65,8 @@ def simulate_command(args: argparse.Namespace) -> int:
                       db=":memory:" if args.no_db else args.db, rotate=args.rotate,
                       settings=settings, include=tuple(args.include), records=args.records,
                       exact=args.exact, metric=args.metric, sprt=sprt, progress=show,
-                      console=bar_console, native=args.native)
+                      console=bar_console, native=args.native, stats=stats,
+                      coverage=coverage, calibrate=args.calibrate, delta=args.delta)
     result = run_study(list(args.files), loaded, options)
     if args.json:
         from .show import study_json
@@ -74,6 +76,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from .show import run_tables, side_by_side
+    from .show_reading import bots_lines
 
     console = Console(width=120)
     agents = [str(a) for a in args.agents]
@@ -84,6 +87,9 @@ def simulate_command(args: argparse.Namespace) -> int:
         outcome = result.outcomes[0]
         for item in run_tables(outcome, agents):
             console.print(item)
+        if result.bots is not None:
+            for item in bots_lines(result.bots):
+                console.print(item)
         if outcome.figures.timeouts.value:
             console.print(f"{round(outcome.figures.timeouts.value * outcome.figures.games)} "
                           f"of {outcome.figures.games} games reached the limit of "

@@ -10,14 +10,16 @@ needs fewer games than two separate runs (docs/balance.md measures how many).
 A metric is a number per game:
 - `first`: the win share of the player who took the first turn (`seat:K`, `position:K`:
   of seat K, of the K-th player in turn order, from 1);
-- `draw`: 1 when no player (no team) ranks first alone; `length`: decisions; `margin`: the best
-  score less the second;
+- `draw`: 1 when no player (no team) ranks first alone; `length`: decisions; `turns`: the
+  turns of `turns` loops (counted when the run counts what fired); `margin`: the best score
+  less the second;
 - `stat:NAME`: a statistic the rule file declares (`stat:NAME:K` for seat K of one kept
   per player).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +49,8 @@ def metric_value(metric: str, g: GameRecord) -> float | None:
         return float(not g.decisive)
     if kind == "length":
         return float(g.decisions)
+    if kind == "turns":
+        return float(g.turns) if g.turns is not None else None
     if kind == "margin":
         if g.scores is None or n < 2:
             return None
@@ -64,7 +68,7 @@ def metric_value(metric: str, g: GameRecord) -> float | None:
             value = value[_number(seat, n, metric)]
         return float(value) if value is not None else None
     raise UnknownMetric(f"unknown metric {metric!r} (metrics: first, seat:K, position:K, "
-                        "draw, length, margin, stat:NAME)")
+                        "draw, length, turns, margin, stat:NAME)")
 
 
 def _number(text: str, players: int, metric: str) -> int:
@@ -73,14 +77,29 @@ def _number(text: str, players: int, metric: str) -> int:
     return int(text) - 1
 
 
-def check_metric(metric: str, players: int) -> None:
-    """A metric's form, checked before any game is played."""
+def check_metric(metric: str, players: int, stats: Sequence[dict[str, bool]] = ()) -> None:
+    """A metric's form, checked before any game is played; a statistic against each rule
+    file's declared ones (`stats`: name -> kept per player), so that it is known in every
+    file, and named with a seat exactly when it is kept per player."""
     fake = GameRecord(1, 1, 0, [], 0, [1] + [2] * (players - 1), [0] * players, 1, "rules",
                       "", {})
     kind = metric.partition(":")[0]
     if kind == "stat":
-        if not metric.partition(":")[2]:
+        name, _, seat = metric.partition(":")[2].partition(":")
+        if not name:
             raise UnknownMetric("stat: name the statistic, as stat:NAME")
+        for shapes in stats:
+            if name not in shapes:
+                raise UnknownMetric(f"no statistic named {name!r} in every rule file "
+                                    f"(declare it in each, or give it with --stat)")
+            if shapes[name] and not seat:
+                raise UnknownMetric(f"statistic {name} is kept per player: name a seat, "
+                                    f"as stat:{name}:1")
+            if not shapes[name] and seat:
+                raise UnknownMetric(f"statistic {name} is one per game: stat:{name}, "
+                                    "without a seat")
+        if seat:
+            _number(seat, players, metric)
         return
     metric_value(metric, fake)
 
@@ -146,6 +165,8 @@ def metrics_for(records: list[GameRecord], shapes: dict[str, str]) -> list[str]:
     if all(g.first is not None for g in records):
         out = ["first"] + out + [f"position:{k}" for k in range(2, n + 1)]
     out += ["draw", "length"]
+    if all(g.turns for g in records):
+        out.append("turns")
     if all(g.scores is not None for g in records) and n > 1:
         out.append("margin")
     for name, shape in shapes.items():

@@ -51,7 +51,8 @@ def export(db: str | Path, out: Path, run_id: int | None = None) -> int:
     """Write the games (of one run, or of all) to `out` (.csv or .parquet); returns how
     many were written."""
     with Store(db, create=False) as store:
-        runs = [store.run(run_id)] if run_id is not None else store.runs()
+        # the runs that measured the bots are left out unless named (--run)
+        runs = [store.run(run_id)] if run_id is not None else store.study_runs()
         table = [row for run in runs for row in rows(store, run)]
     columns: list[str] = []
     for row in table:  # every run's columns, in the order they first appear

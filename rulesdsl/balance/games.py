@@ -5,6 +5,10 @@ fixed by the run alone: its seed is `seed + (n - 1) // rotations` and its rotati
 `(n - 1) % rotations` (the agents shifted that many seats), so a game's record does not
 depend on which worker played it, nor when. A `Batch` is plain data: a process pool or a
 Ray task plays it and hands back the records, and the first failure if a rule stopped a game.
+
+With `Plan.coverage` the rules are compiled to count their coverage points (a rule's start, a
+branch, a menu option, a trigger, a turn, an end of the game: interpreter/compiler.py) and
+each game's record holds how often each fired, by seat (`GameRecord.fired`, see fired.py).
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from typing import Any
 from ..agents import REGISTRY
 from ..interpreter.backends import PLAIN
 from ..interpreter.game import Game, Rules
-from ..loader import load, native_backend
+from ..loader import native_backend
 from ..runner import AGENT_SEED_STRIDE, Failed, play_game
+from .fired import play_counted
 
 
 @dataclass
@@ -40,10 +45,16 @@ class GameRecord:
     stats: dict[str, Any] = field(default_factory=dict)
     steps: list[int] = field(default_factory=list)
     teams: list[list[int]] | None = None  # the run's teams (`teams of N`), not stored per game
+    # coverage point -> how often it fired for each seat, then for no seat (fired.py);
+    # None when the run did not count (stored apart from the game's row)
+    fired: dict[int, list[int]] | None = None
+    turns: int | None = None  # turns of `turns` loops taken, when the run counted them
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["teams"]
+        del out["teams"], out["fired"]
+        if self.turns is None:
+            del out["turns"]
         return out
 
     @property
@@ -82,6 +93,8 @@ class Plan:
     settings: tuple[tuple[str, Any], ...] = ()
     include: tuple[str, ...] = ()  # the folders `extends` may reach beyond the file's own
     native: bool = False  # the rules compiled with Cython (the same games, only faster)
+    stats: str = ""          # statistics of the command line (`--stat`), one a line
+    coverage: bool = False   # count the coverage points of each game, by seat
 
     def game_seed(self, number: int) -> int:
         return self.seed + (number - 1) // self.rotations
@@ -114,19 +127,22 @@ class BatchResult:
     failed: tuple[int, Failed] | None = None  # the game number, and what stopped it
 
 
-_LOADED: dict[tuple[str, tuple, tuple, bool], Rules] = {}
+_LOADED: dict[tuple[str, tuple, tuple, bool, str, bool], Rules] = {}
 
 
-def _key(plan: Plan) -> tuple[str, tuple, tuple, bool]:
-    return (plan.path, plan.settings, plan.include, plan.native)
+def _key(plan: Plan) -> tuple[str, tuple, tuple, bool, str, bool]:
+    return (plan.path, plan.settings, plan.include, plan.native, plan.stats, plan.coverage)
 
 
 def rules_of(plan: Plan) -> Rules:
     """The plan's rules, compiled once per process."""
+    from .statline import load_with_stats
+
     key = _key(plan)
     if key not in _LOADED:
-        _LOADED[key] = load(plan.path, dict(plan.settings) or None, include=plan.include,
-                            backend=native_backend() if plan.native else PLAIN)
+        _LOADED[key] = load_with_stats(plan.path, dict(plan.settings) or None, plan.include,
+                                       plan.stats, plan.coverage,
+                                       native_backend() if plan.native else PLAIN)
     return _LOADED[key]
 
 
@@ -176,16 +192,24 @@ def play_one(plan: Plan, rules: Rules, number: int, keep_steps: bool = True
     seed = plan.game_seed(number)
     names = plan.seat_agents(number)
     agents = [REGISTRY.maker(name)(seed * AGENT_SEED_STRIDE + p) for p, name in enumerate(names)]
-    game, failed = play_game(rules, plan.players, seed, [], agents=agents)
+    fired: dict[int, list[int]] | None = None
+    if plan.coverage:
+        game, failed, fired = play_counted(rules, plan.players, seed, agents)
+    else:
+        game, failed = play_game(rules, plan.players, seed, [], agents=agents)
     if failed is not None:
         return failed
     assert game is not None
+    turns = None
+    if fired is not None:
+        kinds = rules.program.points
+        turns = sum(sum(row) for n, row in fired.items() if kinds[n].kind == "turn")
     result = game.result
     assert result is not None
     return GameRecord(number, seed, (number - 1) % plan.rotations, names, game.first_player,
                       result.ranking, result.scores, game.decisions, result.ended_by,
                       ending_label(rules, game), game.statistics(),
-                      game.history if keep_steps else [], rules.teams(plan.players))
+                      game.history if keep_steps else [], rules.teams(plan.players), fired, turns)
 
 
 def play_batch(batch: Batch) -> BatchResult:

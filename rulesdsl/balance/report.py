@@ -15,16 +15,20 @@ import html
 from pathlib import Path
 from typing import Any
 
-from .compare import compare, metrics_for
+from . import intervals as I
+from .compare import compare, default_metric, metrics_for
 from .figures import Figures, figures
 from .intervals import Estimate
+from .reading import DELTA, bots, reading
+from .report_reading import bots_html, metrics_html, overlay_plots, play_html
 from .show import short
 from .store import Run, Store, bad_db
 
 STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;
 text-align:right}td:first-child,th:first-child{text-align:left}img{max-width:100%}
-.note{color:#555}"""
+.note{color:#555}.warn{background:#fdecea;border-left:4px solid #c44e52;padding:.4em .8em}
+tr.chosen td{font-weight:bold;background:#fff6d5}tr.changed td{background:#eef3fb}"""
 
 
 def _plt() -> Any:
@@ -128,13 +132,13 @@ def comparison_plot(plt: Any, names: tuple[str, str], comparisons: list, out: Pa
     ys = list(range(len(comparisons)))
     for y, c in zip(ys, comparisons):
         d = c.difference
-        scale = max(abs(c.base.value), 1e-9) if c.metric in ("length", "margin") or \
+        scale = max(abs(c.base.value), 1e-9) if c.metric in ("length", "turns", "margin") or \
             c.metric.startswith("stat:") else 1.0
         ax.errorbar([d.value / scale], [y], xerr=[[(d.value - d.low) / scale],
                                                    [(d.high - d.value) / scale]],
                     fmt="o", capsize=3, color="#c44e52" if c.p < 0.05 else "#4c72b0")
     ax.axvline(0, color="#888", linewidth=1)
-    ax.set_yticks(ys, [c.metric + (" (relative)" if c.metric in ("length", "margin") or
+    ax.set_yticks(ys, [c.metric + (" (relative)" if c.metric in ("length", "turns", "margin") or
                                    c.metric.startswith("stat:") else "") for c in comparisons])
     ax.invert_yaxis()
     ax.set_title(f"{names[1]} - {names[0]}, paired on the same seeds")
@@ -159,8 +163,60 @@ def _images(images: list[tuple[str, str]]) -> str:
                      for n, c in images)
 
 
+def _comparison(plt: Any, db: str | Path, base: Run, variant: Run, a: list, b: list,
+                names: tuple[str, str], out: Path) -> str:
+    """A base against a variant: the bots, the metrics and how far to trust them, how
+    play changed, and the plots (reading.py, report_reading.py)."""
+    with Store(db, create=False) as store:
+        chosen, delta = store.chosen(base.id, variant.id) or (default_metric(a), DELTA)
+        shown = metrics_for(a, base.stats)
+        if chosen not in shown:
+            shown.insert(0, chosen)
+        comparisons = [compare(a, b, m) for m in shown]
+        r = reading(store, base.id, variant.id, a, b, comparisons, chosen, delta)
+        who = bots(store, base)
+    stem = f"compare{base.id}-{variant.id}"
+    return "\n".join([bots_html(who), "<h3>What changed, and how far to trust it</h3>",
+                      metrics_html(r, names),
+                      _images([comparison_plot(plt, names, comparisons, out, base.id,
+                                               variant.id)]),
+                      play_html(r, base.players),
+                      _images(overlay_plots(plt, names, a, b, r, out, stem))])
+
+
+def _run_section(plt: Any, run: Run, f: Figures, records: list, out: Path,
+                 who: Any) -> list[str]:
+    parts = [f"<h2>Run {run.id}: {html.escape(run.game)} ({html.escape(run.name())})</h2>",
+             f"<p>{f.games} games, {run.players} players, agents "
+             f"{html.escape(', '.join(run.agents))}, seed {run.seed}"
+             f"{', seats rotated' if run.rotations > 1 else ''}.</p>"]
+    if who is not None:
+        parts.append(bots_html(who))
+    if not f.games:
+        return parts + ["<p>No games stored yet.</p>"]
+    rows = [[f"seat {p + 1}", f.seat_share[p].text(True),
+             f.position_share[p].text(True) if f.position_share else "-"]
+            for p in range(run.players)]
+    parts.append(_table(["", "win share", "by place in turn order"], rows))
+    metrics = [["decisive (a sole winner)", f.decisive.text(True)],
+               ["drawish (first place shared)", f.draws.text(True)],
+               ["stopped at the limit", f.timeouts.text(True)],
+               ["balance by seat (1 = even)", f.balance.text(digits=3)],
+               ["decisions a game", f.length.text()]]
+    if f.position_balance is not None:
+        metrics.insert(4, ["balance by turn order", f.position_balance.text(digits=3)])
+    if all(g.turns for g in records):
+        metrics.append(["turns a game", I.mean([float(g.turns) for g in records]).text()])
+    if f.margin is not None:
+        metrics.append(["winning margin", f.margin.text()])
+    parts.append(_table(["figure", "value (95%)"], metrics))
+    parts.append(_images(run_plots(plt, run, f, records, out)))
+    return parts
+
+
 def write_report(db: str | Path, out: Path, exact: bool = False) -> Path:
-    """Write `out`/index.html and its PNGs; returns the page's path."""
+    """Write `out`/index.html and its PNGs; returns the page's path. The comparisons come
+    first (what a variant does, and how far to trust it), then each run's own figures."""
     plt = _plt()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -171,37 +227,13 @@ def write_report(db: str | Path, out: Path, exact: bool = False) -> Path:
              f"{'Clopper-Pearson' if exact else 'Wilson'}; means: Student t). A first place "
              "shared by k players counts 1/k of a win to each.</p>"]
     with Store(db, create=False) as store:
-        runs = store.runs()
+        runs = store.study_runs()
         if not runs:
             raise bad_db(f"{db} holds no runs: fill it with rulesdsl simulate --db {db}")
         records = {run.id: store.games(run.id) for run in runs}
         pairs = store.comparisons()
-    figs = {run.id: figures(records[run.id], run.players, run.stats, exact) for run in runs}
-    for run in runs:
-        f = figs[run.id]
-        parts.append(f"<h2>Run {run.id}: {html.escape(run.game)} "
-                     f"({html.escape(run.name())})</h2>")
-        parts.append(f"<p>{f.games} games, {run.players} players, agents "
-                     f"{html.escape(', '.join(run.agents))}, seed {run.seed}"
-                     f"{', seats rotated' if run.rotations > 1 else ''}.</p>")
-        if not f.games:
-            parts.append("<p>No games stored yet.</p>")
-            continue
-        rows = [[f"seat {p + 1}", f.seat_share[p].text(True),
-                 f.position_share[p].text(True) if f.position_share else "-"]
-                for p in range(run.players)]
-        parts.append(_table(["", "win share", "by place in turn order"], rows))
-        metrics = [["decisive (a sole winner)", f.decisive.text(True)],
-                   ["drawish (first place shared)", f.draws.text(True)],
-                   ["stopped at the limit", f.timeouts.text(True)],
-                   ["balance by seat (1 = even)", f.balance.text(digits=3)],
-                   ["decisions a game", f.length.text()]]
-        if f.position_balance is not None:
-            metrics.insert(4, ["balance by turn order", f.position_balance.text(digits=3)])
-        if f.margin is not None:
-            metrics.append(["winning margin", f.margin.text()])
-        parts.append(_table(["figure", "value (95%)"], metrics))
-        parts.append(_images(run_plots(plt, run, f, records[run.id], out)))
+        compared = {r for pair in pairs for r in pair}
+        alone = {run.id: bots(store, run) for run in runs if run.id not in compared}
     by_id = {run.id: run for run in runs}
     for base, variant in pairs:
         a, b = records[base], records[variant]
@@ -209,16 +241,14 @@ def write_report(db: str | Path, out: Path, exact: bool = False) -> Path:
         a, b = a[:upto], b[:upto]
         if not upto:
             continue
-        comparisons = [compare(a, b, m) for m in metrics_for(a, by_id[base].stats)]
         names = (by_id[base].name(), by_id[variant].name())
         parts.append(f"<h2>{html.escape(names[1])} against {html.escape(names[0])}</h2>")
         parts.append(f"<p>{upto} games each on the same seeds; the difference is the "
                      "variant's figure less the base's, game by game (paired t test).</p>")
-        parts.append(_table(["metric", names[0], names[1], "difference", "p"],
-                            [[c.metric, c.base.text(digits=3), c.variant.text(digits=3),
-                              c.difference.text(digits=3), f"{c.p:.3g}"]
-                             for c in comparisons]))
-        parts.append(_images([comparison_plot(plt, names, comparisons, out, base, variant)]))
+        parts.append(_comparison(plt, db, by_id[base], by_id[variant], a, b, names, out))
+    for run in runs:
+        f = figures(records[run.id], run.players, run.stats, exact)
+        parts += _run_section(plt, run, f, records[run.id], out, alone.get(run.id))
     page = out / "index.html"
     page.write_text("<!doctype html>\n<html><head><meta charset=utf-8><title>Balance report"
                     f"</title><style>{STYLE}</style></head><body>\n" + "\n".join(parts) +

@@ -119,7 +119,8 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
               ) -> list[tuple[Run, int, Any]]:
     """Play every game number up to `upto` that each run does not hold yet, storing each
     batch as it arrives (the caller shows `progress`); returns the failures (run, game
-    number, what stopped it), the games after a failure in its batch left unplayed."""
+    number, what stopped it). A failure ends the run: the games before it in its batch are
+    stored; the games after it, and the batches not finished yet, are left unplayed."""
     batches: list[Batch] = []
     by_id = {run.id: run for run, _ in runs}
     for run, plan in runs:
@@ -136,4 +137,7 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
             progress.advance(len(result.records) + (result.failed is not None))
         if on_batch is not None:
             on_batch(result)
+        if failures and backend.kind == "local" and backend.workers <= 1:
+            break  # played in order: no batch after the failure (a pool plays on, so that
+            # the smallest failing game is the one reported, whatever the workers)
     return failures

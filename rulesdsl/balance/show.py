@@ -13,6 +13,7 @@ from typing import Any
 from ..runner import team_name
 from .figures import Figures
 from .intervals import Estimate
+from .show_reading import bots_lines, metrics_table, play_table, trust_lines
 from .study import Outcome, StudyResult, Verdict
 
 MAX_ENDINGS = 6  # the rules that ended most games, in the side-by-side table
@@ -51,18 +52,23 @@ def summary_json(o: Outcome) -> dict[str, Any]:
 
 
 def study_json(result: StudyResult) -> dict[str, Any]:
+    bots = result.bots.to_json() if result.bots is not None else None
     if len(result.outcomes) == 1:
         out = summary_json(result.outcomes[0])
         out["db"] = result.db
+        out["bots"] = bots
         return out
     return {"db": result.db, "files": [summary_json(o) for o in result.outcomes],
-            "comparisons": [verdict_json(v, result) for v in result.verdicts]}
+            "bots": bots, "comparisons": [verdict_json(v, result) for v in result.verdicts]}
 
 
 def verdict_json(v: Verdict, result: StudyResult) -> dict[str, Any]:
-    return {"base": result.outcomes[0].run.id, "variant": v.variant, "metric": v.metric,
-            "decision": v.decision, "games": v.games,
-            "comparisons": [c.to_json() for c in v.comparisons]}
+    out = {"base": result.outcomes[0].run.id, "variant": v.variant, "metric": v.metric,
+           "decision": v.decision, "games": v.games,
+           "comparisons": [c.to_json() for c in v.comparisons]}
+    if v.reading is not None:
+        out["reading"] = v.reading.to_json()
+    return out
 
 
 def short(label: str, width: int = 60) -> str:
@@ -213,7 +219,16 @@ def side_by_side(result: StudyResult, names: list[str], agents: list[str]) -> li
                           *[pct(f.endings[label]) if label in f.endings else "-"
                             for f in figs])
     out: list[Any] = [table]
+    if result.bots is not None:
+        out += bots_lines(result.bots)
     for verdict, name in zip(result.verdicts, names[1:]):
+        if verdict.reading is not None:
+            out.append(metrics_table(verdict.reading, names[0], name))
+            out += trust_lines(verdict.reading)
+            out += play_table(verdict.reading)
+            if verdict.decision is not None:
+                out.append(decision_line(verdict, name, names[0]))
+            continue
         diff = Table(title=f"{name} - {names[0]}: paired differences on the same seeds "
                      "(95% intervals, paired t test)")
         diff.add_column("metric")

@@ -12,6 +12,14 @@ A run this store made keeps its games in memory too, as reading them back would 
 (`games`): a study sums up what it played without reading every row back and decoding it
 again, which cost as much as a fifth of playing tic-tac-toe's games.
 
+Beside the games: the coverage points of a run's rules (`points`) and how often each fired
+in each game, by seat (`fired`, a JSON object per game: fired.py); the runs that measured
+the strength of a run's bots against random ones (`calibrations`: bots.py), or their
+strength as another source gave it (`strengths`: a ladder's); the metric a
+comparison named in advance (`chosen`); and the declarations a variant changes from its
+base (`changed`: changes.py). A database written
+before these tables existed gets them empty, and its report says what it lacks.
+
 A file that is not such a database, or one of another format, is an error for people
 (G006), never a traceback.
 """
@@ -67,6 +75,41 @@ CREATE TABLE IF NOT EXISTS comparisons (
     base INTEGER NOT NULL REFERENCES runs(id),
     variant INTEGER NOT NULL REFERENCES runs(id),
     PRIMARY KEY (base, variant)
+);
+CREATE TABLE IF NOT EXISTS points (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    block TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    PRIMARY KEY (run, number)
+);
+CREATE TABLE IF NOT EXISTS fired (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    number INTEGER NOT NULL,
+    counts TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    PRIMARY KEY (run, number)
+);
+CREATE TABLE IF NOT EXISTS calibrations (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    agent TEXT NOT NULL,
+    calibration INTEGER NOT NULL REFERENCES runs(id),
+    PRIMARY KEY (run, agent)
+);
+CREATE TABLE IF NOT EXISTS strengths (run INTEGER NOT NULL, agent TEXT NOT NULL,
+    source TEXT NOT NULL, share TEXT NOT NULL, PRIMARY KEY (run, agent));
+CREATE TABLE IF NOT EXISTS chosen (base INTEGER NOT NULL, variant INTEGER NOT NULL,
+    metric TEXT NOT NULL, delta REAL NOT NULL, PRIMARY KEY (base, variant));
+CREATE TABLE IF NOT EXISTS changed (
+    base INTEGER NOT NULL REFERENCES runs(id),
+    variant INTEGER NOT NULL REFERENCES runs(id),
+    word TEXT NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (base, variant, word, name)
 );
 """
 
@@ -170,6 +213,14 @@ class Store:
         return [self._run(r) for r in self.db.execute(f"SELECT {RUN_COLUMNS} FROM runs "
                                                        "ORDER BY id")]
 
+    def study_runs(self) -> list[Run]:
+        """The runs of the studies: every run but those only measuring bots (a run that is
+        both, a study of a bot against random ones, is kept)."""
+        studies = {r for (r,) in self.db.execute("SELECT run FROM calibrations")}
+        only = self.calibration_runs() - studies - {b for pair in self.comparisons()
+                                                    for b in pair}
+        return [run for run in self.runs() if run.id not in only]
+
     def run(self, run_id: int) -> Run:
         row = self.db.execute(f"SELECT {RUN_COLUMNS} FROM runs WHERE id = ?",
                               (run_id,)).fetchone()
@@ -186,6 +237,78 @@ class Store:
     def compared(self, base: int, variant: int) -> None:
         self.db.execute("INSERT OR IGNORE INTO comparisons VALUES (?, ?)", (base, variant))
         self.db.commit()
+
+    def set_points(self, run: int, rows: list[tuple[int, str, str, str, str, str, int]]
+                   ) -> None:
+        self.db.executemany("INSERT OR IGNORE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            [(run, *row) for row in rows])
+        self.db.commit()
+
+    def points(self, run: int) -> list[tuple[int, str, str, str, str, str, int]]:
+        return list(self.db.execute("SELECT number, kind, block, name, text, file, line "
+                                    "FROM points WHERE run = ? ORDER BY number", (run,)))
+
+    def fired(self, run: int, upto: int | None = None) -> dict[int, dict[int, list[int]]]:
+        """Game number -> {point: [hits of each seat, of no seat]}, for the games counted."""
+        limit, args = ("", (run,)) if upto is None else (" AND number <= ?", (run, upto))
+        try:
+            return {n: {int(k): v for k, v in json.loads(counts).items()}
+                    for n, counts in self.db.execute(
+                        f"SELECT number, counts FROM fired WHERE run = ?{limit}", args)}
+        except (ValueError, AttributeError, sqlite3.DatabaseError) as err:
+            raise bad_db(f"{self.path}: the coverage of run {run} cannot be read: {err}"
+                         ) from None
+
+    def calibrated(self, run: int, agent: str, calibration: int) -> None:
+        self.db.execute("INSERT OR REPLACE INTO calibrations VALUES (?, ?, ?)",
+                        (run, agent, calibration))
+        self.db.commit()
+
+    def calibrations(self, run: int) -> dict[str, int]:
+        """Agent -> the run that measured it against random bots."""
+        return dict(self.db.execute("SELECT agent, calibration FROM calibrations WHERE "
+                                    "run = ? ORDER BY agent", (run,)))
+
+    def set_strength(self, run: int, agent: str, source: str, share: dict[str, float]
+                     ) -> None:
+        """A strength given by a source other than a calibration run (a ladder's)."""
+        self.db.execute("INSERT OR REPLACE INTO strengths VALUES (?, ?, ?, ?)",
+                        (run, agent, source, json.dumps(share, sort_keys=True)))
+        self.db.commit()
+
+    def strengths(self, run: int) -> list[tuple[str, str, dict[str, float]]]:
+        """(agent, source, {value, low, high, n, even}) of each strength given so."""
+        try:
+            return [(a, s, json.loads(v)) for a, s, v in self.db.execute(
+                "SELECT agent, source, share FROM strengths WHERE run = ? ORDER BY agent",
+                (run,))]
+        except ValueError as err:
+            raise bad_db(f"{self.path}: a strength of run {run} cannot be read: {err}"
+                         ) from None
+
+    def calibration_runs(self) -> set[int]:
+        return {r for (r,) in self.db.execute("SELECT calibration FROM calibrations")}
+
+    def choose(self, base: int, variant: int, metric: str, delta: float) -> None:
+        """The metric named before the games (the last study's), and the difference of it
+        worth finding."""
+        self.db.execute("INSERT OR REPLACE INTO chosen VALUES (?, ?, ?, ?)",
+                        (base, variant, metric, delta))
+        self.db.commit()
+
+    def chosen(self, base: int, variant: int) -> tuple[str, float] | None:
+        row = self.db.execute("SELECT metric, delta FROM chosen WHERE base = ? AND "
+                              "variant = ?", (base, variant)).fetchone()
+        return (row[0], row[1]) if row is not None else None
+
+    def set_changed(self, base: int, variant: int, keys: list[tuple[str, str]]) -> None:
+        self.db.executemany("INSERT OR IGNORE INTO changed VALUES (?, ?, ?, ?)",
+                            [(base, variant, w, n) for w, n in keys])
+        self.db.commit()
+
+    def changed(self, base: int, variant: int) -> list[tuple[str, str]]:
+        return list(self.db.execute("SELECT word, name FROM changed WHERE base = ? AND "
+                                    "variant = ? ORDER BY word, name", (base, variant)))
 
     def comparisons(self) -> list[tuple[int, int]]:
         return list(self.db.execute("SELECT base, variant FROM comparisons ORDER BY base, "
@@ -206,6 +329,9 @@ class Store:
                 for g in records]
         self.db.executemany(
             "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self.db.executemany("INSERT OR REPLACE INTO fired VALUES (?, ?, ?, ?)",
+                            [(run, g.number, _sorted_dumps(g.fired), g.turns or 0)
+                             for g in records if g.fired is not None])
         self.db.commit()
         if run in self.kept:
             games, teams = self.kept[run]
@@ -231,16 +357,17 @@ class Store:
         column = "steps" if steps else "'[]'"
         row = self.db.execute("SELECT teams FROM runs WHERE id = ?", (run,)).fetchone()
         teams = json.loads(row[0]) if row is not None and row[0] is not None else None
-        query = ("SELECT number, seed, rotation, agents, first, ranking, scores, decisions, "
-                 f"ended_by, ending, stats, {column} FROM games WHERE run = ?{limit} "
-                 "ORDER BY number")
+        query = ("SELECT g.number, seed, rotation, agents, first, ranking, scores, "
+                 f"decisions, ended_by, ending, stats, {column}, f.turns FROM games g LEFT "
+                 "JOIN fired f ON f.run = g.run AND f.number = g.number WHERE g.run = ?"
+                 f"{limit.replace('number', 'g.number')} ORDER BY g.number")
         try:
             for row in self.db.execute(query, args):
                 yield GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4],
                                  json.loads(row[5]),
                                  json.loads(row[6]) if row[6] is not None else None, row[7],
                                  row[8], row[9], json.loads(row[10]), json.loads(row[11]),
-                                 teams)
+                                 teams, turns=row[12])
         except (sqlite3.DatabaseError, ValueError) as err:
             raise bad_db(f"{self.path}: a game of run {run} cannot be read: {err}") from None
 
@@ -248,7 +375,11 @@ class Store:
         """Every row of every table, in a fixed order (to compare two databases)."""
         out: list[tuple] = []
         for table, order in (("runs", "id"), ("games", "run, number"),
-                             ("comparisons", "base, variant")):
+                             ("comparisons", "base, variant"), ("chosen", "base, variant"),
+                             ("points", "run, number"),
+                             ("fired", "run, number"), ("calibrations", "run, agent"),
+                             ("strengths", "run, agent"),
+                             ("changed", "base, variant, word, name")):
             out += [(table, *row) for row in
                     self.db.execute(f"SELECT * FROM {table} ORDER BY {order}")]
         return out

@@ -81,7 +81,8 @@ class Point:
     """A place coverage counts (compiled with `coverage=True`): the start of a rule
     ("rule", also "setup" and "play"), of a branch of an `if` ("branch"), of a menu
     option ("option"), of an 'as soon as' block ("trigger"), of each turn of a `turns`
-    loop ("turn"), and a statement that ends the game ("end")."""
+    loop ("turn"), a statement that ends the game ("end"), and an `add` to the counter the
+    game is ranked by ("points": it counts the points added, not the times it ran)."""
 
     kind: str
     span: Span
@@ -255,6 +256,23 @@ class Compiler(ExpressionCompiler):
             self.emit(pos, E.aug(E.sub_store(E.name("HITS"), len(self.points)), "+",
                                  E.const(1)))
             self.points.append(Point(kind, span, self.proc_name, name))
+
+    def points_scored(self, s: A.Add, pos: list) -> None:
+        """With coverage on, an `add` to the counter the game is ranked by first (`score`
+        when there is no `rank` line) counts the points it adds at its own point ("points":
+        a source of points), as the amount added rather than 1 (examples not counted)."""
+        if not self.coverage or (self.proc is not None and self.proc.kind == "example"):
+            return
+        rank = self.a.rank
+        first = rank.keys[0] if rank is not None and rank.keys else None
+        counter = first.attr if isinstance(first, A.Of) else "score" if rank is None else None
+        if counter is None or s.target.name != counter or s.target.of is None or \
+                counter not in self.a.counters:
+            return
+        amount = self.expr(s.amount)
+        self.emit(pos, E.aug(E.sub_store(E.name("HITS"), len(self.points)), "-" if s.negate
+                             else "+", amount))
+        self.points.append(Point("points", s.span, self.proc_name, counter))
 
     def goto(self, pos: list, block: list) -> None:
         self.emit(pos, self.jump_to(block))
@@ -613,6 +631,7 @@ class Compiler(ExpressionCompiler):
             if not isinstance(a.binding[id(s.target)], VarRef):
                 self.after_change(pos)
         elif isinstance(s, A.Add):
+            self.points_scored(s, pos)
             current = self.target_code(s.target)
             value = E.binop(current, "-" if s.negate else "+", self.expr(s.amount))
             self.assign(s.target, self.checked(value, s.span), pos, s.span)

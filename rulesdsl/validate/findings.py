@@ -195,7 +195,8 @@ def idle_points(rules: Rules) -> list[Point]:
     prog = rules.program
     helpers = example_helpers(rules)
     return [pt for n, pt in enumerate(prog.points)
-            if not prog.hits[n] and pt.kind not in ("play", "setup") and pt.proc not in helpers]
+            if not prog.hits[n] and pt.kind not in ("play", "setup", "points")
+            and pt.proc not in helpers]
 
 
 def example_helpers(rules: Rules) -> set[str]:
