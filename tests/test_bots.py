@@ -203,6 +203,7 @@ def test_the_check_catches_a_search_that_sees_the_bid_or_the_prizes():
     assert differ(PeekingMCTS, goofspiel_prize_orders(False)) >= 2
 
 
+@pytest.mark.slow  # 500 games of Pig with greedy bots
 def test_greedy_rolls_again_as_often_whatever_the_hidden_next_roll():
     # 500 games: greedy, which plays its turn on, ends them sooner than it did
     data = peeking.measure(games=500, seed=1)

@@ -116,6 +116,7 @@ def test_rename_changes_every_place_in_the_file(index: Index):
                {"house.rules": 'extends "scopes.rules"\nconst FAVOURITE = Red\n'})
 
 
+@pytest.mark.slow  # every name of every shipped game: seconds
 def test_every_name_of_every_game_has_a_hover(load_rules):
     from rulesdsl.lsp.hover import hover
 

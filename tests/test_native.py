@@ -82,6 +82,7 @@ def compare(name: str, seeds: range, agent_sets: list[list[str]]) -> int:
     return played
 
 
+@pytest.mark.slow  # builds, then plays 60 games on each path (yacht's greedy: a minute)
 @needs_build
 @pytest.mark.parametrize("name", SMALL)
 def test_a_small_game_plays_the_same_built(name):
