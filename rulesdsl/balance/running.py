@@ -51,14 +51,18 @@ def _pool(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
     """A process pool that keeps a few batches queued per worker (so an interruption
     stops soon) and yields each result as it comes."""
     todo = list(reversed(batches))
+    order: dict[Future, int] = {}  # batches finished together are yielded in their order:
+    # with one worker every batch before a failed one is then stored before it is seen
     with ProcessPoolExecutor(max_workers=workers) as pool:
         running: set[Future] = set()
         try:
             while todo or running:
                 while todo and len(running) < 2 * workers:
-                    running.add(pool.submit(play_batch, todo.pop()))
+                    fut = pool.submit(play_batch, todo.pop())
+                    order[fut] = len(order)
+                    running.add(fut)
                 done, running = wait(running, return_when=FIRST_COMPLETED)
-                for fut in done:
+                for fut in sorted(done, key=order.__getitem__):
                     yield fut.result()
         finally:
             for fut in running:
