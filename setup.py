@@ -1,5 +1,5 @@
 """The games/ folder, kept at the repository's root for the docs and the tests, goes into
-the wheel as the package `rulesdsl.games` (rulesdsl/catalogue.py reads it there): every
+the wheel as the package `rulesdsl.games` (rulesdsl/resolve/catalogue.py reads it there): every
 rule file, notes file and data file of every game (the files are named in pyproject.toml's
 package-data). The rest is in pyproject.toml."""
 

@@ -10,7 +10,7 @@ Both sides must play the same games, decision for decision, or the comparison st
 The switches (each a module constant the compiler reads as it compiles):
 
 - `unroll`: list comprehensions a statement starts with written as loops, and the items
-  of a counted loop counted before it (rulesdsl/interpreter/unroll.py);
+  of a counted loop counted before it (rulesdsl/compile/unroll.py);
 - `small-results`: a filter of a small domain, and a definition whose value is one, are
   small: loops over them weighed before the game (expressions.py, `small`);
 - `range-items`: the range of a loop's, a choice's or a comprehension's item of `lo..hi`
@@ -40,10 +40,10 @@ import time
 from typing import Any
 
 from benchmarks.playouts import play
-from rulesdsl.interpreter import bounds, compiler, expressions, unroll
+from rulesdsl.compile import bounds, compiler, expressions, unroll
 from rulesdsl.loader import _build as build
 from rulesdsl.loader import collector_paused, load
-from rulesdsl.variants import resolve
+from rulesdsl.resolve.variants import resolve
 
 SWITCHES: dict[str, tuple[Any, str]] = {
     "unroll": (unroll, "ENABLED"),

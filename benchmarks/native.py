@@ -1,6 +1,6 @@
 """Benchmark: random games a second on the plain path against the compiled one (--native).
 
-For each game, the rules are loaded twice, plain and built with Cython (interpreter/native.py:
+For each game, the rules are loaded twice, plain and built with Cython (compile/native.py:
 the build kept in the user's cache, so only the first run builds), and random games are
 played for a time budget on each in turn (A B A B ...), the same seeds on both: each
 round gives a ratio, native over plain, and the medians are reported with their spread,

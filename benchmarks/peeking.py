@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 import rulesdsl
-from rulesdsl.runner import agents_for, wilson
+from rulesdsl.agents.play import agents_for, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 PIG = ROOT / "games" / "pig" / "pig.rules"

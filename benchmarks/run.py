@@ -72,9 +72,9 @@ def bench_rules_alone(rules, players: int, seconds: float, seed: int) -> tuple[i
     """Play random games by calling the generated blocks directly (see the module's
     docstring); return (games, elapsed). Reads the compiled program and the state, which
     nothing but a benchmark should."""
-    from rulesdsl.interpreter.runtime import SUSPEND
     from rulesdsl.interpreter.state import Generator
     from rulesdsl.interpreter.stepping import advance
+    from rulesdsl.program.runtime import SUSPEND
 
     prog = rules.program
     blocks, slots = prog.blocks, prog.slots

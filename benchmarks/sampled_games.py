@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulesdsl  # noqa: E402
-from rulesdsl.runner import wilson  # noqa: E402
+from rulesdsl.agents.play import wilson  # noqa: E402
 from tests.continuations import Tally, continuations  # noqa: E402
 
 FILES = ["tests/games/sushi_go.rules", "tests/games/sushi_go_in_turn.rules",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rulesdsl.runner import wilson
-from rulesdsl.strength import mean_interval
+from rulesdsl.agents.play import wilson
+from rulesdsl.agents.strength import mean_interval
 
 __all__ = ["Z95", "mean_interval", "percent", "wilson"]
 

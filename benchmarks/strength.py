@@ -12,7 +12,7 @@ Reported: wins alone, shared first places and losses of the agent under test; it
 score in the game, where the game keeps one; and its thinking time per decision (those
 where it had more than one option), mean and largest, in CPU seconds of the process (the
 machine is shared: the clock would count other programs' work). `rulesdsl strength` plays
-a round robin of several agents with the same games (`rulesdsl/strength.py`).
+a round robin of several agents with the same games (`rulesdsl/agents/strength.py`).
 
 Usage, from the repository root:
 
@@ -31,7 +31,7 @@ from typing import Any
 import rulesdsl
 from benchmarks.stats import mean_interval, percent
 from rulesdsl.agents import parse_agents
-from rulesdsl.strength import play_game
+from rulesdsl.agents.strength import play_game
 
 
 def play_one(args: tuple) -> dict[str, Any]:

@@ -41,8 +41,8 @@ from typing import Any
 import rulesdsl
 from benchmarks.stats import Z95
 from rulesdsl.agents import parse_agents
-from rulesdsl.paths import include
-from rulesdsl.runner import agents_for, play_out
+from rulesdsl.agents.play import agents_for, play_out
+from rulesdsl.files.paths import include
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"

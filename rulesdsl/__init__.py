@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .catalogue import Entry, find_game, shipped_games
     from .diagnostics import Diagnostic, RulesError, Span
     from .interpreter.game import Chance, Decision, Game, Option, Result, Rules
     from .interpreter.observation import Observation
     from .interpreter.public import Line
-    from .loader import check_file, load, load_text
+    from .loader import load, load_text
+    from .resolve.catalogue import Entry, find_game, shipped_games
+    from .validate.checking import check_file
 
 # Each name is imported from its module when first used: the command line's `--help` and
 # its argument errors do not load the parser, the checker and the compiler.
@@ -34,8 +35,9 @@ _WHERE = {
     "Game": ".interpreter.game", "Option": ".interpreter.game",
     "Result": ".interpreter.game", "Rules": ".interpreter.game",
     "Observation": ".interpreter.observation", "Line": ".interpreter.public",
-    "check_file": ".loader", "load": ".loader", "load_text": ".loader",
-    "Entry": ".catalogue", "find_game": ".catalogue", "shipped_games": ".catalogue",
+    "check_file": ".validate.checking", "load": ".loader", "load_text": ".loader",
+    "Entry": ".resolve.catalogue", "find_game": ".resolve.catalogue",
+    "shipped_games": ".resolve.catalogue",
 }
 
 __all__ = [

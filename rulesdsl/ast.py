@@ -1,7 +1,7 @@
 """The typed AST of a rule file: frozen pydantic models, each with its source span.
 
 Stage: produced by `rulesdsl.grammar` (parse), read by `rulesdsl.check` (static checks)
-and `rulesdsl.interpreter.compiler` (compile). The runtime never walks these models.
+and `rulesdsl.compile.compiler` (compile). The runtime never walks these models.
 `to_json` exports a tree as plain data (`rulesdsl ast FILE`).
 """
 

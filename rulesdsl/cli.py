@@ -15,8 +15,7 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -28,7 +27,7 @@ _collecting = gc.isenabled()
 gc.disable()
 from . import __version__  # noqa: E402
 from .diagnostics import RulesError, UsageError  # noqa: E402
-from .paths import include  # noqa: E402
+from .files.paths import include  # noqa: E402
 
 if _collecting:
     gc.freeze()
@@ -36,9 +35,9 @@ if _collecting:
 
 if TYPE_CHECKING:
     from .agents import AgentSpec
-    from .interpreter.backends import Backend
+    from .agents.play import Script
+    from .compile.backends import Backend
     from .interpreter.game import Game, Rules
-    from .runner import Script
 
 # The parser, the compiler and the agents are imported by the commands that use them, not
 # here: `rulesdsl --help` and a mistyped argument answer without loading them.
@@ -327,7 +326,7 @@ def print_diagnostics(err: RulesError) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from . import checkcache
+    from .validate import checkcache
 
     failed = False
     out: list[dict] = []
@@ -341,7 +340,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if found is not None:
             diags, sources = found
         else:
-            from .loader import check_file
+            from .validate.checking import check_file
 
             if built and not gc.isenabled():  # the last file's trees and code (see PAUSED)
                 gc.collect()
@@ -400,47 +399,24 @@ def cmd_ast(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> Rules:
-    from .loader import load
+    from .loader import lasting, load
 
-    with lasting():
+    with lasting(_own_process):
         return load(args.file, dict(args.settings) or None, backend=_backend(args))
 
 
 def _backend(args: argparse.Namespace) -> Backend:
-    """The plain path, or with --native the compiled one (interpreter/native.py)."""
-    from .interpreter.backends import PLAIN
+    """The plain path, or with --native the compiled one (compile/native.py)."""
+    from .compile.backends import PLAIN
     from .loader import native_backend
 
     return native_backend() if getattr(args, "native", False) else PLAIN
 
 
-_own_process = False  # the command line runs as its own process (`command`), not in another
-
-
-@contextmanager
-def lasting() -> Iterator[None]:
-    """Rules loaded for the rest of the process: the collector waits while they load (as
-    loader.py makes it wait), and, in the command's own process, is then on again with
-    what is there frozen, so that it never looks through them: on again after a plain
-    pause, it would at once, and again at each of its older generations' turns (about 40
-    collections and 0.04 to 0.09 s of CPU as `perft` of Cromlech starts). Called in-process
-    (`main`, as tests do), nothing is frozen: what the caller holds is none of this
-    command's business."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            if _own_process:
-                gc.freeze()
-            gc.enable()
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     """One game, narrated as it is played: each line is printed when it is said, so a
     game that stops on an error keeps what was said before."""
-    from .runner import RecordEnded, agents_for, describe_result, play_out, seat_name
+    from .agents.play import RecordEnded, agents_for, describe_result, play_out, seat_name
 
     loaded: Rules | None = getattr(args, "loaded", None)  # a replay's, loaded already
     rules = loaded if loaded is not None else _load(args)
@@ -534,7 +510,7 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
              steps: list[int]) -> RulesError:
     """A run stopped by a rule: where it happened, and its record (not for a replay: the
     record is the one being replayed)."""
-    from .runner import Failed, report_failure
+    from .agents.play import Failed, report_failure
 
     if getattr(args, "script", None) is not None or not err.diagnostics[0].code.startswith("R"):
         return err
@@ -545,13 +521,15 @@ def _stopped(err: RulesError, rules: Rules, args: argparse.Namespace, players: i
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .agents.play import Script
     from .interpreter.records import check_rules, read_record, rule_file
     from .loader import load, load_named
-    from .runner import Script
 
     record = read_record(args.record)
     settings = dict(record.settings)
-    with lasting():
+    from .loader import lasting
+
+    with lasting(_own_process):
         if args.rules:  # named by the user: read as any rule file on the command line
             path = args.rules
             rules = load(path, settings or None)
@@ -569,6 +547,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .balance.cli import simulate_command
 
+    args.own_process = _own_process  # what it loads is kept to the end (`lasting`)
     return simulate_command(args)
 
 
@@ -586,9 +565,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     from .interpreter.perft import perft
-    from .loader import load
+    from .loader import lasting, load
 
-    with lasting():
+    with lasting(_own_process):
         rules = load(args.file)
     game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
                           auto_chance=False)
@@ -597,7 +576,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .runner import agents_for
+    from .agents.play import agents_for
     from .terminal import play_at_terminal, read_save
 
     rules = _load(args)
@@ -623,8 +602,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .compare import diff
-    from .variants import resolve
+    from .resolve.compare import diff
+    from .resolve.variants import resolve
 
     lines = diff(resolve(args.a), resolve(args.b))
     print("\n".join(lines) if lines else f"{args.a} and {args.b} state the same rules")
@@ -647,7 +626,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.bot_delay <= 60:
         raise UsageError("--bot-delay: expected seconds from 0 to 60")
-    with lasting():
+    from .loader import lasting
+
+    with lasting(_own_process):
         games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
     names, any_address = served_names(args.host, args.allow_host)
     app = make_app(games, bot_delay=args.bot_delay, hosts=names, any_address=any_address)
@@ -693,7 +674,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from .catalogue import listing
+    from .resolve.catalogue import listing
 
     print("\n".join(listing()))
     return 0
@@ -701,7 +682,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_strength(args: argparse.Namespace) -> int:
     """A round robin among agents; every option is checked before the first game."""
-    from .strength import DEFAULT_AGENTS, describe, describe_pairing, ladder
+    from .agents.strength import DEFAULT_AGENTS, describe, describe_pairing, ladder
 
     text = args.agents or DEFAULT_AGENTS
     agents = [str(spec) for spec in _strength_agents(text)]
@@ -751,7 +732,7 @@ RULE_FILE_ARGUMENTS = ("file", "files", "a", "b", "rules")
 def named_files(args: argparse.Namespace) -> None:
     """The catalogue names among the rule files of the command line made the files they
     name, before any work starts (a name the catalogue does not list is an error)."""
-    from .catalogue import source
+    from .resolve.catalogue import source
 
     args.names = {}  # the name each file was given by, for what a command says of it
 
@@ -789,6 +770,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if collecting:
             gc.enable()
+
+
+_own_process = False  # the command line runs as its own process (`command`), not in another
 
 
 def command() -> NoReturn:

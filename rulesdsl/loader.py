@@ -18,15 +18,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .catalogue import source
 from .check import analyze
 from .check.analysis import Analysis
+from .compile.backends import PLAIN, Backend
+from .compile.compiler import compile_program
 from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse, parse_file
-from .interpreter.backends import PLAIN, Backend
-from .interpreter.compiler import compile_program
 from .interpreter.game import Rules
-from .variants import Resolved, merge, resolve
+from .resolve.catalogue import source
+from .resolve.variants import Resolved, merge, resolve
 
 
 @contextmanager
@@ -62,13 +62,13 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     `Program.hits`). `backend` runs the generated code: the plain path, or
     `native_backend()`'s."""
     with collector_paused():
-        return _build(resolve(_named(path), include=include), overrides, coverage, backend)
+        return _build(resolve(named_path(path), include=include), overrides, coverage, backend)
 
 
 def native_backend() -> Backend:
-    """The compiled path (interpreter/native.py), telling on stderr, once each, when it
+    """The compiled path (compile/native.py), telling on stderr, once each, when it
     builds a module and when it runs the plain path instead: what `--native` uses."""
-    from .interpreter.native import Cython
+    from .compile.native import Cython
 
     return Cython(_tell_once)
 
@@ -84,7 +84,7 @@ def _tell_once(message: str) -> None:
         print(f"rulesdsl: {message}", file=sys.stderr, flush=True)
 
 
-def _named(path: str | Path) -> str | Path:
+def named_path(path: str | Path) -> str | Path:
     """A path as it is, or the file a catalogue name names (catalogue.source)."""
     return source(path) if isinstance(path, str) else path
 
@@ -110,6 +110,26 @@ def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = Non
         return _build(merge(file, text, str(path)), overrides)
 
 
+@contextmanager
+def lasting(freeze: bool = False) -> Iterator[None]:
+    """Rules loaded for the rest of the process: the collector waits while they load (as
+    `collector_paused` makes it wait), and, with `freeze` (the command line in a process of
+    its own), is then on again with what is there frozen, so that it never looks through
+    them: on again after a plain pause, it would at once, and again at each of its older
+    generations' turns (about 40 collections and 0.04 to 0.09 s of CPU as `perft` of
+    Cromlech starts). Called in-process (`main`, as tests do), nothing is frozen: what the
+    caller holds is none of the command's business."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            if freeze:
+                gc.freeze()
+            gc.enable()
+
+
 def build(resolved: Resolved, overrides: dict[str, Any] | None = None,
           coverage: bool = False, backend: Backend = PLAIN) -> Rules:
     """A file resolved already (and perhaps added to: `simulate --stat`), checked and
@@ -127,52 +147,5 @@ def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None
                       backend=backend)
 
 
-def check_file(path: str | Path, run_examples: bool = True,
-               overrides: dict[str, Any] | None = None, play: int = 0,
-               records: str | Path | None = ".", include: Iterable[str | Path] = ()
-               ) -> tuple[list[Diagnostic], dict[str, str]]:
-    """All diagnostics of a file (or a shipped game, by name, as `load` takes it): syntax,
-    checks, then (if those pass) its examples, and with `play`, the errors of that many
-    games of random bots per number of players (their records written into `records`).
-    `overrides` and `include` as `load` takes them."""
-    with collector_paused():
-        try:
-            resolved = resolve(_named(path), include=include)
-        except RulesError as err:
-            return err.diagnostics, err.sources
-        try:
-            rules = _build(resolved, overrides)
-        except RulesError as err:
-            return err.diagnostics, resolved.sources
-    return _examine(rules, run_examples, str(path), play, records), resolved.sources
-
-
-def check_resolved(resolved: Resolved, run_examples: bool = True,
-                   overrides: dict[str, Any] | None = None, path: str = "", play: int = 0,
-                   records: str | Path | None = ".") -> list[Diagnostic]:
-    """The diagnostics of a parsed and merged file: its checks, then (if those pass) its
-    examples and, with `play`, the errors of that many games of random bots per number of
-    players (their records written into `records`)."""
-    try:
-        with collector_paused():
-            rules = _build(resolved, overrides)
-    except RulesError as err:
-        return err.diagnostics
-    return _examine(rules, run_examples, path, play, records)
-
-
-def _examine(rules: Rules, run_examples: bool, path: str, play: int,
-             records: str | Path | None) -> list[Diagnostic]:
-    """The failures of the file's examples, and of `play` games per number of players."""
-    from .interpreter.examples import run_examples as run
-
-    diags = run(rules) if run_examples else []
-    if play:
-        from .validate import play_check
-
-        diags += play_check(rules, path or rules.path, play, records=records)
-    return diags
-
-
-__all__ = ["Analysis", "check_file", "check_resolved", "load", "load_named", "load_text",
-           "native_backend"]
+__all__ = ["Analysis", "build", "collector_paused", "lasting", "load", "load_named", "load_text",
+           "named_path", "native_backend"]

@@ -16,15 +16,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .agents import Report
-from .boards import LETTERS, RingBoard, SquareBoard
+from .agents.play import describe_result
+from .boards.grids import LETTERS, RingBoard, SquareBoard
+from .boards.territory import TerritoryBoard, draw_territory
 from .diagnostics import RulesError
+from .files.paths import Unreadable, read_text
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
 from .limits import MAX_RECORD_BYTES
-from .paths import Unreadable, read_text
-from .runner import describe_result
-from .territory import TerritoryBoard, draw_territory
 
 
 def text(value: Any) -> str:

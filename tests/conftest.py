@@ -79,8 +79,9 @@ def _nothing_remembered(monkeypatch):
     """Commands answer a file they checked before, and take the syntax tree of a file they
     parsed before, from the user's cache (checkcache.py, grammar/treecache.py): tests
     work afresh, since some change the engine in place."""
-    from rulesdsl import checkcache, placed
     from rulesdsl.grammar import treecache
+    from rulesdsl.resolve import placed
+    from rulesdsl.validate import checkcache
 
     monkeypatch.setattr(checkcache, "ENABLED", False)
     monkeypatch.setattr(treecache, "ENABLED", False)

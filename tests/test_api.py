@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rulesdsl
-from rulesdsl.boards import SquareBoard
+from rulesdsl.boards.grids import SquareBoard
 from rulesdsl.interpreter.public import DiceShape
 
 from .conftest import ROOT

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.balance.bots import Strength, warnings
-from rulesdsl.balance.intervals import Estimate
 from rulesdsl.balance.trust import games_needed, holm, p_text
 from rulesdsl.cli import main
+from rulesdsl.intervals import Estimate
 
 ROOT = Path(__file__).resolve().parent.parent
 PIG = str(ROOT / "games" / "pig" / "pig.rules")
@@ -275,8 +275,8 @@ def test_an_error_in_game_30_of_50_leaves_29_games_stored(capsys, tmp_path, monk
     real = balance_games.play_one
 
     def fragile(plan, rules, number, keep_steps=True):  # a rule stops game 30, as R001 would
+        from rulesdsl.agents.play import Failed
         from rulesdsl.diagnostics import Diagnostic
-        from rulesdsl.runner import Failed
 
         if number == 30:
             return Failed(plan.game_seed(number), [], Diagnostic("R001", "a rule failed"))

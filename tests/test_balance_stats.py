@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from rulesdsl.balance import intervals as I
+from rulesdsl import intervals as I
 from rulesdsl.balance.sequential import Sprt
 
 

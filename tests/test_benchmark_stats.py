@@ -96,7 +96,7 @@ def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
     from pathlib import Path
 
     from benchmarks import alternate
-    from rulesdsl.interpreter import unroll
+    from rulesdsl.compile import unroll
 
     tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
     alternate.main(["unroll", tictactoe, "--games", "3",
@@ -116,7 +116,7 @@ def test_a_switch_off_and_on_times_the_compiling_with_compile(capsys):
     from pathlib import Path
 
     from benchmarks import alternate
-    from rulesdsl.interpreter import compiler
+    from rulesdsl.compile import compiler
 
     tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
     alternate.main(["live-blocks", tictactoe, "--compile", "--rounds", "2", "--json"])

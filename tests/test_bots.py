@@ -220,7 +220,7 @@ def test_the_bot_in_the_visibility_doc_plays():
     """docs/visibility.md shows how to write a bot: its code runs and plays whole games."""
     import re
 
-    from rulesdsl.runner import play_out
+    from rulesdsl.agents.play import play_out
 
     text = (ROOT / "docs" / "visibility.md").read_text(encoding="utf-8")
     (code,) = re.findall(r"```python\n(.*?)```", text, re.S)

@@ -1,5 +1,5 @@
 """What commands keep between runs in the user's cache. `rulesdsl check` remembers a file
-that passed (rulesdsl/checkcache.py): the second check of an unchanged file is answered
+that passed (rulesdsl/validate/checkcache.py): the second check of an unchanged file is answered
 from the cache, and any change to what the check read (the file, a file it extends, a data
 file, the engine) is checked afresh. A rule file's syntax tree is kept too
 (rulesdsl/grammar/treecache.py): an unchanged file is not parsed again."""
@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ast as A
-from rulesdsl import cachedir, checkcache, grammar, loader
+from rulesdsl import grammar
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import Diagnostic, RulesError, Span
-from rulesdsl.grammar import parse_file, treecache
+from rulesdsl.files import cachedir
+from rulesdsl.grammar import parse_file, parser, treecache
+from rulesdsl.validate import checkcache, checking
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = 'game "Count"\nplayers 2\ncounter n = 0\n\nplay:\n    set n = n + 1\n    end game\n'
@@ -41,13 +43,13 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
     monkeypatch.setattr(checkcache, "ENABLED", True)
     made: list[str] = []
-    real = loader.check_file
+    real = checking.check_file
 
     def counted(path, *args, **kwargs):
         made.append(str(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(loader, "check_file", counted)
+    monkeypatch.setattr(checking, "check_file", counted)
     return made
 
 
@@ -159,7 +161,7 @@ def parsed(folder, monkeypatch):
     """The texts lark really parsed as rule files, whole or one declaration at a time
     (the others came from the cache)."""
     made: list[str] = []
-    lark = grammar._parser()
+    lark = parser.rules_parser()
     real = lark.parse
 
     def counted(text, start=None, **kwargs):
@@ -312,7 +314,7 @@ def test_checks_while_editing_report_each_version_at_its_lines(folder, capsys, m
     rule file with a data file edited as a user would, checking after each change: an
     error made, lines added above it, the error mended, the data file changed; each
     check says what a check with nothing kept says, at the same lines."""
-    from rulesdsl import placed
+    from rulesdsl.resolve import placed
 
     monkeypatch.setattr(placed, "ENABLED", True)
     Path("cards.yaml").write_text("cards:\n  - {name: Ace}\n  - {name: King}\n")

@@ -12,9 +12,9 @@ import pytest
 
 import rulesdsl
 from rulesdsl import ast as A
-from rulesdsl.catalogue import find_game, looks_like_name, shipped_games, source
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import RulesError
+from rulesdsl.resolve.catalogue import find_game, looks_like_name, shipped_games, source
 
 from .conftest import ROOT
 

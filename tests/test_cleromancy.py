@@ -76,7 +76,7 @@ def test_three_players_may_give_mana(rules):
 def test_the_terminal_names_each_unit_with_its_owner_and_hit_points(rules):
     import io
 
-    from rulesdsl.runner import agents_for
+    from rulesdsl.agents.play import agents_for
     from rulesdsl.terminal import play_at_terminal
 
     game = rules.new_game(players=2, seed=2)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.agents.play import agents_for
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import RulesError
 from rulesdsl.loader import load
-from rulesdsl.runner import agents_for
 from rulesdsl.terminal import play_at_terminal
 
 from .conftest import game_params

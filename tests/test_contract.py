@@ -14,8 +14,8 @@ import random
 
 import pytest
 
+from rulesdsl.agents.play import agents_for, play_out
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.runner import agents_for, play_out
 
 from .conftest import GAME_PARAMS
 

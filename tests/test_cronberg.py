@@ -8,7 +8,7 @@ import random
 import pytest
 
 import rulesdsl
-from rulesdsl.boards import CornerBoard, TriangleBoard
+from rulesdsl.boards.grids import CornerBoard, TriangleBoard
 
 from .conftest import ROOT
 
@@ -84,7 +84,7 @@ def test_a_drawn_rhombus_is_shown_and_the_deck_is_hidden(rules):
 def test_playing_at_the_terminal_draws_the_triangles(rules):
     import io
 
-    from rulesdsl.runner import agents_for
+    from rulesdsl.agents.play import agents_for
     from rulesdsl.terminal import play_at_terminal
 
     game = rules.new_game(players=2, seed=4)

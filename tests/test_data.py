@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl import data, placed
 from rulesdsl.interpreter.examples import run_examples
+from rulesdsl.resolve import data, placed
 
 from .conftest import ROOT
 
@@ -267,7 +267,7 @@ def test_a_chain_of_merges_is_read_once_each():
     assert len(value["m39"]) == 41 and value["m39"]["a"] == 1 and value["m39"]["k1"] == 1
 
 
-# ---- data files kept between runs (rulesdsl/placed.py) --------------------------------------
+# ---- data files kept between runs (rulesdsl/resolve/placed.py) -----------------------------------
 
 @pytest.fixture
 def kept(tmp_path, monkeypatch):
@@ -296,7 +296,7 @@ def fresh_process(monkeypatch) -> list[str]:
 
 def resolved_text(path: Path, **kwargs) -> str:
     """Everything a rule file resolves to, places and all, as text."""
-    from rulesdsl.variants import resolve
+    from rulesdsl.resolve.variants import resolve
 
     return repr(resolve(path, **kwargs).file)
 
@@ -339,7 +339,7 @@ def test_a_damaged_entry_is_read_afresh(kept, tmp_path, monkeypatch, entry):
     than the reader can follow (each signed with the folder's key, as this engine would
     write it: an entry it did not sign is not even read): the YAML file is read again and
     the entry written anew."""
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
 
     write(tmp_path, "cards.yaml", "cards:\n  - {name: Ace}\n")
     path = game(tmp_path, 'kind Card(name): from "cards.yaml" cards')

@@ -12,9 +12,9 @@ import pytest
 
 import rulesdsl
 from rulesdsl import Observation
+from rulesdsl.agents.play import describe_result
 from rulesdsl.cli import main
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.runner import describe_result
 from rulesdsl.terminal import play_at_terminal
 
 from .boundary import check
@@ -144,7 +144,7 @@ def test_the_terminal_says_a_choice_is_secret_and_who_else_chooses():
     game = bids()
     answers = io.StringIO("1\n1\n")
     rules = game.rules
-    from rulesdsl.runner import agents_for
+    from rulesdsl.agents.play import agents_for
 
     play_at_terminal(game, agents_for(["first"], 3, 1), {0}, stdin=answers,
                      stdout=(out := io.StringIO()))
@@ -210,7 +210,7 @@ def test_offers_in_the_terminal_and_with_bots(tmp_path, capsys):
     path = tmp_path / "lending.rules"
     path.write_text(LENDING)
     rules = rulesdsl.load(path)
-    from rulesdsl.runner import agents_for
+    from rulesdsl.agents.play import agents_for
 
     game = rules.new_game(players=3)
     out = io.StringIO()

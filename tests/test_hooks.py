@@ -9,9 +9,9 @@ import pytest
 
 import rulesdsl
 from rulesdsl.cli import main
-from rulesdsl.compare import diff
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.variants import resolve
+from rulesdsl.resolve.compare import diff
+from rulesdsl.resolve.variants import resolve
 
 BASE = """game "Race"
 players 2

@@ -158,7 +158,7 @@ def _bounded(case) -> list:
 
 
 def _checked(path: Path) -> list:
-    from rulesdsl.loader import check_file
+    from rulesdsl.validate.checking import check_file
 
     found: list = []
     found.extend(_bounded(lambda: found.extend(check_file(path, records=None)[0])))

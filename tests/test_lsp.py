@@ -21,8 +21,8 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from rulesdsl.loader import check_file
 from rulesdsl.lsp.semantic import TOKEN_TYPES
+from rulesdsl.validate.checking import check_file
 
 from .conftest import ROOT
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import rulesdsl
+from rulesdsl.agents.play import agents_for
 from rulesdsl.cli import main
-from rulesdsl.runner import agents_for
 from rulesdsl.terminal import play_at_terminal
 
 TOLD = """game "Told"

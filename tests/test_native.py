@@ -1,4 +1,4 @@
-"""The compiled path (interpreter/native.py) against the plain one: the same rules built
+"""The compiled path (compile/native.py) against the plain one: the same rules built
 with Cython play the same games, move for move, with the same records and results.
 
 The small shipped games and their variants are built and compared here (a few seconds of
@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
+from rulesdsl.agents.play import play_game
 from rulesdsl.balance.games import Plan, play_one
+from rulesdsl.compile import native
+from rulesdsl.compile.sandbox import UnsafeCode
 from rulesdsl.diagnostics import RulesError
-from rulesdsl.interpreter import native
 from rulesdsl.interpreter.records import make_record
-from rulesdsl.interpreter.sandbox import UnsafeCode
-from rulesdsl.runner import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = native.missing()
@@ -128,7 +128,8 @@ def test_a_search_bot_decides_the_same_built():
 def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     """A Python error inside the built code (here from a helper that fails without naming
     its rule) is reported at the rule file's line, as on the plain path."""
-    from rulesdsl.interpreter import compiler, runtime
+    from rulesdsl.compile import compiler
+    from rulesdsl.program import runtime
 
     made = runtime.make_helpers
 
@@ -138,7 +139,7 @@ def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
         def _div(a, b, sid):
             return a // b  # no check: the error comes out of the generated function
 
-        _div.__module__ = "rulesdsl.interpreter.runtime"
+        _div.__module__ = "rulesdsl.program.runtime"
         found["_div"] = _div
         return found
 
@@ -192,7 +193,7 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     """The build is kept in the user's cache folder, signed with its key: read back, it is
     not built again; tampered with or planted, it is built again (loading it would run
     its code)."""
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
@@ -222,7 +223,7 @@ def test_the_text_built_maps_each_line_to_its_rule():
     path's line of the same statement names."""
     rules = rulesdsl.load(ROOT / "games" / "pig" / "pig.rules")
     program = rules.program
-    from rulesdsl.interpreter.compiler import Compiler
+    from rulesdsl.compile.compiler import Compiler
 
     module, line_sids = Compiler(program.analysis, rules.sources).module()
     text, table = native.source_of(module, line_sids, {"_div": None, "c1": None})

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.interpreter import compiler, expressions
+from rulesdsl.compile import compiler, expressions
 
 from .conftest import ROOT
 
@@ -270,7 +270,7 @@ def test_choices_among_distinct_items_and_loops_over_players():
 
 
 def test_constants_are_worked_out_at_compile_time():
-    from rulesdsl.interpreter.fold import fold
+    from rulesdsl.compile.fold import fold
 
     code = """
 a = (x + 1) + 1
@@ -622,7 +622,7 @@ def test_a_comprehension_a_statement_starts_with_is_a_loop():
 
 
 def test_a_comprehension_whose_name_is_used_elsewhere_is_left_as_it_is():
-    from rulesdsl.interpreter.unroll import unroll
+    from rulesdsl.compile.unroll import unroll
 
     def code(text: str) -> str:
         body = ast.parse(text).body

@@ -49,7 +49,7 @@ def expected(text: str) -> str:
 def actual(path: Path) -> str:
     """Every diagnostic `rulesdsl check` reports for the program, rendered, run from the
     repository root."""
-    from rulesdsl.loader import check_file
+    from rulesdsl.validate.checking import check_file
 
     here = os.getcwd()
     os.chdir(REPO)

@@ -34,7 +34,7 @@ def test_the_readme_rule_file_runs():
 
 
 def test_the_first_command_plays_tictactoe_by_name():
-    from rulesdsl.catalogue import find_game
+    from rulesdsl.resolve.catalogue import find_game
 
     first = readme_commands()[0]
     assert first.endswith("rulesdsl play tictactoe")
@@ -49,7 +49,7 @@ def test_the_tour_names_games_by_their_names():
     """Each command of the tour that reads a rule file names a shipped game, as a user who
     installed the package would (the lines for a clone's folders say `--include` or
     `games/`), and each name is one the catalogue has."""
-    from rulesdsl.catalogue import find_game
+    from rulesdsl.resolve.catalogue import find_game
 
     text = (ROOT / "README.md").read_text()
     tour = text[text.index("## A short tour"):text.index("`rulesdsl lsp` needs")]

@@ -56,7 +56,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 def failing_seed(path: str) -> int:
     """The first seed whose game of random agents the rules stop."""
     rules = rulesdsl.load(path)
-    from rulesdsl.runner import play_game
+    from rulesdsl.agents.play import play_game
 
     return next(seed for seed in range(1, 200)
                 if play_game(rules, 2, seed, ["random"])[1] is not None)

@@ -148,9 +148,9 @@ def test_an_error_in_a_made_up_game_is_told_and_replayed(tmp_path, capsys) -> No
     R007 in its made-up game though the game itself never does. It is reported as R012,
     with the seat and the sample seed, and the record's replay makes that game again and
     stops at the same error."""
+    from rulesdsl.agents.play import play_game, report_failure
     from rulesdsl.cli import main
     from rulesdsl.interpreter.records import read_record
-    from rulesdsl.runner import play_game, report_failure
 
     (tmp_path / "noted.rules").write_text(NOTED, encoding="utf-8")
     path = str(tmp_path / "noted.rules")

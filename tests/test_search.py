@@ -14,8 +14,8 @@ import pytest
 import rulesdsl
 from rulesdsl import Observation
 from rulesdsl.agents import ISMCTSAgent, MCTSAgent, RandomAgent, ismcts, make_agent
+from rulesdsl.agents.play import agents_for, play_out
 from rulesdsl.agents.search import Budget, Settings, margins, place_returns, ranking_of
-from rulesdsl.runner import agents_for, play_out
 
 from .conftest import ROOT
 

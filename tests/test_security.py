@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
-from rulesdsl.interpreter.sandbox import SAFE_BUILTINS, UnsafeCode, run_module
-from rulesdsl.loader import check_file
-from rulesdsl.runner import play_game
+from rulesdsl.agents.play import play_game
+from rulesdsl.compile.sandbox import SAFE_BUILTINS, UnsafeCode, run_module
+from rulesdsl.validate.checking import check_file
 
 # ---- the attempts ------------------------------------------------------------------------
 
@@ -566,7 +566,7 @@ def test_any_text_is_accepted_in_a_string(strings):
 # ---- the parser cache: a pickle, so only in a folder of the user's own -------------------
 
 def test_the_parser_cache_lives_in_a_private_folder(tmp_path, monkeypatch):
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
     from rulesdsl.grammar import GRAMMAR, cache_name
 
     grammar = GRAMMAR.read_text(encoding="utf-8")
@@ -618,7 +618,7 @@ def test_a_command_parses_from_the_cache_it_wrote(tmp_path):
 # swap it (or a parent) for a link at any moment, and plant pickles that run code when
 # loaded. The folder is opened once without following links and read through its handle,
 # a file is read only if it is the user's own, and unpickled only if the folder's key signed
-# it (rulesdsl/cachedir.py).
+# it (rulesdsl/files/cachedir.py).
 
 COUNT = 'game "Count"\nplayers 2\ncounter n = 0\n\nplay:\n    set n = n + 1\n    end game\n'
 NOBODY = 65534
@@ -663,7 +663,7 @@ def _planted(folder: Path, names: list[str], sentinel: Path, signed_with: bytes 
     import hmac
     import pickle
 
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
 
     folder.mkdir(parents=True, exist_ok=True)
     evil = pickle.dumps(_Planted(str(sentinel)))
@@ -775,7 +775,7 @@ def test_a_cache_file_of_another_owner_is_not_read(kept_trees, tmp_path):
     the right signature; nor is a folder of someone else's."""
     import os
 
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
     from rulesdsl.grammar import parse_file
 
     parse_file("count.rules")
@@ -794,7 +794,7 @@ def test_the_cache_key_is_private_and_one(tmp_path, monkeypatch):
     """The folder's key is made once, readable by the user only; a key others could read
     is replaced (what it signed is then worked out again); another command finds the same
     key."""
-    from rulesdsl import cachedir
+    from rulesdsl.files import cachedir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
@@ -817,7 +817,7 @@ def test_a_planted_parser_is_not_loaded(tmp_path, monkeypatch):
     is built and kept anew, and the next command reads it back without building it."""
     import os
 
-    from rulesdsl import grammar
+    from rulesdsl.grammar import parser as grammar
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)

@@ -15,10 +15,10 @@ import pytest
 
 from rulesdsl import ast as A
 from rulesdsl import diagnostics
+from rulesdsl.compile.sandbox import run_module
 from rulesdsl.diagnostics import RulesError, Span
-from rulesdsl.interpreter.sandbox import run_module
 from rulesdsl.loader import collector_paused, load, load_text
-from rulesdsl.variants import resolve
+from rulesdsl.resolve.variants import resolve
 
 from .conftest import ROOT
 
@@ -76,7 +76,7 @@ def test_a_check_builds_no_validator_of_the_syntax_tree():
     of a game makes every node and span without them (in a process of its own, as other
     tests build them)."""
     script = ("from rulesdsl import ast as A\n"
-              "from rulesdsl.loader import check_file\n"
+              "from rulesdsl.validate.checking import check_file\n"
               "diags, _ = check_file('games/cromlech/cromlech.rules')\n"
               "assert not [d for d in diags if d.severity == 'error'], diags\n"
               "def sub(c):\n"
@@ -114,7 +114,7 @@ def test_loading_pauses_the_collector_and_leaves_it_as_it_was():
 def test_the_code_made_when_asked_for_is_the_code_that_runs(game, coverage, monkeypatch):
     """`Program.code` is made when first read, by generating the module again: the same
     text as the module that was checked and run."""
-    from rulesdsl.interpreter import backends
+    from rulesdsl.compile import backends
 
     ran = []
 
@@ -134,7 +134,7 @@ def test_the_quick_walk_finds_every_node_but_contexts_and_operators():
     gives, in its order, but for contexts and operators (`Load`, `Add`: no fields, no
     place), whose fields it does not enter (`child_fields`, read from each class's
     signature); and those fields hold nothing else in a generated module."""
-    from rulesdsl.interpreter.emit import _LEAF_TYPES, child_fields, nodes_of
+    from rulesdsl.compile.emit import _LEAF_TYPES, child_fields, nodes_of
 
     leaves = (pyast.expr_context, pyast.boolop, pyast.operator, pyast.unaryop, pyast.cmpop)
     for game in ("cromlech", "cleromancy", "isle_of_skye"):
@@ -200,7 +200,7 @@ def test_a_lark_that_does_not_let_the_parser_place_trees_places_them_its_own_way
     lark's own, with lark's placing, and places trees all the same."""
     from lark import Lark
 
-    from rulesdsl import grammar
+    from rulesdsl.grammar import parser as grammar
 
     monkeypatch.setattr(grammar.PlacingLark, "_prepare_callbacks", Lark._prepare_callbacks)
     parser = grammar._lark(grammar.GRAMMAR.read_text(encoding="utf-8"), None)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import rulesdsl
+from rulesdsl.agents.play import play_game
 from rulesdsl.diagnostics import RulesError
-from rulesdsl.runner import play_game
 
 from .conftest import ROOT
 

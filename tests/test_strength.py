@@ -1,4 +1,4 @@
-"""The strength ladder (`rulesdsl strength`, `rulesdsl.strength`), the presets, and greedy
+"""The strength ladder (`rulesdsl strength`, `rulesdsl.agents.strength`), the presets, and greedy
 playing by the heuristic or the scores: small budgets, real games."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from rulesdsl.agents import AgentError, parse_agents
 from rulesdsl.agents.presets import PRESETS, preset_table
+from rulesdsl.agents.strength import ladder, mean_interval, pairs
 from rulesdsl.cli import main
-from rulesdsl.strength import ladder, mean_interval, pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
@@ -161,7 +161,7 @@ def test_widening_opens_few_options_best_first():
 
 
 def test_a_spec_is_named_by_its_preset():
-    from rulesdsl.agents.presets import preset_of
+    from rulesdsl.agents.registry import preset_of
 
     assert preset_of(PRESETS["good"].spec) == "good"
     assert preset_of("good") == "good"

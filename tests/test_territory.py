@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl import Game
+from rulesdsl.boards.territory import TerritoryBoard, geometry, tile_helpers
 from rulesdsl.loader import load_text
 from rulesdsl.terminal import show_state, territories
-from rulesdsl.territory import TerritoryBoard, geometry, tile_helpers
 
 ISLANDS = """game "Islands"
 players 2
@@ -488,7 +488,7 @@ def test_the_longest_road_search_stays_small_on_a_grid_of_crossroads(monkeypatch
     corners (no road takes every tile) it tries a great many roads (4 x 4: 63,222 ends
     followed to find 14). It stops when a road takes every tile with a road, and in any
     case after MAX_ROAD_STEPS steps, with the longest found by then."""
-    from rulesdsl import territory
+    from rulesdsl.boards import territory
 
     helpers = tile_helpers(lambda code, message, sid: ValueError(message))
     size = 4

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import re
 
-from rulesdsl.grammar import textmate
 from rulesdsl.grammar.lexical import keywords, leading_phrases, lexemes
+from rulesdsl.lsp import textmate
 
 
 def test_the_textmate_grammar_is_made_from_the_lark_grammar():
     assert textmate.PATH.read_text(encoding="utf-8") == textmate.render(), (
-        "run: python -m rulesdsl.grammar.textmate > rulesdsl/grammar/rules.tmLanguage.json")
+        "run: python -m rulesdsl.lsp.textmate > rulesdsl/grammar/rules.tmLanguage.json")
 
 
 def test_every_keyword_is_highlighted():

@@ -13,7 +13,7 @@ import pytest
 import rulesdsl
 from rulesdsl.cli import main
 from rulesdsl.interpreter.examples import run_examples
-from rulesdsl.variants import resolve
+from rulesdsl.resolve.variants import resolve
 
 from .conftest import GAME_FILES, ROOT
 
@@ -169,7 +169,7 @@ def test_the_games_have_variants():
 def worked_examples(path: Path) -> list[tuple[str, str]]:
     """A variant's examples as (name, text): its own, those it changes (as changed), and
     those of its examples file (games/GAME/examples/VARIANT.rules), if it has one."""
-    from rulesdsl.render import decl_lines
+    from rulesdsl.resolve.render import decl_lines
 
     out = []
     for file in (path, path.parent / "examples" / path.name):
@@ -287,7 +287,7 @@ def test_side_by_side_columns_of_games_with_one_name(capsys, tmp_path):
 def test_a_point_the_variant_leaves_aside_is_no_error_while_no_example_starts_there(tmp_path):
     """The base's scoring point can no longer be started at (the variant calls the rule
     twice); with the example that started there removed, the variant checks clean."""
-    from rulesdsl.loader import check_file
+    from rulesdsl.validate.checking import check_file
 
     programs = ROOT / "tests" / "programs"
     (tmp_path / "bases").mkdir()

@@ -85,7 +85,7 @@ def test_the_wheel_installed_outside_the_repository(tmp_path):
     env = {**_clean_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}  # a new user's
     rulesdsl = str(env_dir / "bin" / "rulesdsl")
 
-    where = _run([str(python), "-c", "import rulesdsl.catalogue as c; print(c.folder())"],
+    where = _run([str(python), "-c", "import rulesdsl.resolve.catalogue as c; print(c.folder())"],
                  home, env).strip()
     assert Path(where) == own / "rulesdsl" / "games"
 

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from ..boards.territory import TerritoryBoard
 from ..interpreter.game import Rules
 from ..interpreter.public import CounterShape
 from ..interpreter.views import HIDDEN
-from ..territory import TerritoryBoard
 
 Writer = Callable[[Any, np.ndarray, int], None]
 

@@ -38,30 +38,3 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 def preset_table() -> list[dict[str, str]]:
     """Every preset as plain data (name, spec, use), in order from the quickest."""
     return [{"name": p.name, "spec": p.spec, "use": p.use} for p in PRESETS.values()]
-
-
-def preset_of(spec: str) -> str | None:
-    """The preset a spec's text stands for (`mcts:sims=50,depth=10` -> `good`; defaults
-    written out or left out alike), or None: a report names the bots by their preset
-    where they have one."""
-    from .registry import REGISTRY
-
-    def full(text: str) -> list[tuple[str, dict]] | None:
-        try:
-            parsed = REGISTRY.parse(text)
-        except ValueError:
-            return None
-        out = []
-        for agent in parsed:
-            values = {p.name: p.default for p in REGISTRY.parameters(agent.name) or ()}
-            values.update(agent.params)
-            out.append((agent.name, values))
-        return out
-
-    wanted = full(spec)
-    if wanted is None:
-        return None
-    for preset in PRESETS.values():
-        if full(preset.spec) == wanted:
-            return preset.name
-    return None

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..intervals import Estimate, share
 from .games import GameRecord
-from .intervals import Estimate, share
 
 RANDOM = "random"
 

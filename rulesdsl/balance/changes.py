@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import intervals as I
+from .. import intervals as I
+from ..intervals import Estimate
 from .games import GameRecord
-from .intervals import Estimate
 from .store import Store
 
 BARELY = 0.1  # a changed point firing less than once in ten games "barely fires"
@@ -35,7 +35,7 @@ Key = tuple[str, str, str, str, int]  # kind, block, name, rule line, which of t
 def changed_keys(base: str, variant: str, include: Iterable[str] = ()) -> list[tuple[str, str]]:
     """The declarations (word, name) the variant changes, replaces or adds: what
     `rulesdsl diff BASE VARIANT` lists."""
-    from ..variants import declarations, hidden_rule, resolve, same
+    from ..resolve.variants import declarations, hidden_rule, resolve, same
 
     old = declarations(resolve(base, include=include).file)
     new = declarations(resolve(variant, include=include).file)

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..compile.backends import PLAIN
 from ..diagnostics import UsageError
-from ..interpreter.backends import PLAIN
 from ..loader import native_backend
 from .compare import UnknownMetric, check_metric
 from .running import Backend
@@ -27,14 +27,14 @@ def _usage(message: str) -> Exception:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
-    from ..cli import lasting
+    from ..loader import lasting
 
     settings = dict(args.settings)
     if args.until_significant and len(args.files) < 2:
         raise _usage("--until-significant compares rule files: give a base and a variant")
     stats = stat_source(args.stat)
     coverage = not args.no_coverage
-    with lasting():  # kept to the end of the command (see rulesdsl.cli)
+    with lasting(getattr(args, "own_process", False)):  # kept to the end of the command
         backend = native_backend() if args.native else PLAIN
         loaded = [load_with_stats(path, settings or None, args.include, stats, coverage,
                                   backend)

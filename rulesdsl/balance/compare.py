@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import intervals as I
+from .. import intervals as I
+from ..intervals import Estimate
 from .games import GameRecord
-from .intervals import Estimate
 
 
 class UnknownMetric(ValueError):

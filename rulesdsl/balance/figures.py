@@ -20,9 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import intervals as I
+from .. import intervals as I
+from ..intervals import Estimate
 from .games import GameRecord
-from .intervals import Estimate
 
 
 @dataclass

@@ -2,7 +2,7 @@
 `if`, a menu option, an `as soon as` block, a turn, an end of the game), counted by seat.
 
 Stage: analysis (it plays through the interpreter's `play_out`). The rules are compiled with
-`coverage=True` (interpreter/compiler.py): every point adds 1 to its counter each time it
+`coverage=True` (compile/compiler.py): every point adds 1 to its counter each time it
 runs. The counters are shared by everything that runs the program in the process, bots that
 look ahead included, so a game is counted step by step: the counters are zeroed just before
 a step is taken and read just after, and what the bots tried while choosing is never counted.
@@ -19,10 +19,10 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
+from ..agents.play import Failed
 from ..diagnostics import RulesError
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import play_out
-from ..runner import Failed
 
 
 def play_counted(rules: Rules, players: int, seed: int, agents: list[Any]

@@ -7,7 +7,7 @@ depend on which worker played it, nor when. A `Batch` is plain data: a process p
 Ray task plays it and hands back the records, and the first failure if a rule stopped a game.
 
 With `Plan.coverage` the rules are compiled to count their coverage points (a rule's start, a
-branch, a menu option, a trigger, a turn, an end of the game: interpreter/compiler.py) and
+branch, a menu option, a trigger, a turn, an end of the game: compile/compiler.py) and
 each game's record holds how often each fired, by seat (`GameRecord.fired`, see fired.py).
 """
 
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import REGISTRY
-from ..interpreter.backends import PLAIN
+from ..agents.play import AGENT_SEED_STRIDE, Failed, play_game
+from ..compile.backends import PLAIN
 from ..interpreter.game import Game, Rules
 from ..loader import native_backend
-from ..runner import AGENT_SEED_STRIDE, Failed, play_game
 from .fired import play_counted
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..intervals import Estimate, mean_sd
 from .bots import Strength, measured, warnings
 from .changes import PointChange, barely_lines, play_changes
 from .compare import Comparison, pairs
 from .games import GameRecord
-from .intervals import Estimate, mean_sd
 from .store import Run, Store
 from .trust import Trust, games_needed, same_rankings, trusts
 

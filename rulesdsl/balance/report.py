@@ -15,10 +15,10 @@ import html
 from pathlib import Path
 from typing import Any
 
-from . import intervals as I
+from .. import intervals as I
+from ..intervals import Estimate
 from .compare import compare, default_metric, metrics_for
 from .figures import Figures, figures
-from .intervals import Estimate
 from .reading import DELTA, bots, reading
 from .report_reading import bots_html, metrics_html, overlay_plots, play_html
 from .show import short

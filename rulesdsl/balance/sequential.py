@@ -30,7 +30,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .intervals import mean_sd
+from ..intervals import mean_sd
 
 MIN_PAIRS = 30
 

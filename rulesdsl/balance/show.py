@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..runner import team_name
+from ..agents.play import team_name
+from ..intervals import Estimate
 from .figures import Figures
-from .intervals import Estimate
 from .show_reading import bots_lines, metrics_table, play_table, trust_lines
 from .study import Outcome, StudyResult, Verdict
 

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import ast as A
+from ..compile.backends import PLAIN, Backend
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..grammar import parse
-from ..interpreter.backends import PLAIN, Backend
 from ..interpreter.game import Rules
 from ..loader import build
-from ..variants import resolve
+from ..resolve.variants import resolve
 
 SOURCE = "--stat"
 

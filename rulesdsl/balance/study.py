@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..agents.play import report_failure
 from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.game import Rules
-from ..runner import report_failure
 from .bots import RANDOM, Strength, StrengthSource, calibration_agents, measured
 from .changes import changed_keys
 from .compare import Comparison, compare, default_metric, differences, metrics_for

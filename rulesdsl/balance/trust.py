@@ -23,9 +23,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..intervals import mean_sd, normal_quantile
 from .compare import Comparison, pairs
 from .games import GameRecord
-from .intervals import mean_sd, normal_quantile
 
 ALPHA = 0.05
 POWER = 0.8

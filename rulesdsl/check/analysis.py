@@ -3,7 +3,7 @@
 Stage: check. `Analysis` is the checker's result, read by the compiler: the meaning of
 each name (bindings.py), the type of each expression, the declarations and the procedures.
 It says nothing of where things live in the state: that layout is the compile stage's
-(`rulesdsl.interpreter.layout`). The small data classes describe one kind of declaration
+(`rulesdsl.program.layout`). The small data classes describe one kind of declaration
 each.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast as A
-from ..boards import SquareBoard
+from ..boards.grids import SquareBoard
 from ..diagnostics import Diagnostic, Span
 from .bindings import Ref, Var
 from .types import ANY, Type

@@ -4,7 +4,7 @@ Stage: check. The checker records, for each name and each `of` in the rules, wha
 to: a local variable, a counter, a zone, a board, a value known before the game, a field of
 a component, a definition... These references say *what* a name is, never *where* it lives
 in the state: the layout of the state (counter slots, zone numbers, frame slots) belongs to
-the compile stage (`rulesdsl.interpreter.layout` and the compiler).
+the compile stage (`rulesdsl.program.layout` and the compiler).
 """
 
 from __future__ import annotations

@@ -12,16 +12,16 @@ import math
 from typing import Any
 
 from .. import ast as A
-from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
-from ..diagnostics import Span
-from ..limits import MAX_COMPONENTS, MAX_LIMIT, MAX_SLOTS
-from ..territory import (
+from ..boards.grids import CornerBoard, RingBoard, SquareBoard, TriangleBoard
+from ..boards.territory import (
     MAX_TERRITORY,
     TerritoryBoard,
     TurnBoard,
     tile_fields_problem,
     turns_name,
 )
+from ..diagnostics import Span
+from ..limits import MAX_COMPONENTS, MAX_LIMIT, MAX_SLOTS
 from .analysis import (
     CounterInfo,
     DiceInfo,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast as A
-from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
+from ..boards.grids import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..diagnostics import Span
 from .analysis import (
     LATTICE_DOCS,

@@ -2,7 +2,7 @@
 
 Stage: check. A territory (`board land: territory 9 x 9 of Tile edges n, e, s, w`) is
 asked where a tile fits, what its areas, roads and runs of tiles are; see
-`rulesdsl/territory.py` for what each function means and `docs/language.md` (Territories
+`rulesdsl/boards/territory.py` for what each function means and `docs/language.md` (Territories
 of tiles) for the language.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .. import ast as A
-from ..territory import TerritoryBoard
+from ..boards.territory import TerritoryBoard
 from .analysis import is_a, plural
 from .bindings import BuiltinRef
 from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element, list_of, with_article

@@ -28,7 +28,7 @@ from lark.indenter import DedentError
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, RulesError, Span
-from . import _parser, brackets_too_deep, build, parse, recover, too_large
+from .parser import brackets_too_deep, build, parse, recover, rules_parser, too_large
 
 
 @dataclass
@@ -223,7 +223,7 @@ class IncrementalParser:
         if deep is not None:
             return _Entry([], string_error=deep)
         try:
-            tree = _parser().parse(chunk, start="start")
+            tree = rules_parser().parse(chunk, start="start")
         except (UnexpectedInput, DedentError):
             return _Entry([], broken=True)
         try:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import _parser
+from .parser import rules_parser
 
 # words of the grammar that are values or operators rather than keywords
 CONSTANTS = ("true", "false", "none")
@@ -37,7 +37,7 @@ class Lexeme:
 def terminal_words() -> dict[str, tuple[str, ...]]:
     """The words each keyword terminal of the grammar matches: {"IF": ("if",), ...}."""
     out: dict[str, tuple[str, ...]] = {}
-    for term in _parser().terminals:
+    for term in rules_parser().terminals:
         value = term.pattern.value
         if term.pattern.type == "str" and _WORDS.match(value):
             out[term.name] = (value,)
@@ -66,7 +66,7 @@ def leading_phrases() -> dict[str, tuple[str, ...]]:
     `choose any`, `option`, `accept`, `elif`...)."""
     words = terminal_words()
     found: dict[str, set[str]] = {"declaration": set(), "statement": set()}
-    for rule in _parser().rules:
+    for rule in rules_parser().rules:
         origin = rule.origin.name
         if origin.endswith("_decl"):
             where = "declaration"

@@ -32,7 +32,7 @@ import pickle
 from collections.abc import Callable
 
 from .. import ast as A
-from .. import cachedir
+from ..files import cachedir
 
 ENABLED = True   # tests that change the parser in place turn it off (tests/conftest.py)
 FORMAT = b"rulesdsl-tree/2"

@@ -9,8 +9,8 @@ expected result with `expect`. A failing example is a diagnostic at its span.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..program.runtime import OPTIONS, OVER, REPLAY, SUSPEND, RuleRuntimeError
 from .game import Game, Rules
-from .runtime import OPTIONS, OVER, REPLAY, SUSPEND, RuleRuntimeError
 from .stepping import advance
 
 

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..boards.territory import TerritoryBoard, TurnBoard, tile_looks
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..territory import TerritoryBoard, TurnBoard, tile_looks
-from .compiler import Program
-from .flow import teams_of, waiting
+from ..program.program import Program, teams_of, waiting
+from ..program.runtime import SUSPEND, RuleRuntimeError
 from .public import (
     Audience,
     BoardShape,
@@ -33,7 +33,6 @@ from .public import (
     ZoneShape,
 )
 from .reading import Reading
-from .runtime import SUSPEND, RuleRuntimeError
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
 from .state import State, seed_to_rng
 from .stepping import advance, describe, failure

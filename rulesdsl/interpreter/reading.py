@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Span
-from .compiler import Program
+from ..program.program import Program
 from .public import Line, told
 from .state import State
 

@@ -18,8 +18,8 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ..diagnostics import Diagnostic, RulesError
+from ..files.paths import Unreadable, locate, read_text
 from ..limits import MAX_RECORD_BYTES
-from ..paths import Unreadable, locate, read_text
 from .game import Game, Rules
 from .schema import MadeUp, Record, problem
 

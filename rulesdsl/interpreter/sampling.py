@@ -32,8 +32,8 @@ from typing import Any
 
 from ..check.analysis import Analysis
 from ..check.types import Type, element
+from ..program.layout import Layout
 from .game import Game
-from .layout import Layout
 from .public import told
 from .redraw import DEALS, replay_hidden
 from .state import State

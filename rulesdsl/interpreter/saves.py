@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from ..check.types import BOOL, INT, PLAYER, TEXT, Type
 from ..diagnostics import Diagnostic, RulesError
-from .compiler import Program
+from ..program.program import Program
 from .schema import SAVE_FORMAT, SavedGame, SavedState, problem
 from .state import State
 

@@ -8,8 +8,8 @@ diagnostic at the rule that raised it.
 
 from __future__ import annotations
 
-from .compiler import Program
-from .runtime import BLOCK_WORK, CALL, RET, WORK_BUDGET, RuleRuntimeError
+from ..program.program import Program
+from ..program.runtime import BLOCK_WORK, CALL, RET, WORK_BUDGET, RuleRuntimeError
 from .state import State
 
 

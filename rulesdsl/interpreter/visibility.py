@@ -12,7 +12,7 @@ everyone sees.
 from __future__ import annotations
 
 from ..check.analysis import Analysis, CounterInfo, ZoneInfo
-from .layout import Layout
+from ..program.layout import Layout
 from .state import State
 
 

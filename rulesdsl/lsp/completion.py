@@ -18,7 +18,7 @@ from ..check.analysis import LATTICE_DOCS
 from ..check.tiles import TILE_DOCS
 from ..check.types import BUILTIN_NAMES, BUILTINS, show
 from ..grammar.lexical import CONSTANTS, OPERATOR_WORDS, builtin_words, leading_phrases
-from ..interpreter.display import Display
+from ..program.display import Display
 from .hover import BUILTIN_DOCS
 from .symbols import Index, Symbol
 

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 
-from ..paths import Unreadable, read_text
+from ..files.paths import Unreadable, read_text
 from .completion import Context, complete
 from .hover import component_roll_at, distribution, hover, roll_at
 from .navigation import NAME, RenameError, definitions, references, rename

@@ -4,7 +4,7 @@ Stage: editor support. A document is checked the way `rulesdsl check` checks a f
 resolve variants, check), but from the editor's text: an open file is read from the
 editor, any other (the base of a variant) from the disk, and every file is parsed by its
 own `IncrementalParser`, so after an edit only the changed declarations are parsed again.
-The examples run separately (on save), through `loader.check_resolved`.
+The examples run separately (on save), through `validate.checking.check_resolved`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError
 from ..grammar import read_rules
 from ..grammar.incremental import IncrementalParser
-from ..loader import check_resolved
-from ..variants import Resolved, key_of, resolve
+from ..resolve.variants import Resolved, key_of, resolve
+from ..validate.checking import check_resolved
 from .symbols import Index
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
+from ..boards.grids import CornerBoard, RingBoard, SquareBoard, TriangleBoard
+from ..boards.territory import TerritoryBoard
 from ..interpreter.game import Rules
-from ..territory import TerritoryBoard
 
 SQRT3 = math.sqrt(3)
 

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import REGISTRY, Agent, make_agent
+from ..agents.play import AGENT_SEED_STRIDE
 from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from ..interpreter.records import make_record
-from ..runner import AGENT_SEED_STRIDE
 from .screen import screen
 
 PERSON = "person"

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..agents.play import Failed, report_failure
+from ..compile.backends import PLAIN, Backend
 from ..diagnostics import Diagnostic, RulesError
-from ..interpreter.backends import PLAIN, Backend
 from ..interpreter.examples import run_examples
 from ..interpreter.game import Rules
 from ..loader import load, native_backend
-from ..runner import Failed, report_failure
 from . import findings
 from .chance import chance_notes
 from .explore import Exploration, explore, shuffles
@@ -52,7 +52,7 @@ class Options:
     records: str | Path | None = "."  # where records of what went wrong are written
     coverage: bool = True      # report what never ran, and seats that never won
     settings: dict[str, Any] | None = None
-    native: bool = False       # the rules compiled with Cython (interpreter/native.py)
+    native: bool = False       # the rules compiled with Cython (compile/native.py)
 
     def backend(self) -> Backend:
         return native_backend() if self.native else PLAIN

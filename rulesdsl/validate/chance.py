@@ -17,7 +17,7 @@ from math import gcd
 from .. import ast as A
 from ..check.analysis import Analysis, walk
 from ..diagnostics import Diagnostic
-from ..interpreter.display import Display
+from ..program.display import Display
 
 MAX_SUM_DICE = 12  # the sum of more dice than this is not listed (its list is long)
 

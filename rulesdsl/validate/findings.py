@@ -13,12 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import ast as A
+from ..agents.play import Failed, report_failure, seat_name
 from ..check.analysis import walk
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..interpreter.compiler import Point
 from ..interpreter.game import Rules
 from ..interpreter.records import make_record, start, step
-from ..runner import Failed, report_failure, seat_name
+from ..program.program import Point
 from .explore import Exploration
 from .sample import Played
 

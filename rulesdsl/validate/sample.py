@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from ..agents.play import play_game
 from ..diagnostics import Diagnostic
 from ..interpreter.game import Game, Rules
-from ..runner import play_game
 
 TAIL = 200  # the decisions looked at to find where an endless game loops
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
-from ..boards import RingBoard
+from ..boards.grids import RingBoard
 from ..check.analysis import MAX_PLAYERS, Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
@@ -38,11 +38,11 @@ from ..check.tiles import TILE_DOCS
 from ..check.types import PLAYER, element
 from ..diagnostics import Span
 from ..limits import MAX_ITEMS
+from ..program.layout import Layout
+from ..program.runtime import MAX_NUMBER, WORK_BUDGET
 from . import emit as E
 from .bounds import bounds
 from .fold import add_constant
-from .layout import Layout
-from .runtime import MAX_NUMBER, WORK_BUDGET
 from .tiles import tile_code
 from .truth import nonempty
 
@@ -790,7 +790,7 @@ class ExpressionCompiler:
     def module_names(self) -> set[str]:
         """Names that belong to the module: tables, helpers, generated functions, built-ins.
         Everything else a function reads must be given to it."""
-        from .runtime import HELPER_NAMES
+        from ..program.runtime import HELPER_NAMES
         from .sandbox import SAFE_BUILTINS
 
         names = set(self.consts) | HELPER_NAMES | set(SAFE_BUILTINS) | {"_show", "RANK",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ast as A
-from .diagnostics import Span
+from .. import ast as A
+from ..diagnostics import Span
 
 INDENT = "    "
 EXPRS = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.PlayerLit, A.Name, A.Call, A.ListLit,

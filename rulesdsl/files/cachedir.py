@@ -284,7 +284,7 @@ def engine_digest() -> str:
     written (installing another version writes them anew). Reading the package's files
     takes a few milliseconds."""
     h = hashlib.sha256(f"{sys.version}\0".encode())
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     for path in sorted(package.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file():
             continue

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import ast as A
+from .. import ast as A
+from ..diagnostics import Diagnostic, RulesError
+from ..files.paths import locate
+from ..grammar import parse_file
+from ..limits import MAX_EXTENDS
 from .data import load_data
-from .diagnostics import Diagnostic, RulesError
-from .grammar import parse_file
 from .hooks import apply_change, describe_change, key_of_change, nodes, replace_nodes
-from .limits import MAX_EXTENDS
-from .paths import locate
 from .render import decl_lines
 
 # what `remove` and the messages call each kind of declaration

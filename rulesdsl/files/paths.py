@@ -16,8 +16,8 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from .diagnostics import Diagnostic, RulesError, Span
-from .limits import MAX_RULE_BYTES
+from ..diagnostics import Diagnostic, RulesError, Span
+from ..limits import MAX_RULE_BYTES
 
 # folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
 # processes forked by `simulate` inherit them

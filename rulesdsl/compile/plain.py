@@ -33,8 +33,8 @@ from typing import Any
 
 from .. import ast as A
 from ..check.analysis import Analysis
+from ..program.runtime import BLOCK_WORK, RET
 from . import emit as E
-from .runtime import BLOCK_WORK, RET
 
 Bodies = Callable[[Any], list[list]]
 ROLLS = (A.LetRoll, A.Roll)

@@ -25,10 +25,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import cachedir
+from ..files import cachedir
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
+    from ..diagnostics import Diagnostic
 
 FORMAT = 1
 ENABLED = True   # tests that change the engine in place turn it off (tests/conftest.py)
@@ -113,7 +113,7 @@ def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],
 
 def _diagnostic(data: dict[str, Any]) -> Diagnostic:
     """A diagnostic from its JSON form (`Diagnostic.to_json`)."""
-    from .diagnostics import Diagnostic, Span
+    from ..diagnostics import Diagnostic, Span
 
     span = Span(file=data["file"], line=data["line"], column=data["column"],
                 end_line=data["end_line"], end_column=data["end_column"]) \

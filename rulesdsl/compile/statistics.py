@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..check.analysis import Analysis, Proc
+from ..program.layout import Layout
 from . import emit as E
-from .layout import Layout
 
 
 def stats_function(compiler: Any) -> E.Function | None:

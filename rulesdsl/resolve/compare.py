@@ -12,8 +12,8 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from . import ast as A
-from .diagnostics import Span
+from .. import ast as A
+from ..diagnostics import Span
 from .render import decl_lines, expression_text
 from .variants import BODIED, Resolved, declarations, describe, hidden_rule, key_of, same
 

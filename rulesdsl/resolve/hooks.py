@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
-from . import ast as A
-from .diagnostics import Diagnostic
+from .. import ast as A
+from ..diagnostics import Diagnostic
 
 EXPRS = get_args(A.Expr)
 STMTS = get_args(A.Stmt)

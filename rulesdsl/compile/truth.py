@@ -32,7 +32,7 @@ from . import emit as E
 DEFINE = "D"   # the names of definitions (expressions.Template.function)
 TEST = "N"     # the names of their tests made here
 # runtime helpers that build a list, and the helpers that tell whether it would have an item
-# (the same search, stopped at the first; rulesdsl/territory.py)
+# (the same search, stopped at the first; rulesdsl/boards/territory.py)
 HELPER_TESTS = {"_tspots": "_thas_spot"}
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from ..boards.territory import tile_helpers
 from ..diagnostics import Diagnostic, Span
 from ..limits import MAX_ITEMS, MAX_NUMBER, MAX_SAID, WORK_BUDGET
-from ..territory import tile_helpers
 
 
 class Code(IntEnum):
@@ -283,7 +283,7 @@ def make_helpers(env: Env) -> dict[str, Any]:
 
     helpers = {name: fn for name, fn in locals().items() if name.startswith("_")
                and callable(fn) and name != "_err"}
-    return {**helpers, **tile_helpers(_err)}   # territories: rulesdsl/territory.py
+    return {**helpers, **tile_helpers(_err)}   # territories: rulesdsl/boards/territory.py
 
 
 def _first(pair: tuple[Any, Any]) -> Any:

@@ -26,11 +26,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import ast as A
+from .. import ast as A
+from ..diagnostics import Diagnostic, RulesError, Span
+from ..files.paths import Unreadable, locate, read_text
+from ..limits import MAX_DATA_BYTES, MAX_DIGITS
 from . import placed
-from .diagnostics import Diagnostic, RulesError, Span
-from .limits import MAX_DATA_BYTES, MAX_DIGITS
-from .paths import Unreadable, locate, read_text
 
 MAX_BYTES = MAX_DATA_BYTES  # a data file larger than this is refused
 MAX_VALUES = 100_000    # values read from one table, at most (aliases can multiply them)

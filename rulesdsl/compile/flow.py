@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from ..check.types import INT, PLAYER, list_of
+from ..program.runtime import OPTIONS
 from . import emit as E
 from .distinct import distinct
-from .runtime import OPTIONS
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -162,7 +162,7 @@ def round_end(c: Compiler, s: A.Turns) -> None:
 def offer(c: Compiler, s: A.Offer, pos: list) -> list:
     """The offering seat chooses what to offer (a `choose` of its own), then the seat
     offered to answers: `accept` (0) or `refuse` (1)."""
-    from .compiler import Site
+    from ..program.program import Site
 
     a = c.a
     var = a.var_of[id(s)]
@@ -275,22 +275,3 @@ def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
             E.return_(E.listcomp(E.sub(E.name("s"), E.binop(E.name("p"), "%", E.call(
                 "len", E.name("g")))), "p", E.attr(st, "pl")))])
     return E.Function("RANK", ["st"], body), score_fn
-
-
-def teams_of(players: int, size: int) -> list[list[int]]:
-    """The seats of each team: teammates spread evenly round the table (seat p is in team
-    p modulo the number of teams)."""
-    count = players // size
-    return [[p for p in range(players) if p % count == t] for t in range(count)]
-
-
-def waiting(together: dict[int, tuple[int, int]], stack: list) -> tuple[int, ...]:
-    """The seats still to choose in the secret step or `all at once` round a game is
-    waiting in (the one deciding first); empty when it waits for one seat only."""
-    for fr in reversed(stack):
-        found = together.get(fr[0])
-        if found is not None:
-            seats, k = found
-            return tuple(fr[1][seats][fr[1][k]:])
-    return ()
-

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .agents import AgentSpec, make_agent
-from .diagnostics import Diagnostic, RulesError
-from .interpreter.game import Game, Rules
-from .interpreter.observation import Observation, play_out
-from .interpreter.records import Record, bad, make_record, replay_note, write_record
-from .loader import load
+from ..diagnostics import Diagnostic, RulesError
+from ..interpreter.game import Game, Rules
+from ..interpreter.observation import Observation, play_out
+from ..interpreter.records import Record, bad, make_record, replay_note, write_record
+from ..loader import load
+from . import AgentSpec, make_agent
 
 __all__ = ["agents_for", "describe_result", "play_game", "play_out", "seat_name", "team_name",
            "wilson"]
@@ -97,7 +97,7 @@ def where(rules: Rules, path: str, record: Record) -> str:
     """Where in the game a recorded failure happened: the turn, whose turn it was, and the
     last decision. Found by playing the record again with rules that count their turns
     (the coverage points of `turns` loops), so that games without an error pay nothing."""
-    from .interpreter.records import start, step
+    from ..interpreter.records import start, step
 
     try:
         counted = load(path, rules.settings or None, coverage=True)
@@ -168,8 +168,8 @@ def team_name(k: int, team: list[int]) -> str:
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion k / n (balance.intervals.wilson)."""
-    from .balance.intervals import wilson as interval
+    """The 95% Wilson score interval of a proportion k / n (intervals.wilson)."""
+    from ..intervals import wilson as interval
 
     est = interval(k, n)
     return est.low, est.high

@@ -23,11 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .agents import make_agent, parse_agents
-from .agents.presets import preset_of
-from .interpreter.game import Rules
-from .interpreter.observation import Observation
-from .runner import AGENT_SEED_STRIDE, wilson
+from ..interpreter.game import Rules
+from ..interpreter.observation import Observation
+from . import make_agent, parse_agents
+from .play import AGENT_SEED_STRIDE, wilson
+from .registry import preset_of
 
 Z95 = 1.96
 DEFAULT_AGENTS = "random,greedy,mcts:sims=30,mcts:sims=100"
@@ -120,7 +120,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 def play_one(job: tuple[str, dict[str, Any] | None, int, int, int, str, str]) -> Game1:
     """One game: `agent` at seat `me`, `against` at every other seat."""
-    from .loader import load
+    from ..loader import load
 
     path, settings, players, seed, me, agent, against = job
     rules = load(path, settings or None)
@@ -182,7 +182,7 @@ def ladder(path: str, agents: Sequence[str], players: int | None, games: int,
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a round robin needs at least two different agents")
     if rules is None:
-        from .loader import load
+        from ..loader import load
 
         rules = load(path, settings or None)
     players = rules.check_players(players)

@@ -32,8 +32,8 @@ import itertools
 from collections.abc import Iterator
 from typing import TypeGuard
 
+from ..program.runtime import WORK_BUDGET
 from . import emit as E
-from .runtime import WORK_BUDGET
 
 ENABLED = True  # (for measuring)
 COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)

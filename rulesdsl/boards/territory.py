@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .boards import LETTERS, STEPS_DIAGONAL, STEPS_ORTHOGONAL
+from .grids import LETTERS, STEPS_DIAGONAL, STEPS_ORTHOGONAL
 
 SIDES = ("n", "e", "s", "w")
 SIDE_NAMES = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}

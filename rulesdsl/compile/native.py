@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import cachedir
+from ..files import cachedir
 from .backends import PLAIN, Loaded
 from .sandbox import check
 

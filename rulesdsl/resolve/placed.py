@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import cachedir
+from ..files import cachedir
 
 ENABLED = True   # tests turn it off (tests/conftest.py), and on where they test it
 FORMAT = b"rulesdsl-data/1"

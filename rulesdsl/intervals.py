@@ -1,7 +1,7 @@
 """Confidence intervals and the distributions they need, in plain Python.
 
-Stage: analysis (after simulation). Every figure `rulesdsl simulate` and `report` show
-carries a 95% interval from here:
+Stage: foundation (plain arithmetic, shared by the tools). Every figure `rulesdsl simulate`,
+`report` and `strength` show carries a 95% interval from here:
 - a rate (k games of n): the Wilson score interval, or the exact Clopper-Pearson one;
 - a mean (a game's length, a score, a win share with draws counted as fractions): the
   Student t interval on the sample variance;

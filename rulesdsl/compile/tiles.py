@@ -1,7 +1,7 @@
 """Compiling the territory functions and `place ... turned`: calls of run-time helpers.
 
 Stage: compile. Each territory function becomes one call of a helper from
-`rulesdsl/territory.py`, given the territory's geometry (a table baked into the program),
+`rulesdsl/boards/territory.py`, given the territory's geometry (a table baked into the program),
 its list of tiles and its list of turns.
 """
 
@@ -11,9 +11,9 @@ import ast
 from typing import Any, Protocol
 
 from .. import ast as A
+from ..boards.territory import TerritoryBoard, geometry, road_groups, turns_name
 from ..check.analysis import Analysis
 from ..check.types import Type, element
-from ..territory import TerritoryBoard, geometry, road_groups, turns_name
 from . import emit as E
 
 

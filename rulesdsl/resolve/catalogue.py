@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostic, RulesError, Span
+from ..diagnostics import Diagnostic, RulesError, Span
 
 SUFFIX = ".rules"
 
@@ -47,7 +47,7 @@ class Entry:
 def folder() -> Path:
     """Where the shipped games are: inside the installed package, or, run from a clone
     (with PYTHONPATH or an editable install), the repository's `games/`."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     shipped = package / "games"
     if shipped.is_dir():
         return shipped
@@ -159,8 +159,8 @@ def source(argument: str) -> str:
 def listing() -> list[str]:
     """`rulesdsl games`: a line per game: its name, its title, its number of players and
     the names of its variants."""
-    from . import ast as A
-    from .grammar import parse_file
+    from .. import ast as A
+    from ..grammar import parse_file
 
     games = [e for e in shipped_games() if not e.variant]
     width = max((len(e.name) for e in games), default=0)

@@ -1,11 +1,12 @@
 """The TextMate grammar of rule files (`rules.tmLanguage.json`), made from the lark grammar.
 
-Stage: a tool beside the parser. Editors without the language server's highlighting (and
-GitHub-like viewers) colour `.rules` files with a TextMate grammar. Its keywords come from
-`rules.lark` (through `lexical`), its built-ins from the checker's table, so a test can
-check that the file beside the lark grammar is the one this module makes:
+Stage: a tool for editors, beside the language server. Editors without the language
+server's highlighting (and GitHub-like viewers) colour `.rules` files with a TextMate
+grammar. Its keywords come from `rules.lark` (through `lexical`), its built-ins from the
+checker's table, so a test can check that the file beside the lark grammar is the one this
+module makes:
 
-    python -m rulesdsl.grammar.textmate > rulesdsl/grammar/rules.tmLanguage.json
+    python -m rulesdsl.lsp.textmate > rulesdsl/grammar/rules.tmLanguage.json
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 
 from ..check.analysis import LATTICE_DOCS
 from ..check.types import BUILTIN_NAMES, BUILTINS
-from .lexical import CONSTANTS, OPERATOR_WORDS, builtin_words, keywords, leading_phrases
+from ..grammar.lexical import CONSTANTS, OPERATOR_WORDS, builtin_words, keywords, leading_phrases
 
-PATH = Path(__file__).with_name("rules.tmLanguage.json")
+PATH = Path(__file__).parents[1] / "grammar" / "rules.tmLanguage.json"
 SCOPE = "source.rulesdsl"
 
 
