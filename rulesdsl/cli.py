@@ -338,17 +338,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     for path in args.files:
         found = checkcache.recall(path, options) if not args.play else None
         if found is not None:
-            diags, sources = found
+            diags, sources, summary = found
         else:
-            from .validate.checking import check_file
+            from .validate.checking import check
 
             if built and not gc.isenabled():  # the last file's trees and code (see PAUSED)
                 gc.collect()
-            diags, sources = check_file(path, run_examples=not args.no_examples,
-                                        play=args.play, records=args.records)
+            checked = check(path, run_examples=not args.no_examples, play=args.play,
+                            records=args.records)
+            diags, sources, summary = checked.diagnostics, checked.sources, checked.summary
             built = True
             if not args.play:
-                checkcache.remember(path, options, diags, sources)
+                checkcache.remember(path, options, diags, sources, summary)
         errors = [d for d in diags if d.severity == "error"]
         failed = failed or bool(errors)
         if args.format == "json":
@@ -357,7 +358,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         for d in diags:
             print(d.render(sources), file=sys.stderr)
         if not errors:
-            print(f"{getattr(args, 'names', {}).get(path, path)}: ok")
+            name = getattr(args, "names", {}).get(path, path)
+            print(f"{name}: ok ({summary})" if summary else f"{name}: ok")
     if args.format == "json":
         print(json.dumps({"diagnostics": out, "ok": not failed}, indent=2))
     else:

@@ -43,13 +43,13 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
     monkeypatch.setattr(checkcache, "ENABLED", True)
     made: list[str] = []
-    real = checking.check_file
+    real = checking.check
 
     def counted(path, *args, **kwargs):
         made.append(str(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(checking, "check_file", counted)
+    monkeypatch.setattr(checking, "check", counted)
     return made
 
 
@@ -80,7 +80,7 @@ def test_an_unchanged_file_is_answered_from_the_cache(cache, capsys):
     Path("count.rules").write_text(GOOD)
     first = check(capsys, "count.rules")
     second = check(capsys, "count.rules")
-    assert first == second == (0, "count.rules: ok\n", "")
+    assert first == second == (0, "count.rules: ok (no rules, no examples, 2 players)\n", "")
     assert cache == ["count.rules"]   # checked once
     check(capsys, "--no-examples", "count.rules")   # other options: checked again
     assert len(cache) == 2
@@ -131,7 +131,8 @@ def test_a_malformed_or_foreign_cache_is_ignored(cache, capsys, tmp_path):
     (entry,) = (tmp_path / "cache" / "rulesdsl").glob("check-*.json")
     for junk in ("{", "[]", json.dumps({"format": 1, "files": [["x"]]})):
         keep_in(entry, junk.encode())
-        assert check(capsys, "count.rules") == (0, "count.rules: ok\n", "")
+        assert check(capsys, "count.rules") == \
+            (0, "count.rules: ok (no rules, no examples, 2 players)\n", "")
     (tmp_path / "cache" / "rulesdsl").chmod(0o777)   # others could plant an answer
     check(capsys, "count.rules")
     check(capsys, "count.rules")

@@ -54,7 +54,10 @@ def test_the_games_are_found():
 def test_check_each_game_is_ok(capsys, path):
     code, out, err = run_cli(capsys, "check", path)
     assert code == 0, err
-    assert out.strip() == f"{path}: ok"
+    # what was checked, in words: "ok (38 rules, 11 examples hold, 2 to 4 players)"
+    assert re.fullmatch(rf"{re.escape(path)}: ok \((no|\d+) rules?, "
+                        r"(\d+ examples? holds?|no examples), \d+( to \d+)? players\)",
+                        out.strip()), out
     assert "error" not in err
 
 
@@ -119,7 +122,7 @@ def test_check_no_examples_skips_failing_example(capsys, tmp_path):
 
     code, out, err = run_cli(capsys, "check", "--no-examples", str(wrong))
     assert code == 0
-    assert out.strip() == f"{wrong}: ok"
+    assert out.strip().startswith(f"{wrong}: ok (") and "examples not run" in out
 
 
 # ---- ast --------------------------------------------------------------------------------
@@ -571,3 +574,24 @@ def test_play_takes_a_decision_with_one_option_for_the_person(capsys, monkeypatc
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
     code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first", "--ask-forced")
     assert code == 0 and "player 1, your choice:" in out and "the only option" not in out
+
+
+def test_check_says_what_it_checked(capsys, tmp_path):
+    """`check` says more than "ok": the rules, the examples and the numbers of players it
+    went through, and that the examples were not run with --no-examples."""
+    code, out, _ = run_cli(capsys, "check", "cromlech")
+    assert code == 0 and out == "cromlech: ok (38 rules, 11 examples hold, 2 to 4 players)\n"
+    code, out, _ = run_cli(capsys, "check", "--no-examples", TICTACTOE)
+    assert out == f"{TICTACTOE}: ok (no rules, 2 examples not run, 2 players)\n"
+    one = tmp_path / "one.rules"
+    one.write_text('game "One"\nplayers 3\ncounter n = 0\nrule bump():\n    add 1 to n\n'
+                   'play:\n    bump()\n    end game\n'
+                   'example "a bump":\n    play\n    expect n == 1\n')
+    code, out, err = run_cli(capsys, "check", str(one))
+    assert (code, out) == (0, f"{one}: ok (1 rule, 1 example holds, 3 players)\n"), err
+
+
+def test_validate_says_what_it_proved_or_played(capsys):
+    code, out, _ = run_cli(capsys, "validate", TICTACTOE)
+    assert code == 0 and out.splitlines()[-1] == \
+        f"{TICTACTOE}: ok (proven with 2 players, no finding)"

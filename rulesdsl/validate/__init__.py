@@ -112,7 +112,14 @@ class Report:
 
     def verdict(self) -> str:
         if not self.errors and not self.warnings:
-            return f"{self.path}: ok"
+            proven = [str(c.players) for c in self.counts
+                      if c.exploration is not None and c.exploration.proven]
+            games = sum(c.sample.games for c in self.counts if c.sample is not None)
+            said = [f"proven with {' and '.join(', '.join(proven).rsplit(', ', 1))} players"] \
+                if proven else []
+            if games:
+                said.append(f"{games:,} game{'s' if games > 1 else ''} played")
+            return f"{self.path}: ok" + (f" ({', '.join(said)}, no finding)" if said else "")
         said = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in
                 ((self.errors, "error"), (self.warnings, "warning")) if n]
         return f"{self.path}: " + " and ".join(said)

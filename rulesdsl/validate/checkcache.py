@@ -30,7 +30,10 @@ from ..files import cachedir
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
 
-FORMAT = 1
+# what a kept check says: its diagnostics, the files it read, and its summary in words
+Recalled = tuple[list["Diagnostic"], dict[str, str], str]
+
+FORMAT = 2  # 2: with the summary of what was checked
 ENABLED = True   # tests that change the engine in place turn it off (tests/conftest.py)
 MAX_ENTRY_BYTES = 1 << 22
 
@@ -55,7 +58,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def recall(path: str, options: dict[str, Any]) -> tuple[list[Diagnostic], dict[str, str]] | None:
+def recall(path: str, options: dict[str, Any]) -> Recalled | None:
     """The diagnostics (warnings only) and the source texts of an earlier check of `path`
     with these options, if nothing it read has changed since; else None."""
     folder = _folder()
@@ -69,7 +72,7 @@ def recall(path: str, options: dict[str, Any]) -> tuple[list[Diagnostic], dict[s
     return found
 
 
-def _recalled(blob: bytes | None) -> tuple[list[Diagnostic], dict[str, str]] | None:
+def _recalled(blob: bytes | None) -> Recalled | None:
     """What a kept entry says, if nothing it read has changed since; else None."""
     if blob is None or len(blob) > MAX_ENTRY_BYTES:
         return None
@@ -83,14 +86,17 @@ def _recalled(blob: bytes | None) -> tuple[list[Diagnostic], dict[str, str]] | N
             if _place(name) != place or _digest(text) != digest:
                 return None
             sources[name] = text
-        found = [_diagnostic(d) for d in saved["diagnostics"]], sources
+        said = saved["summary"]
+        if not isinstance(said, str):
+            return None
+        found = [_diagnostic(d) for d in saved["diagnostics"]], sources, said
     except (OSError, ValueError, LookupError, TypeError, AttributeError):  # malformed
         return None
     return found
 
 
 def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],
-             sources: dict[str, str]) -> None:
+             sources: dict[str, str], summary: str = "") -> None:
     """Keep the result of a check that found no error, with what it read."""
     if any(d.severity == "error" for d in diagnostics) or not sources:
         return
@@ -104,7 +110,7 @@ def remember(path: str, options: dict[str, Any], diagnostics: list[Diagnostic],
             return
         files.append([name, _place(name), _digest(text)])
     data = {"format": FORMAT, "files": files,
-            "diagnostics": [d.to_json() for d in diagnostics]}
+            "diagnostics": [d.to_json() for d in diagnostics], "summary": summary}
     folder = _folder()
     if folder is not None:
         with folder:
