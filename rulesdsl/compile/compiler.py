@@ -37,17 +37,12 @@ from .expressions import ExpressionCompiler
 from .fold import fold
 from .guards import guarded_test
 from .memo import memoize
+from .options import DEFAULT, Options
 from .plain import call_kinds, chance_call, plain_call, when_told
 from .statistics import reader, stats_function
 from .tiles import clear_tile, place_tile
 from .unroll import unroll
 
-INLINE_STATEMENTS = 24  # blocks this short are copied into the blocks that jump to them
-COSTLY_CALLS = 1000     # a statement whose expressions make this many calls counts them
-INLINE_DEPTH = 2
-LIVE_ONLY = True        # (for testing) blocks only jumped to, and copied in, left out
-CURRENT_KNOWN = True    # (for measuring) inside the turns, `current` is read untested
-NATIVE_LOOPS = 15       # loops nested deeper than this are compiled as blocks (Python's limit)
 PAUSING = (A.Choose, A.ChooseAny, A.ChooseMenu, A.LetRoll, A.Roll, A.CallRule, A.Turns,
            A.Replay, *flow.STATEMENTS)
 
@@ -82,8 +77,8 @@ class Compiler(ExpressionCompiler):
     block functions."""
 
     def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False,
-                 backend: Backend = PLAIN):
-        super().__init__(analysis, layout_of(analysis))
+                 backend: Backend = PLAIN, options: Options = DEFAULT):
+        super().__init__(analysis, layout_of(analysis), options)
         self.coverage = coverage
         self.backend = backend
         self.sources = sources
@@ -110,7 +105,7 @@ class Compiler(ExpressionCompiler):
         self.padding: list[tuple[ast.List, tuple[str, str]]] = []  # a called rule's locals
         self.known_options: dict[int, str] = {}  # id(choice) -> the name of its options
         self.calls_to = call_kinds(analysis, PAUSING, _bodies,
-                                   lambda s: loop_depth(s) > NATIVE_LOOPS)
+                                   lambda s: loop_depth(s) > options.native_loops)
         self.labels = 0
         self.flow = flow.FlowState()
         self.roots: set[int] = set()  # blocks numbered other than by a jump: block_number
@@ -255,7 +250,8 @@ class Compiler(ExpressionCompiler):
         return Program(a, self.layout, namespace["BLOCKS"], self.sites,
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
-                       self.display, partial(_code_of, a, self.sources, self.coverage),
+                       self.display,
+                       partial(_code_of, a, self.sources, self.coverage, self.options),
                        self.initial_counters(),
                        namespace.get("SCORE"), loaded.filename, loaded.line_sids,
                        self.block_proc,
@@ -307,7 +303,7 @@ class Compiler(ExpressionCompiler):
         Cromlech's 200, a tenth of its code) are not written into the module: BLOCKS holds
         none at their numbers, which nothing reaches (a save whose stack points at one is
         refused, saves.py)."""
-        if not LIVE_ONLY:
+        if not self.options.live_only:
             return set(range(len(self.blocks)))
         live = set(self.roots) | set(self.entries.values())
         todo = [self.blocks[n].body for n in live] + [fn.body for fn in others]
@@ -349,7 +345,8 @@ class Compiler(ExpressionCompiler):
         """The function with the aliases it reads defined at its top."""
         if fn.name[:1] != "S":  # blocks were done before inline_jumps
             fn.body = memoize(fn.name, fold(fn.body))  # see fold.py and memo.py
-        fn.body = unroll(fn.body, fn.params)  # see unroll.py
+        if self.options.unroll:
+            fn.body = unroll(fn.body, fn.params)  # see unroll.py
         read, bound = E.names(fn.body)
         used = read - set(fn.params) - bound
         prologue: list[ast.stmt] = []
@@ -387,8 +384,8 @@ class Compiler(ExpressionCompiler):
                 if target in ends:
                     out.append(E.copy_tree(originals[target][0]))
                     continue
-                if target is not None and depth < INLINE_DEPTH and \
-                        sizes[target] <= INLINE_STATEMENTS:
+                if target is not None and depth < self.options.inline_depth and \
+                        sizes[target] <= self.options.inline_statements:
                     out.extend(expand(E.copy_tree(originals[target]), depth + 1))
                     continue
                 changed: dict[str, list] = {}
@@ -476,7 +473,7 @@ class Compiler(ExpressionCompiler):
         self.cur_sid = self.sid(s.span)
         try:
             cost = self.stmt_work(s)
-            if cost >= COSTLY_CALLS:
+            if cost >= self.options.costly_calls:
                 # definitions that call each other many times: the work is counted before
                 # it is done, so 2^40 calls stop at once
                 self.emit(pos, *self.count_work(E.const(cost), s.span))
@@ -843,7 +840,7 @@ class Compiler(ExpressionCompiler):
         """A loop without a pause inside runs as a Python loop, unless it and the loops in
         it are nested deeper than Python allows: then the whole nest runs as blocks, like a
         loop that pauses (a loop of blocks inside a Python loop would lose its place)."""
-        return not self.suspends(s) and self.native + loop_depth(s) <= NATIVE_LOOPS
+        return not self.suspends(s) and self.native + loop_depth(s) <= self.options.native_loops
 
     def native_body(self, body: list, pos: list) -> None:
         self.native += 1
@@ -1000,7 +997,7 @@ class Compiler(ExpressionCompiler):
         """Inside the turns of a block of rules, `current` is always a player (the turns
         set it before their first statement, and it is never none: see `turns`); not in a
         definition, which may be called from anywhere, nor outside the turns."""
-        return CURRENT_KNOWN and bool(self.turns_next) and self.proc is not None and \
+        return self.options.current_known and bool(self.turns_next) and self.proc is not None and \
             self.proc.kind != "define"
 
     def label_function(self, label: A.StrLit | None, var: Var | None) -> str | None:
@@ -1268,16 +1265,19 @@ class _Generated(str):
     """The name of a function in the generated module (resolved after it runs)."""
 
 
-def _code_of(analysis: Analysis, sources: dict[str, str], coverage: bool) -> str:
+def _code_of(analysis: Analysis, sources: dict[str, str], coverage: bool,
+             options: Options) -> str:
     """The text of the module `compile_program` runs for these arguments."""
-    return ast.unparse(Compiler(analysis, sources, coverage).module()[0])
+    return ast.unparse(Compiler(analysis, sources, coverage, options=options).module()[0])
 
 
 def compile_program(analysis: Analysis, sources: dict[str, str],
-                    coverage: bool = False, backend: Backend = PLAIN) -> Program:
+                    coverage: bool = False, backend: Backend = PLAIN,
+                    options: Options = DEFAULT) -> Program:
     """Compile a checked rule file (no errors) into a `Program`; `sources` holds the text
     of each file its declarations come from. With `coverage`, the program counts in
     `Program.hits` how often each of its `Program.points` ran (for `rulesdsl validate`);
     without it, the generated code has no trace of the counting. `backend` runs the
-    generated module (the plain path, or the compiled one of native.py)."""
-    return Compiler(analysis, sources, coverage, backend).compile()
+    generated module (the plain path, or the compiled one of native.py); `options` are
+    the code generator's switches (options.py)."""
+    return Compiler(analysis, sources, coverage, backend, options).compile()

@@ -35,15 +35,12 @@ from typing import TypeGuard
 from ..program.runtime import WORK_BUDGET
 from . import emit as E
 
-ENABLED = True  # (for measuring)
 COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
 def unroll(body: list[ast.stmt], params: list[str]) -> list[ast.stmt]:
     """The function body with the comprehensions its statements start with written as
     loops (see the module's docstring); `params` are the function's parameters."""
-    if not ENABLED:
-        return body
     outside = _Outside(body, params)
     fresh = (f"x{n}" for n in itertools.count(1))
     return _body(body, outside, fresh)
