@@ -4,7 +4,7 @@ Stage: compile. One frozen `Options` is given to `compile_program` (and through 
 `load`, `load_text` and `build`, keyword `options`); the defaults are what every command
 uses. The switches marked "for measuring" exist to time a rewrite off and on in one process
 (benchmarks/alternate.py) and to test that the games are the same without it: the code
-they make differs, never the game it plays.
+they make differs, not the rules it plays.
 """
 
 from __future__ import annotations
