@@ -931,7 +931,7 @@ def test_choices_among_pairs_and_lines_are_offered_as_they_are():
     ("games/solstice/solstice.rules", 3), ("games/isle_of_skye/druids.rules", 3)])
 def test_blocks_only_jumped_to_are_left_out_and_the_games_are_the_same(path, players):
     """A block that no jump is left to once short blocks are copied in place of the jumps,
-    and where the game never waits, is not written into the module (compiler.py,
+    and where the game never waits, is not written into the module (assembly.py,
     `live_blocks`): BLOCKS holds none at its number. Every block the games reach is there,
     and they play as with every block kept, decision for decision."""
     whole = rulesdsl.load(ROOT / path, options=Options(live_only=False))

@@ -1,6 +1,6 @@
 """Lists built by loops, not comprehensions: a tree optimisation of generated code.
 
-Stage: compile (compiler.finish passes each generated function through `unroll`). On
+Stage: compile (assembly.py's `finish` passes each generated function through `unroll`). On
 Python 3.11 a list comprehension is a function of its own: each time it runs, a function
 object and a frame are made (about 0.1 us), more than the whole filter costs on the few
 items rules mostly filter (the dice a player holds, the players). A comprehension that a
