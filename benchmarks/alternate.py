@@ -7,7 +7,8 @@ and the same random games are played with the two, in turn, `--rounds` times: th
 CPU time of each side, and their ratio (above 1: the rewrite makes the games quicker).
 Both sides must play the same games, decision for decision, or the comparison stops.
 
-The switches (each a module constant the compiler reads as it compiles):
+The switches (each a field of the compiler's `Options`, compile/options.py, but
+`range-items`, a module constant of bounds.py that the compiler reads as it compiles):
 
 - `unroll`: list comprehensions a statement starts with written as loops, and the items
   of a counted loop counted before it (rulesdsl/compile/unroll.py);
@@ -16,12 +17,12 @@ The switches (each a module constant the compiler reads as it compiles):
 - `range-items`: the range of a loop's, a choice's or a comprehension's item of `lo..hi`
   is known: a column, a row or an item it names is read directly (bounds.py);
 - `current-known`: inside the turns, `current` is read without a test for none
-  (compiler.py, `current_is_set`);
+  (`current_is_set`);
 - `argument-sizes`: a loop over a definition's parameter that every call gives a small
   list (a pair of triangles, a line of a board) is weighed before the game
   (expressions.py, `argument_size`);
 - `live-blocks`: the blocks the rules only jump to, once copied in place of every jump,
-  are left out of the module (compiler.py, `live_blocks`).
+  are left out of the module (`live_blocks`).
 
 With `--compile`, what is timed is the checking and compiling of the rules (read once,
 before), not games: the least CPU time of each side over the rounds.
@@ -37,37 +38,51 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import rulesdsl
 from benchmarks.playouts import play
-from rulesdsl.compile import bounds, compiler, expressions, unroll
+from rulesdsl.compile import bounds
+from rulesdsl.compile.options import Options
 from rulesdsl.loader import _build as build
 from rulesdsl.loader import collector_paused, load
 from rulesdsl.resolve.variants import resolve
 
-SWITCHES: dict[str, tuple[Any, str]] = {
-    "unroll": (unroll, "ENABLED"),
-    "small-results": (expressions, "SMALL_RESULTS"),
-    "range-items": (bounds, "RANGE_ITEMS"),
-    "current-known": (compiler, "CURRENT_KNOWN"),
-    "argument-sizes": (expressions, "ARGUMENT_SIZES"),
-    "live-blocks": (compiler, "LIVE_ONLY"),
+# switch -> the field of Options it is (None: bounds.RANGE_ITEMS)
+SWITCHES: dict[str, str | None] = {
+    "unroll": "unroll",
+    "small-results": "small_results",
+    "range-items": None,
+    "current-known": "current_known",
+    "argument-sizes": "argument_sizes",
+    "live-blocks": "live_only",
 }
 
 
-def compiled(switch: str, on: bool, path: str) -> Any:
-    """The rules of `path`, compiled with the switch as given (and put back after); the
-    text of their code is made at once, with the switch as it was (it is made when first
-    asked for)."""
-    module, name = SWITCHES[switch]
-    was = getattr(module, name)
-    setattr(module, name, on)
+@contextmanager
+def switched(switch: str, on: bool) -> Iterator[Options]:
+    """The options to compile with, the switch as given (a module constant put back
+    after)."""
+    field = SWITCHES[switch]
+    if field is not None:
+        yield Options(**{field: on})
+        return
+    was = bounds.RANGE_ITEMS
+    bounds.RANGE_ITEMS = on
     try:
-        rules = load(path)
+        yield Options()
+    finally:
+        bounds.RANGE_ITEMS = was
+
+
+def compiled(switch: str, on: bool, path: str) -> rulesdsl.Rules:
+    """The rules of `path`, compiled with the switch as given; the text of their code is
+    made at once, as it was compiled (it is made when first asked for)."""
+    with switched(switch, on) as options:
+        rules = load(path, options=options)
         rules.program.code  # noqa: B018  # its text made now, as it was compiled
         return rules
-    finally:
-        setattr(module, name, was)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -121,20 +136,15 @@ def report(args: argparse.Namespace, times: dict[str, list[float]], figures: dic
 def compile_times(args: argparse.Namespace) -> None:
     """The least CPU time of checking and compiling the rules (`loader._build`, as every
     command does once the file is read) with the switch off and on, in turn."""
-    module, name = SWITCHES[args.switch]
-    was = getattr(module, name)
     resolved = resolve(args.file)
     times: dict[str, list[float]] = {"off": [], "on": []}
-    try:
-        for _ in range(args.rounds):
-            for side in ("off", "on"):
-                setattr(module, name, side == "on")
+    for _ in range(args.rounds):
+        for side in ("off", "on"):
+            with switched(args.switch, side == "on") as options:
                 start = time.process_time()
                 with collector_paused():  # as every command builds them
-                    build(resolved, None)
+                    build(resolved, None, options=options)
                 times[side].append(time.process_time() - start)
-    finally:
-        setattr(module, name, was)
     report(args, times, {}, f"{args.file}, checked and compiled")
 
 

@@ -22,6 +22,7 @@ from .check import analyze
 from .check.analysis import Analysis
 from .compile.backends import PLAIN, Backend
 from .compile.compiler import compile_program
+from .compile.options import DEFAULT, Options
 from .diagnostics import Diagnostic, RulesError, Span
 from .grammar import parse, parse_file
 from .interpreter.game import Rules
@@ -43,26 +44,28 @@ def collector_paused() -> Iterator[None]:
 
 
 def _build(resolved: Resolved, overrides: dict[str, Any] | None,
-           coverage: bool = False, backend: Backend = PLAIN) -> Rules:
+           coverage: bool = False, backend: Backend = PLAIN,
+           options: Options = DEFAULT) -> Rules:
     analysis = analyze(resolved.file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, resolved.sources)
-    return Rules(compile_program(analysis, resolved.sources, coverage, backend),
+    return Rules(compile_program(analysis, resolved.sources, coverage, backend, options),
                  resolved.sources, overrides)
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
          coverage: bool = False, include: Iterable[str | Path] = (),
-         backend: Backend = PLAIN) -> Rules:
+         backend: Backend = PLAIN, options: Options = DEFAULT) -> Rules:
     """Load a rule file (a variant with its bases), or a shipped game by its name
     (`load("cromlech/hardcore")`; a path that exists wins): parsed, checked and compiled,
     or a RulesError. `overrides` changes settings; `include` names folders `extends` and
     data files may reach beyond the file's own. With `coverage`, the program counts which
     rules, branches, options, triggers, turns and ends of the game run (`Program.points`,
     `Program.hits`). `backend` runs the generated code: the plain path, or
-    `native_backend()`'s."""
+    `native_backend()`'s; `options` are the code generator's switches (compile/options.py)."""
     with collector_paused():
-        return _build(resolve(named_path(path), include=include), overrides, coverage, backend)
+        return _build(resolve(named_path(path), include=include), overrides, coverage, backend,
+                      options)
 
 
 def native_backend() -> Backend:
@@ -131,20 +134,22 @@ def lasting(freeze: bool = False) -> Iterator[None]:
 
 
 def build(resolved: Resolved, overrides: dict[str, Any] | None = None,
-          coverage: bool = False, backend: Backend = PLAIN) -> Rules:
+          coverage: bool = False, backend: Backend = PLAIN,
+          options: Options = DEFAULT) -> Rules:
     """A file resolved already (and perhaps added to: `simulate --stat`), checked and
     compiled, or a RulesError."""
     with collector_paused():
-        return _build(resolved, overrides, coverage, backend)
+        return _build(resolved, overrides, coverage, backend, options)
 
 
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
-              include: Iterable[str | Path] = (), backend: Backend = PLAIN) -> Rules:
+              include: Iterable[str | Path] = (), backend: Backend = PLAIN,
+              options: Options = DEFAULT) -> Rules:
     """Load rules from a string (tests, docs); `extends` is relative to `path`, and reaches
     the folder of `path` and below, and the folders in `include`."""
     with collector_paused():
         return _build(merge(parse(text, path), text, path, include=include), overrides,
-                      backend=backend)
+                      backend=backend, options=options)
 
 
 __all__ = ["Analysis", "build", "collector_paused", "lasting", "load", "load_named", "load_text",

@@ -269,7 +269,7 @@ def test_load_game_api_rejects_corrupt_save(ttt, good_save, change, code, needle
 
 def test_load_game_api_rejects_a_frame_at_a_block_left_out_of_the_module(ttt, good_save):
     """A block the rules only jump to, copied in place of every jump to it, is not in the
-    generated module (compiler.py, `live_blocks`): a save whose frame points at its number
+    generated module (assembly.py, `live_blocks`): a save whose frame points at its number
     is refused, not run."""
     left_out = [n for n, block in enumerate(ttt.program.blocks) if block is None]
     assert left_out

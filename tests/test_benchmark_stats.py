@@ -96,7 +96,6 @@ def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
     from pathlib import Path
 
     from benchmarks import alternate
-    from rulesdsl.compile import unroll
 
     tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
     alternate.main(["unroll", tictactoe, "--games", "3",
@@ -104,7 +103,6 @@ def test_a_switch_of_the_compiler_off_and_on_plays_the_same_games(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["switch"] == "unroll" and out["players"] == 2 and out["decisions"] > 15
     assert out["off_seconds"] > 0 and out["on_seconds"] > 0 and out["ratio"] > 0
-    assert unroll.ENABLED  # put back as it was
     off = alternate.compiled("unroll", False, tictactoe)
     assert ".append(" not in off.program.code  # off: the comprehensions stay
     with pytest.raises(SystemExit):
@@ -116,14 +114,16 @@ def test_a_switch_off_and_on_times_the_compiling_with_compile(capsys):
     from pathlib import Path
 
     from benchmarks import alternate
-    from rulesdsl.compile import compiler
+    from rulesdsl.compile import bounds
 
     tictactoe = str(Path(__file__).resolve().parents[1] / "games/tictactoe/tictactoe.rules")
     alternate.main(["live-blocks", tictactoe, "--compile", "--rounds", "2", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["switch"] == "live-blocks" and out["rounds"] == 2 and "games" not in out
     assert out["off_seconds"] > 0 and out["on_seconds"] > 0 and out["ratio"] > 0
-    assert compiler.LIVE_ONLY  # put back as it was
+    alternate.main(["range-items", tictactoe, "--compile", "--rounds", "1", "--json"])
+    assert json.loads(capsys.readouterr().out)["switch"] == "range-items"
+    assert bounds.RANGE_ITEMS  # put back as it was
 
 
 def test_the_territory_helpers_are_timed_over_the_calls_of_random_games(capsys):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.compile import compiler, expressions
+from rulesdsl.compile.options import Options
 
 from .conftest import ROOT
 
@@ -828,17 +828,15 @@ def _loop_functions(code: str) -> dict[str, str]:
             and any(isinstance(n, ast.For) for n in ast.walk(fn))}
 
 
-def test_a_loop_over_a_parameter_every_call_gives_a_small_list_is_weighed_before_the_game(
-        monkeypatch):
+def test_a_loop_over_a_parameter_every_call_gives_a_small_list_is_weighed_before_the_game():
     """`full(line)` for each line of `lines(grid, 3)`, `filled(line)` for each line
     through a cell: every call gives the parameter a line of 3 cells, so the loops over it
     are weighed before the game (expressions.py, `argument_size`), not counted as they
     run; when one call gives `filled` a list of unknown length, its loop is counted as it
     runs. The game is the same as with the parameters' loops all counted."""
-    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", False)
-    plain = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
+    plain = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules",
+                               options=Options(argument_sizes=False))
     assert all("st.steps" in text for text in _loop_functions(plain.program.code).values())
-    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", True)
     weighed = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
     loops = _loop_functions(weighed.program.code)
     assert len(loops) == 2 and not any("st.steps" in text for text in loops.values())
@@ -931,16 +929,13 @@ def test_choices_among_pairs_and_lines_are_offered_as_they_are():
     ("games/tictactoe/tictactoe.rules", 2), ("games/pig/pig.rules", 2),
     ("games/cromlech/cromlech.rules", 3), ("games/cronberg/cronberg.rules", 2),
     ("games/solstice/solstice.rules", 3), ("games/isle_of_skye/druids.rules", 3)])
-def test_blocks_only_jumped_to_are_left_out_and_the_games_are_the_same(
-        monkeypatch, path, players):
+def test_blocks_only_jumped_to_are_left_out_and_the_games_are_the_same(path, players):
     """A block that no jump is left to once short blocks are copied in place of the jumps,
-    and where the game never waits, is not written into the module (compiler.py,
+    and where the game never waits, is not written into the module (assembly.py,
     `live_blocks`): BLOCKS holds none at its number. Every block the games reach is there,
     and they play as with every block kept, decision for decision."""
-    monkeypatch.setattr(compiler, "LIVE_ONLY", False)
-    whole = rulesdsl.load(ROOT / path)
-    whole_code = whole.program.code  # made when first asked for, as the switch is then
-    monkeypatch.setattr(compiler, "LIVE_ONLY", True)
+    whole = rulesdsl.load(ROOT / path, options=Options(live_only=False))
+    whole_code = whole.program.code
     live = rulesdsl.load(ROOT / path)
     assert None not in whole.program.blocks
     left_out = {n for n, block in enumerate(live.program.blocks) if block is None}

@@ -1,7 +1,7 @@
 """Lists whose items are known to differ: a choice among them needs no pass that drops
 repeated items.
 
-Stage: compile (compiler.py asks `distinct` of a choice's domain). A choice offers each
+Stage: compile (sites.py asks `distinct` of a choice's domain). A choice offers each
 value once (`_uniq` drops repeats). A zone holds each component at most once (a move
 takes the component out of where it was before it puts it in), so a zone, the players, a
 filter of either that keeps its items as they are, and a definition whose value is one of

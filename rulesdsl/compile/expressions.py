@@ -43,13 +43,12 @@ from ..program.runtime import MAX_NUMBER, WORK_BUDGET
 from . import emit as E
 from .bounds import bounds
 from .fold import add_constant
+from .options import DEFAULT, Options
 from .tiles import tile_code
 from .truth import nonempty
 
 CHEAP_USES = 3     # a cheap argument (emit.is_cheap) read this often is written in place
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
-SMALL_RESULTS = True  # (for measuring)
-ARGUMENT_SIZES = True  # (for measuring) a definition's parameter weighed by its arguments
 SMALL = 64         # a loop over at most this many items, known before the game, is not counted
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
@@ -74,9 +73,10 @@ class ExpressionCompiler:
     layout: Layout
     proc: Proc | None
 
-    def __init__(self, analysis: Analysis, layout: Layout):
+    def __init__(self, analysis: Analysis, layout: Layout, options: Options = DEFAULT):
         self.a = analysis
         self.layout = layout
+        self.options = options
         self.consts: dict[str, Any] = {}
         self.const_ids: dict[str, str] = {}
         self.spans: list[Span] = []
@@ -217,11 +217,13 @@ class ExpressionCompiler:
             n = max(map(len, self.line_table(e)), default=0)
         elif isinstance(ref, VarRef) and id(ref.var) not in self.a.assigned:
             n = self.item_size(self.a.item_of.get(id(ref.var)))  # an item of lines(b, n)
-            if n is None and ARGUMENT_SIZES and id(ref.var) in self.param_of:  # a parameter
+            if n is None and self.options.argument_sizes and \
+                    id(ref.var) in self.param_of:  # a parameter
                 n = self.argument_size(*self.param_of[id(ref.var)])
-        elif SMALL_RESULTS and isinstance(e, A.ListComp):  # no more items than its domain
+        elif self.options.small_results and isinstance(e, A.ListComp):
+            # no more items than its domain
             n = self.small(e.domain)
-        elif SMALL_RESULTS and isinstance(e, A.Call) and isinstance(ref, DefineRef):
+        elif self.options.small_results and isinstance(e, A.Call) and isinstance(ref, DefineRef):
             # a definition's value: what its body gives (`opponents(p)`: some players)
             n = self.small(self.a.define_instances[ref.instance].body)
         return n if n is not None and n <= SMALL else None

@@ -1,8 +1,9 @@
 """Compiling the flow of play: simultaneous secret steps, offers, points of the flow,
 `expect options`, and the ranking of teams.
 
-Stage: compile. Functions here take the `Compiler` (compiler.py) and build on its blocks,
-frame slots and decision sites:
+Stage: compile. Functions here take the code generator (`context.Generator`, which the
+`Compiler` of compiler.py is) and build on its blocks, frame slots and decision sites; the
+statements' handlers are in `HANDLERS`, which the compiler's table takes in:
 - a secret step (`each p in players chooses in secret: ... then reveal: ...`) runs its
   first block once per seat, every decision in it secret and the seat's own, and keeps
   each seat's local names in a list of the frame (the held choices); once every seat has
@@ -18,64 +19,32 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import ast as A
 from ..check.types import INT, PLAYER, list_of
 from ..program.runtime import OPTIONS
 from . import emit as E
+from .context import Generator, Handler
 from .distinct import distinct
 
-if TYPE_CHECKING:
-    from .compiler import Compiler
 
-STATEMENTS = (A.SecretStep, A.Offer, A.Point, A.ExpectOptions)
-
-
-@dataclass
-class FlowState:
-    """What the compiler keeps about the flow while it compiles."""
-
-    # block -> (slot of the list of seats, slot of the index of the seat now choosing): the
-    # blocks of a secret step or an `all at once` round
-    together: dict[int, tuple[int, int]] = field(default_factory=dict)
-    regions: list[tuple[int, int]] = field(default_factory=list)
-    seats: list[ast.expr] = field(default_factory=list)  # who decides in a secret step
-    points: dict[str, int] = field(default_factory=dict)  # point -> its block
-    call_cont: dict[int, int] = field(default_factory=dict)  # id(call) -> block after it
-
-    def mark(self, block: int) -> None:
-        """A new block belongs to the innermost step or round that is on."""
-        if self.regions:
-            self.together[block] = self.regions[-1]
-
-    @property
-    def secret(self) -> bool:
-        return bool(self.seats)
+def point_block(c: Generator, s: A.Point, pos: list) -> list:
+    """A point starts a block of its own, where an example can start the game."""
+    block = c.new_block(s.span)
+    c.goto(pos, block)
+    c.flow.points[s.name] = c.block_number(block)
+    return block
 
 
-def statement(c: Compiler, s: Any, pos: list) -> list:
-    if isinstance(s, A.SecretStep):
-        return secret_step(c, s, pos)
-    if isinstance(s, A.Offer):
-        return offer(c, s, pos)
-    if isinstance(s, A.Point):
-        block = c.new_block(s.span)
-        c.goto(pos, block)
-        c.flow.points[s.name] = c.block_number(block)
-        return block
-    return expect_options(c, s, pos)
-
-
-def default_decider(c: Compiler) -> ast.expr | None:
+def default_decider(c: Generator) -> ast.expr | None:
     """Who decides when a decision does not say: in a secret step, its seat."""
     return E.copy_tree(c.flow.seats[-1]) if c.flow.seats else None
 
 
 # ---- secret steps --------------------------------------------------------------------------
 
-def secret_step(c: Compiler, s: A.SecretStep, pos: list) -> list:
+def secret_step(c: Generator, s: A.SecretStep, pos: list) -> list:
     held = c.a.held[id(s)]
     seat = c.slot(c.a.var_of[id(s)])
     seats, k = c.new_slot(list_of(PLAYER)), c.new_slot(INT)
@@ -122,7 +91,7 @@ def secret_step(c: Compiler, s: A.SecretStep, pos: list) -> list:
 
 # ---- turn order ----------------------------------------------------------------------------
 
-def turn_step(c: Compiler, s: A.Turns, pos: list) -> Callable[[], ast.expr]:
+def turn_step(c: Generator, s: A.Turns, pos: list) -> Callable[[], ast.expr]:
     """How many seats on the next turn is: 1 (clockwise), or from `going d`, worked out
     once: 1 for clockwise, one less than the players for anticlockwise."""
     if s.direction is None:
@@ -135,7 +104,7 @@ def turn_step(c: Compiler, s: A.Turns, pos: list) -> Callable[[], ast.expr]:
     return lambda: c.local(step)
 
 
-def round_start(c: Compiler, s: A.Turns, head: list, who: int, taken: int,
+def round_start(c: Generator, s: A.Turns, head: list, who: int, taken: int,
                 step: Callable[[], ast.expr]) -> None:
     """`all at once`: at the first turn of each round, the seats of the round in order; the
     blocks of the body belong to the round (decisions there name the seats still to
@@ -152,14 +121,14 @@ def round_start(c: Compiler, s: A.Turns, head: list, who: int, taken: int,
     c.flow.regions.append((seats, place))
 
 
-def round_end(c: Compiler, s: A.Turns) -> None:
+def round_end(c: Generator, s: A.Turns) -> None:
     if s.at_once:
         c.flow.regions.pop()
 
 
 # ---- offers --------------------------------------------------------------------------------
 
-def offer(c: Compiler, s: A.Offer, pos: list) -> list:
+def offer(c: Generator, s: A.Offer, pos: list) -> list:
     """The offering seat chooses what to offer (a `choose` of its own), then the seat
     offered to answers: `accept` (0) or `refuse` (1)."""
     from ..program.program import Site
@@ -208,7 +177,7 @@ def _default_answer(word: str, by: int, show: Any) -> Any:
 
 # ---- examples ------------------------------------------------------------------------------
 
-def expect_options(c: Compiler, s: A.ExpectOptions, pos: list) -> list:
+def expect_options(c: Generator, s: A.ExpectOptions, pos: list) -> list:
     """The example pauses with the ids to compare (the example runner compares them with
     the options of the game's pending decision)."""
     cont = c.new_block(s.span)
@@ -218,7 +187,7 @@ def expect_options(c: Compiler, s: A.ExpectOptions, pos: list) -> list:
     return cont
 
 
-def point_frames(c: Compiler) -> dict[str, list[tuple[int, int]]]:
+def point_frames(c: Generator) -> dict[str, list[tuple[int, int]]]:
     """Each point's frames, from the play block down: (block to go on at, frame size)."""
     out = {}
     for name, chain in c.a.points.items():
@@ -233,7 +202,7 @@ def point_frames(c: Compiler) -> dict[str, list[tuple[int, int]]]:
 
 # ---- teams ---------------------------------------------------------------------------------
 
-def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
+def team_rank_functions(c: Generator) -> tuple[E.Function, E.Function | None]:
     """RANK(st) for a game of teams: each team's keys, then each seat the rank of its team
     (1 and 2 for two teams); SCORE(st): each seat its team's first key, when it is a
     number."""
@@ -275,3 +244,9 @@ def team_rank_functions(c: Compiler) -> tuple[E.Function, E.Function | None]:
             E.return_(E.listcomp(E.sub(E.name("s"), E.binop(E.name("p"), "%", E.call(
                 "len", E.name("g")))), "p", E.attr(st, "pl")))])
     return E.Function("RANK", ["st"], body), score_fn
+
+
+HANDLERS: dict[type, Handler] = {
+    A.SecretStep: secret_step, A.Offer: offer, A.Point: point_block,
+    A.ExpectOptions: expect_options,
+}

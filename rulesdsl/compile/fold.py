@@ -1,6 +1,6 @@
 """Constants worked out at compile time: a tree optimisation of the generated code.
 
-Stage: compile (compiler.finish passes each generated function through `fold`). Rules
+Stage: compile (assembly.py's `finish` passes each generated function through `fold`). Rules
 write their arithmetic for people (`index(g) + 1`, `row(field, 1)`, `(battle - 1) % 4 +
 1`), and the compiler adds its own (`- 1` to read item i of a list): what is known before
 the game is worked out once, here, on the tree:

@@ -1,6 +1,6 @@
 """A guard and the options of the choice it guards, worked out once.
 
-Stage: compile (compiler.py asks `guarded_test` for the test of an `if` or a `while` whose
+Stage: compile (control.py asks `guarded_test` for the test of an `if` or a `while` whose
 body begins with a choice). Rules often ask whether a choice has anything to offer before
 they offer it:
 
@@ -38,7 +38,7 @@ from . import emit as E
 
 
 class Compiler(Protocol):
-    """What `guarded_test` uses of the compiler (compiler.py calls it)."""
+    """What `guarded_test` uses of the compiler (control.py calls it)."""
 
     a: Analysis
     known_options: dict[int, str]

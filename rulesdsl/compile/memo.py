@@ -1,6 +1,6 @@
 """Calls worked out once per call of a pure function: a tree optimisation of generated code.
 
-Stage: compile (compiler.finish passes each generated function through `memoize`). The
+Stage: compile (assembly.py's `finish` passes each generated function through `memoize`). The
 loop functions (`Q3`), definitions (`D5`) and emptiness tests (`N5`, truth.py) only read
 the state: while one of them runs, the state does not change (only the count of work
 done grows). So inside one, a call of another whose arguments read nothing bound inside

@@ -1,6 +1,6 @@
 """Calls of rules that never pause, compiled as plain Python calls.
 
-Stage: compile (compiler.py asks `plain_rules` once, and `plain_call` for each call of
+Stage: compile (the compiler asks `call_kinds` once, and `plain_call` for each call of
 such a rule). A call of a rule normally pushes a frame on the state's stack and returns
 CALL; the run loop then runs the rule's blocks, pops the frame when the rule returns, and
 calls the block that goes on after the call. That is what a rule that may wait for a

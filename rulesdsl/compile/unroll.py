@@ -1,6 +1,6 @@
 """Lists built by loops, not comprehensions: a tree optimisation of generated code.
 
-Stage: compile (compiler.finish passes each generated function through `unroll`). On
+Stage: compile (assembly.py's `finish` passes each generated function through `unroll`). On
 Python 3.11 a list comprehension is a function of its own: each time it runs, a function
 object and a frame are made (about 0.1 us), more than the whole filter costs on the few
 items rules mostly filter (the dice a player holds, the players). A comprehension that a
@@ -35,15 +35,12 @@ from typing import TypeGuard
 from ..program.runtime import WORK_BUDGET
 from . import emit as E
 
-ENABLED = True  # (for measuring)
 COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
 def unroll(body: list[ast.stmt], params: list[str]) -> list[ast.stmt]:
     """The function body with the comprehensions its statements start with written as
     loops (see the module's docstring); `params` are the function's parameters."""
-    if not ENABLED:
-        return body
     outside = _Outside(body, params)
     fresh = (f"x{n}" for n in itertools.count(1))
     return _body(body, outside, fresh)
