@@ -1,7 +1,8 @@
 """The Python API: load rules, start a game, read it, apply an option.
 
-Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
-history of chosen option indices (the rules run in `stepping.py`).
+Stage: run. `Rules` is a compiled rule file (what it declares: shapes.py); `Game` is one
+game of it: a `State` plus the history of chosen option indices (the rules run in
+`stepping.py`).
 
 Tools and tests read a game through `Game`'s methods (a counter, a zone, a board's cells,
 the state key, the log); only the interpreter reads the `State` itself. A narrated game
@@ -13,36 +14,25 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
-from ..boards.territory import TerritoryBoard, TurnBoard, tile_looks
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..program.program import Program, teams_of, waiting
+from ..program.program import Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
-from .public import (
-    Audience,
-    BoardShape,
-    Chance,
-    CounterShape,
-    Decision,
-    DiceShape,
-    Option,
-    Result,
-    ZoneShape,
-)
+from .public import Audience, Chance, Decision, Option, Result
 from .reading import Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
+from .shapes import Shapes
 from .state import State, seed_to_rng
 from .stepping import advance, describe, failure
-from .views import screen, shown, view
+from .views import view
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
 
-class Rules:
-    """A checked and compiled rule file."""
+class Rules(Shapes):
+    """A checked and compiled rule file (what it declares: `Shapes`)."""
 
     def __init__(self, program: Program, sources: dict[str, str],
                  settings: dict[str, Any] | None = None):
@@ -70,14 +60,6 @@ class Rules:
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
         self.limit = self.analysis.limit  # decisions before a game ends at its limit
 
-    @property
-    def name(self) -> str:
-        return self.analysis.game_name
-
-    @property
-    def player_range(self) -> tuple[int, int]:
-        return self.analysis.min_players, self.analysis.max_players
-
     def check_players(self, players: int | None) -> int:
         low, high = self.player_range
         if players is None:
@@ -87,136 +69,6 @@ class Rules:
             raise RulesError([Diagnostic("C002", f"{self.name} is for {want} players, "
                                          f"not {players}")])
         return players
-
-    # ---- what the rules declare --------------------------------------------------------
-
-    @cached_property
-    def counters(self) -> dict[str, CounterShape]:
-        """Each counter by name: its keys, whether it is secret, its first value (shown as
-        views show values)."""
-        disp = self.program.display
-        return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
-                                         for d in info.dims), info.secret,
-                                   shown(disp, info.init, info.type), info.type,
-                                   _holds(info.type))
-                for name, info in self.analysis.counters.items()}
-
-    @cached_property
-    def dice(self) -> dict[str, DiceShape]:
-        """Each set of dice by name: its die, how many, the die's faces (as shown)."""
-        out = {}
-        for name, d in self.analysis.dice.items():
-            die = self.analysis.dies[d.die]
-            out[name] = DiceShape(d.die, d.count, tuple(
-                shown(self.program.display, f, die.face_type) for f in die.faces))
-        return out
-
-    @cached_property
-    def dies(self) -> dict[str, int]:
-        """Each die by name (`die d6: 1..6`), with its number of faces."""
-        return {name: len(die.faces) for name, die in self.analysis.dies.items()}
-
-    @property
-    def kinds(self) -> list[str]:
-        """The kinds of components, in declaration order."""
-        return list(self.analysis.kinds)
-
-    def enum(self, name: str) -> list[str]:
-        """The values of an enum, in declaration order (as views show them)."""
-        if name not in self.analysis.enums:
-            raise KeyError(f"{self.name} has no enum named {name!r}")
-        return list(self.program.display.enums[name][0])
-
-    @property
-    def setting_names(self) -> list[str]:
-        """The rule file's settings (`setting NAME = ...`), in declaration order."""
-        return list(self.analysis.settings)
-
-    @property
-    def tree(self) -> Any:
-        """The syntax tree the rules were compiled from, variants applied (rulesdsl.ast
-        `RulesFile`): for tools that read what a rule file says, not a game."""
-        return self.analysis.file
-
-    @cached_property
-    def has_scores(self) -> bool:
-        """Whether a finished game's result has scores: a `score` counter per player, or a
-        `rank` line whose first key is a number."""
-        score = self.analysis.counters.get("score")
-        return (score is not None and [d[0] for d in score.dims] == ["player"]) or \
-            self.program.score is not None
-
-    @cached_property
-    def zones(self) -> dict[str, ZoneShape]:
-        return {name: ZoneShape(z.kind, z.per_player, z.visibility)
-                for name, z in self.analysis.zones.items()}
-
-    @cached_property
-    def boards(self) -> dict[str, BoardShape]:
-        out = {}
-        for name, board in self.analysis.boards.items():
-            if isinstance(board, TurnBoard):
-                continue  # part of its territory: the view shows each tile's turn
-            holds = self.analysis.holding.get(name)
-            out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
-                                   else holds[1])
-        return out
-
-    @cached_property
-    def display(self) -> dict[str, Any]:
-        """How a screen shows this game (its `display:` blocks), as plain data: see
-        `views.screen`. The terminal and the browser page draw a seat's view with it."""
-        return screen(self.analysis, self.program.display)
-
-    def teams(self, players: int) -> list[list[int]] | None:
-        """The seats of each team in a game of that many players (`teams of N`), or None
-        when the players play each for themselves."""
-        size = self.analysis.team_size
-        return teams_of(players, size) if size else None
-
-    def components(self, kind: str) -> list[str]:
-        """The ids of the components of a kind, in their order (a component's number is
-        its place in this list)."""
-        if kind not in self.program.display.components:
-            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
-        return list(self.program.display.components[kind][0])
-
-    def tiles(self, board: str) -> dict[str, tuple[list[str], str, list[int]]]:
-        """How the tiles of a territory look, by id: their edges' terrains (north, east,
-        south, west, as printed), their centre's ("" without one) and the sides where a
-        road ends (0 north to 3 west)."""
-        shape = self.analysis.boards.get(board)
-        if not isinstance(shape, TerritoryBoard):
-            raise KeyError(f"{self.name} has no territory named {board!r}")
-        disp = self.program.display
-        return tile_looks(shape, self.analysis.kinds[shape.kind],
-                          disp.components[shape.kind][0], disp.show)
-
-    def value(self, name: str) -> Any:
-        """The value of a constant or setting."""
-        if name not in self.analysis.values:
-            raise KeyError(f"{self.name} has no constant or setting named {name!r}")
-        return self.analysis.values[name]
-
-    @property
-    def stats(self) -> dict[str, bool]:
-        """The statistics the rule file declares (`stat ...`), each with whether it is
-        kept per player."""
-        return {name: info.per_player for name, info in self.analysis.stats.items()}
-
-    @property
-    def payoff(self) -> tuple[int | None, int | None, bool] | None:
-        """The rule file's `payoff` line: its bounds (None when it gives none) and whether
-        it is zero sum; None when the rule file has none."""
-        decl = self.analysis.payoff
-        if decl is None:
-            return None
-        low, high = self.analysis.payoff_bounds
-        return low, high, decl.zero_sum
-
-    @property
-    def examples(self) -> list[str]:
-        return [p.name for p in self.analysis.procs if p.kind == "example"]
 
     # ---- games -------------------------------------------------------------------------
 
@@ -272,15 +124,6 @@ class Rules:
         if saved.state.pending is not None:
             _check_pending(game)
         return game
-
-
-def _holds(t: Any) -> str | None:
-    """What a counter of type `t` holds, as `CounterShape.holds` says it."""
-    if t == "player":
-        return "player"
-    if isinstance(t, tuple) and t[0] in ("enum", "comp"):
-        return t[1]
-    return None
 
 
 def _check_pending(game: Game) -> None:
