@@ -24,6 +24,7 @@ from ..check.analysis import Analysis, Proc
 from ..check.bindings import CounterRef, DieKindRef, Var, VarRef, ZoneRef
 from ..check.types import ANY, INT, PLAYER, Type, element, list_of
 from ..diagnostics import Span
+from ..program.declare import declare
 from ..program.display import Display
 from ..program.layout import layout_of
 from ..program.program import Point, Program, Site
@@ -83,13 +84,14 @@ class Compiler(ExpressionCompiler):
 
     def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False,
                  backend: Backend = PLAIN):
-        super().__init__(analysis, layout_of(analysis))
+        self.declared = declare(analysis)  # what the run side reads of the analysis
+        super().__init__(analysis, layout_of(self.declared))
         self.coverage = coverage
         self.backend = backend
         self.sources = sources
         self.points: list[Point] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
-        self.display = Display(analysis)
+        self.display = Display(self.declared)
         self.blocks: list[E.Function] = []
         self.block_sid: list[int] = []
         self.block_proc: list[int] = []
@@ -252,7 +254,7 @@ class Compiler(ExpressionCompiler):
                 site.options = namespace[site.options]
             site.menu = [(oid, namespace[label] if isinstance(label, _Generated) else label)
                          for oid, label in site.menu]
-        return Program(a, self.layout, namespace["BLOCKS"], self.sites,
+        return Program(a, self.declared, self.layout, namespace["BLOCKS"], self.sites,
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display, partial(_code_of, a, self.sources, self.coverage),

@@ -16,7 +16,6 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
@@ -37,28 +36,30 @@ class Rules(Shapes):
     def __init__(self, program: Program, sources: dict[str, str],
                  settings: dict[str, Any] | None = None):
         self.program = program
-        self.analysis: Analysis = program.analysis
+        self.declared = program.declared
+        # the checker's whole analysis, for the tools above check (see Program.analysis)
+        self.analysis: Any = program.analysis
         self.sources = sources
         self.settings = dict(settings or {})
-        self.path = program.analysis.file.path
+        self.path = program.declared.path
         # the digest names the rules a game was played with: the texts and the settings
         text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
         text += "".join(f"\n{k}={v!r}" for k, v in sorted(self.settings.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self.layout = program.layout
-        self._board_sizes = [b.size for b in self.analysis.boards.values()]
+        self._board_sizes = [b.size for b in self.declared.boards.values()]
         self._zones = self.layout.nzones
         # the kinds components of zones are of, numbered: each zone's, and their sizes (the
         # state's index of where each component is, State.at)
         kinds = self.layout.kinds
         self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
-        self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
-        self._has_setup = self.analysis.proc("setup") is not None
+        self.kind_sizes = [self.declared.kinds[k].count for k in kinds]
+        self._has_setup = self.declared.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
         # the decisions made `secretly`: the sampler re-draws them for the other seats
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
-        self.limit = self.analysis.limit  # decisions before a game ends at its limit
+        self.limit = self.declared.limit  # decisions before a game ends at its limit
 
     def check_players(self, players: int | None) -> int:
         low, high = self.player_range
@@ -94,8 +95,8 @@ class Rules(Shapes):
         keeps a log; with `auto_chance` off, the game pauses at each chance step. With
         `start` off the game waits before its setup until `Game.start` runs it (a tool
         that draws the game's random numbers itself sets that up first)."""
-        if players is None or not self.analysis.min_players <= players <= \
-                self.analysis.max_players:
+        if players is None or not self.declared.min_players <= players <= \
+                self.declared.max_players:
             players = self.check_players(players)
         st = self.fresh_state(players, seed)
         st.auto = auto_chance
@@ -333,9 +334,9 @@ class Game(Reading):
         r = self.st.result
         if r is None:
             return None
-        score = self.rules.analysis.counters.get("score")
+        score = self.rules.declared.counters.get("score")
         scores = None
-        size = self.rules.analysis.team_size
+        size = self.rules.declared.team_size
         if size:
             scores = self.program.score(self.st) if self.program.score is not None else None
             return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np))
@@ -348,9 +349,7 @@ class Game(Reading):
 
     def _score(self) -> list[int]:
         """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
-        rank = self.rules.analysis.rank
-        return self._guard(lambda: self.program.score(self.st),
-                           rank.span if rank is not None else None)
+        return self._guard(lambda: self.program.score(self.st), self.rules.declared.rank_span)
 
     def statistics(self) -> dict[str, Any]:
         """The statistics the rule file declares (`stat ...`), by name: a number or
@@ -371,12 +370,12 @@ class Game(Reading):
         """What each seat is paid, from the rules' `payoff` line, once the game is over;
         None when the rules declare none or the game goes on. A payoff outside the line's
         bounds, or payoffs said to be zero-sum that do not add up to 0, are R011."""
-        decl = self.rules.analysis.payoff
+        decl = self.rules.declared.payoff
         if decl is None or self.st.result is None:
             return None
         paid = self._per_seat(self.program.payoff)
         assert paid is not None
-        low, high = self.rules.analysis.payoff_bounds
+        low, high = decl.low, decl.high
         wrong = None
         if low is not None and high is not None and not all(low <= x <= high for x in paid):
             wrong = f"the payoffs {paid} are not all within {low} to {high}"
@@ -411,17 +410,17 @@ class Game(Reading):
         h = self.heuristic()
         if h is not None:
             return [float(x) for x in h]
-        score = self.rules.analysis.counters.get("score")
+        score = self.rules.declared.counters.get("score")
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             base = self.rules.layout.counter["score"]
             return [float(x) for x in self.st.v[base:base + self.st.np]]
-        if self.program.score is not None and not self.rules.analysis.team_size:
+        if self.program.score is not None and not self.rules.declared.team_size:
             return [float(x) for x in self._score()]
         return None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
-        return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
+        return view(self.st, self.rules.declared, self.rules.layout, self.program.display,
                     seat, self.decision,
                     self.result, self.log_for(seat))
 

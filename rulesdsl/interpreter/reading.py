@@ -77,9 +77,9 @@ class Reading:
         enum value, a component or a cell its number. Give one key per `per` of the
         counter: a seat, an enum value (its name or number), a die of the set (from 0), a
         component (its id or number), a number of its range (`per 2..12`: 2 to 12)."""
-        info = self.program.analysis.counters.get(name)
+        info = self.program.declared.counters.get(name)
         if info is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no counter named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no counter named {name!r}")
         if len(keys) != len(info.dims):
             raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
         index, stride = self.program.layout.counter[name], info.size
@@ -94,7 +94,7 @@ class Reading:
                 return key - low
             raise KeyError(f"{key!r} is not a number from {what} (a key of counter {name})")
         if isinstance(key, str) and kind in ("enum", "kind"):
-            names = (self.program.analysis.enums[what].values if kind == "enum"
+            names = (self.program.declared.enums[what].values if kind == "enum"
                      else self.program.display.components[what][0])
             if key in names:
                 return names.index(key)
@@ -106,9 +106,9 @@ class Reading:
     def zone(self, name: str, owner: int | None = None) -> list[int]:
         """The components in a zone (of `owner`, for a zone per player), by number, in
         order: the first is the top."""
-        zone = self.program.analysis.zones.get(name)
+        zone = self.program.declared.zones.get(name)
         if zone is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no zone named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no zone named {name!r}")
         if zone.per_player != (owner is not None) or (
                 owner is not None and not (type(owner) is int and 0 <= owner < self.st.np)):
             want = "one per player: give a seat" if zone.per_player else "shared: no owner"
@@ -118,14 +118,14 @@ class Reading:
     def cells(self, board: str) -> list[Any]:
         """What stands on each cell of a board (None: empty), by cell number."""
         if board not in self.program.layout.board:
-            raise KeyError(f"{self.program.analysis.game_name} has no board named {board!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no board named {board!r}")
         return self.st.b[self.program.layout.board[board]][:]
 
     def dice(self, name: str) -> list[Any]:
         """The faces a set of dice shows."""
-        d = self.program.analysis.dice.get(name)
+        d = self.program.declared.dice.get(name)
         if d is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no dice named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no dice named {name!r}")
         base = self.program.layout.dice[name]
         return self.st.v[base:base + d.count]
 

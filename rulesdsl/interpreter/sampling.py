@@ -30,9 +30,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..check.analysis import Analysis
-from ..check.types import Type, element
+from ..program.declared import Declared
 from ..program.layout import Layout
+from ..valuetypes import Type, element
 from .game import Game
 from .public import told
 from .redraw import DEALS, replay_hidden
@@ -79,7 +79,7 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random,
     decisions ago, and what the seat sees now must come back where it is. Another seat's
     pending decision is then offered what the new deal lets it choose from: False when
     that is nothing (the deal is not a game)."""
-    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
     pinned = _seen_named(game, seat)
     placed = on_boards(a, layout, st)
     places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
@@ -134,7 +134,7 @@ def _offer_again(game: Game, seat: int) -> bool:
 def _seen_now(game: Game, seat: int) -> dict[str, set[int]]:
     """Per kind, every component `seat` sees now: in a zone it sees, on a board, named
     where it looks."""
-    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
     out = _seen_named(game, seat)
     for kind, placed in on_boards(a, layout, st).items():
         out.setdefault(kind, set()).update(placed)
@@ -144,7 +144,7 @@ def _seen_now(game: Game, seat: int) -> dict[str, set[int]]:
     return out
 
 
-def _backs(a: Analysis, kind: str) -> list[Any] | None:
+def _backs(a: Declared, kind: str) -> list[Any] | None:
     """The back of each component of a kind with a field `back`: what everyone sees of it
     face down (Druid tiles have purple backs). None for a kind without one."""
     table = a.kinds.get(kind)
@@ -154,7 +154,7 @@ def _backs(a: Analysis, kind: str) -> list[Any] | None:
 def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
     """Per kind, the components `seat` sees named: in a counter it sees, or among its own
     options. They keep their places: moving them would change what the seat sees."""
-    a, st = game.rules.analysis, game.st
+    a, st = game.rules.declared, game.st
     out: dict[str, set[int]] = {}
     for info, j, owner in _component_slots(a, game.rules.layout, st):
         if row_seen(info, owner, seat):
@@ -170,7 +170,7 @@ def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
 def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
     """After a re-deal, what the rules hold by place names the component now there: the
     counters `seat` does not see, the locals of every frame, another seat's options."""
-    a, st = game.rules.analysis, game.st
+    a, st = game.rules.declared, game.st
     for info, j, owner in _component_slots(a, game.rules.layout, st):
         if not row_seen(info, owner, seat):
             st.v[j] = _renamed(st.v[j], info.type, sigma)
@@ -187,7 +187,7 @@ def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
         st.pending = (p[0], p[1], [_renamed(v, t, sigma) for v in p[2]])
 
 
-def _component_slots(a: Analysis, layout: Layout,
+def _component_slots(a: Declared, layout: Layout,
                      st: State) -> list[tuple[Any, int, int | None]]:
     """Every counter slot that holds a component: (counter, slot, owner for a counter per
     player)."""

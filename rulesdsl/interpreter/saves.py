@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..check.types import BOOL, INT, PLAYER, TEXT, Type
 from ..diagnostics import Diagnostic, RulesError
 from ..program.program import Program
+from ..valuetypes import BOOL, INT, PLAYER, TEXT, Type
 from .schema import SAVE_FORMAT, SavedGame, SavedState, problem
 from .state import State
 
@@ -56,7 +56,7 @@ def fits(value: Any, t: Type, prog: Program, players: int) -> bool:
         return type(value) is int and 0 <= value < players
     if not isinstance(t, tuple):
         return True  # "any": plain data is all the schema allows
-    a = prog.analysis
+    a = prog.declared
     kind = t[0]
     sizes = {
         "cell": lambda: a.boards[t[1]].size,
@@ -102,7 +102,7 @@ def read_save(data: Any, prog: Program, digest: str,
 
 def _check_values(prog: Program, s: SavedState, np: int) -> None:
     """Counters, dice faces, board cells and zones hold what these rules put there."""
-    a, layout = prog.analysis, prog.layout
+    a, layout = prog.declared, prog.layout
     if len(s.counters) != layout.nslots:
         raise corrupt(f"it has {len(s.counters)} counters, these rules have {layout.nslots}")
     if not fits(s.counters[0], PLAYER, prog, np):
@@ -148,7 +148,7 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     the bottom frame plays the game, the others run a rule or the setup; inside the turns
     there is a current player; a waiting game's top frame waits at the block its pending
     step resumes."""
-    procs = prog.analysis.procs
+    procs = prog.declared.procs
     for n, (block, locals_) in enumerate(s.stack):
         if not 0 <= block < len(prog.blocks) or prog.blocks[block] is None:
             # (none: a block the rules only jump to, copied into the blocks before it)
