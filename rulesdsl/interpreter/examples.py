@@ -9,6 +9,7 @@ expected result with `expect`. A failing example is a diagnostic at its span.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..program.program import BLOCK
 from ..program.runtime import OPTIONS, OVER, REPLAY, SUSPEND, RuleRuntimeError
 from .game import Game, Rules
 from .stepping import advance
@@ -115,7 +116,7 @@ def _ids(ids: list[str]) -> str:
 
 
 def _replay_span(rules: Rules, stack: list) -> Span:
-    block = stack[-1][0] if stack else 0
+    block = stack[-1][BLOCK] if stack else 0
     return rules.program.spans[rules.program.block_sid[block]]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..program.program import Program, waiting
+from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
 from .public import Audience, Chance, Decision, Option, Result
 from .reading import Reading
@@ -137,7 +137,7 @@ def _check_pending(game: Game) -> None:
     site_no, who, options = st.pending
     site = prog.sites[site_no]
     chance = site.kind in ("roll", "die")
-    if not options or (who == -1) != chance or not -1 <= who < st.np:
+    if not options or (who == CHANCE) != chance or not (chance or 0 <= who < st.np):
         raise corrupt("the pending decision is malformed: who decides, or its options")
     if site.kind == "menu":
         ok = all(type(o) is int and 0 <= o < len(site.menu) for o in options)
@@ -147,13 +147,13 @@ def _check_pending(game: Game) -> None:
         optional = site.kind == "choose"  # `choose optional` offers none: 'done'
         ok = all(fits(o, site.type, prog, st.np) and (o is not None or optional)
                  for o in options)
-    bound = prog.frame_ranges[prog.block_proc[st.stack[-1][0]]].get(site.slot) \
+    bound = prog.frame_ranges[prog.block_proc[st.stack[-1][BLOCK]]].get(site.slot) \
         if site.slot >= 0 else None
     if bound is not None:  # the name chosen is an item of `lo..hi`: its options are too
         ok = ok and all(type(o) is not int or bound[0] <= o <= bound[1] for o in options)
     if site.kind == "die":
         lst, idx = site.hidden
-        locals_ = st.stack[-1][1]
+        locals_ = st.stack[-1][LOCALS]
         dice, at = locals_[lst], locals_[idx]
         name = next(n for n, base in prog.layout.dice.items() if base == site.base)
         ok = ok and isinstance(dice, list) and type(at) is int and 0 <= at < len(dice) \
@@ -250,7 +250,7 @@ class Game(Reading):
         that fails (a division by zero, say) is an R003 diagnostic at the choice."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
+        site = self.program.sites[p[SITE]]
         return self._guard(lambda: [Option(oid, self._label(i))
                                     for i, oid in enumerate(self.option_ids())], site.span)
 
@@ -259,10 +259,10 @@ class Game(Reading):
         (for search, which tells options apart by id many times a second)."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
+        site = self.program.sites[p[SITE]]
         disp = self.program.display
         out: list[str] = []
-        for value in p[2]:
+        for value in p[OFFERED]:
             if site.kind == "menu":
                 oid = site.menu[value][0]
             elif value is None and site.kind == "choose":
@@ -288,9 +288,9 @@ class Game(Reading):
         """The label of option i of the pending step."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
-        value = p[2][i]
-        locals_ = self.st.stack[-1][1]
+        site = self.program.sites[p[SITE]]
+        value = p[OFFERED][i]
+        locals_ = self.st.stack[-1][LOCALS]
         if site.kind == "menu":
             label = site.menu[value][1]
             return label(self.st, locals_, value) if callable(label) else label
@@ -307,20 +307,20 @@ class Game(Reading):
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over or chance is next."""
         p = self.st.pending
-        if p is None or self.st.result is not None or p[1] == -1:
+        if p is None or self.st.result is not None or p[WHO] == CHANCE:
             return None
-        site = self.program.sites[p[0]]
-        offered_by = self.st.stack[-1][1][site.offered_by] if site.offered_by >= 0 else None
-        return Decision(p[1], self.options(), self.prompt() or "",
-                        p[0] in self.rules.secret_sites,
+        site = self.program.sites[p[SITE]]
+        offered_by = self.st.stack[-1][LOCALS][site.offered_by] if site.offered_by >= 0 else None
+        return Decision(p[WHO], self.options(), self.prompt() or "",
+                        p[SITE] in self.rules.secret_sites,
                         waiting(self.program.together, self.st.stack), offered_by)
 
     def prompt(self) -> str | None:
         """The rule line that asks the pending decision, or None when nobody decides."""
         p = self.st.pending
-        if p is None or self.st.result is not None or p[1] == -1:
+        if p is None or self.st.result is not None or p[WHO] == CHANCE:
             return None
-        return self.program.sites[p[0]].prompt
+        return self.program.sites[p[SITE]].prompt
 
     @property
     def chance(self) -> Chance | None:
@@ -439,7 +439,7 @@ class Game(Reading):
         """Apply option i (from 0) of the pending decision or chance step."""
         st = self.st
         p = st.pending
-        if p is None or type(i) is not int or not 0 <= i < len(p[2]):
+        if p is None or type(i) is not int or not 0 <= i < len(p[OFFERED]):
             raise self._bad_index(i)
         site, who, options = p
         prog = self.program
@@ -451,20 +451,20 @@ class Game(Reading):
         fr = st.stack[-1]
         slot = prog.slots[site]
         if slot >= 0:
-            fr[1][slot] = options[i]
+            fr[LOCALS][slot] = options[i]
         else:  # a die of a set: its face is a counter
             lst, idx = prog.sites[site].hidden
-            st.v[prog.sites[site].base + fr[1][lst][fr[1][idx]]] = options[i]
+            st.v[prog.sites[site].base + fr[LOCALS][lst][fr[LOCALS][idx]]] = options[i]
         st.pending = None
         self._recent.append(i)
-        if who >= 0:  # a decision; the step budget counts on over chance outcomes
+        if who != CHANCE:  # a decision; the step budget counts on over chance outcomes
             st.steps = 0
             self.decisions += 1
         # most often the block that takes the choice runs to the next decision: call it
         # here, and enter the run loop only when it returns anything else
         try:
             try:
-                r = prog.blocks[fr[0]](st, fr)
+                r = prog.blocks[fr[BLOCK]](st, fr)
             except RuleRuntimeError:
                 raise
             except Exception as exc:
@@ -508,8 +508,8 @@ class Game(Reading):
                 fr = None
                 site, who, options = st.pending  # type: ignore[misc]
                 slot = slots[site]
-                if who < 0 or slot < 0 or st.log is not None:
-                    if who < 0:
+                if who == CHANCE or slot < 0 or st.log is not None:
+                    if who == CHANCE:
                         self.roll_chance()
                     else:
                         self.apply_index(choose[who](len(options)))
@@ -518,12 +518,12 @@ class Game(Reading):
                 if type(i) is not int or not 0 <= i < len(options):
                     raise self._bad_index(i)
                 fr = st.stack[-1]
-                fr[1][slot] = options[i]
+                fr[LOCALS][slot] = options[i]
                 st.pending = None
                 self._recent.append(i)
                 st.steps = 0
                 self.decisions += 1
-                r = blocks[fr[0]](st, fr)
+                r = blocks[fr[BLOCK]](st, fr)
                 if r != SUSPEND and advance(prog, st, r) is None and st.result is None:
                     raise RuleRuntimeError("R003", "the rules stopped without ending the "
                                            "game or asking for a decision", None)
@@ -564,11 +564,11 @@ class Game(Reading):
         made)."""
         log = self.st.log
         assert log is not None
-        label = self._guard(lambda: self._label(i), self.program.sites[p[0]].span)
-        who = p[1]
-        if who < 0:
+        label = self._guard(lambda: self._label(i), self.program.sites[p[SITE]].span)
+        who = p[WHO]
+        if who == CHANCE:
             log.append((None, f"chance: {label}"))
-        elif p[0] not in self.rules.secret_sites:
+        elif p[SITE] not in self.rules.secret_sites:
             log.append((None, f"player {who + 1}: {label}"))
         else:
             log.append(((who,), f"player {who + 1}: {label}"))
@@ -592,7 +592,7 @@ class Game(Reading):
         if p is None or self.st.result is not None:
             return RulesError([Diagnostic("G002", "the game is over: there is nothing to "
                                           "choose")])
-        n = len(p[2])
+        n = len(p[OFFERED])
         return RulesError([Diagnostic("G002", f"option {i} does not exist: there are {n} "
                                       f"options (0 to {n - 1})")])
 

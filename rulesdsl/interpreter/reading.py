@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Span
-from ..program.program import Program
+from ..program.program import CHANCE, OFFERED, SITE, WHO, Program
 from .public import Line, told
 from .state import State
 
@@ -52,25 +52,25 @@ class Reading:
     def decider(self) -> int | None:
         """The seat that decides now; None at a chance step and once the game is over."""
         p = self.st.pending
-        if p is None or p[1] < 0 or self.st.result is not None:
+        if p is None or p[WHO] == CHANCE or self.st.result is not None:
             return None
-        return p[1]
+        return p[WHO]
 
     @property
     def step_site(self) -> int | None:
         """The number of the place in the rules (a decision or a roll) the pending step is
         at, as `Rules.site_span` knows it; None once the game is over."""
         p = self.st.pending
-        return p[0] if p is not None and self.st.result is None else None
+        return p[SITE] if p is not None and self.st.result is None else None
 
     @property
     def is_chance(self) -> bool:
         p = self.st.pending
-        return p is not None and p[1] == -1 and self.st.result is None
+        return p is not None and p[WHO] == CHANCE and self.st.result is None
 
     def num_options(self) -> int:
         """How many options the pending step has (call it only while the game is on)."""
-        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
+        return len(self.st.pending[OFFERED])  # type: ignore[index]  # the fast path: no check
 
     def counter(self, name: str, *keys: Any) -> Any:
         """A counter's value, as the rules hold it: a player is a seat number from 0, an

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..program.declared import Declared
 from ..program.layout import Layout
+from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO
 from ..valuetypes import Type, element
 from .game import Game
 from .public import told
@@ -118,16 +119,16 @@ def _offer_again(game: Game, seat: int) -> bool:
     from the components dealt before); False if none is left."""
     st = game.st
     p = st.pending
-    if p is None or p[1] < 0 or p[1] == seat:
+    if p is None or p[WHO] == CHANCE or p[WHO] == seat:
         return True
-    options = game.program.sites[p[0]].options
+    options = game.program.sites[p[SITE]].options
     if options is None:
         return True   # a menu or the like: renamed already (see _rename)
     try:
-        again = options(st, st.stack[-1][1])
+        again = options(st, st.stack[-1][LOCALS])
     except Exception:   # a rule's error on these components: not a game to play on
         return False
-    st.pending = (p[0], p[1], again)
+    st.pending = (p[SITE], p[WHO], again)
     return bool(again)
 
 
@@ -160,9 +161,9 @@ def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
         if row_seen(info, owner, seat):
             _collect(st.v[j], info.type, out)
     p = st.pending
-    if p is not None and p[1] == seat:
-        t = game.program.sites[p[0]].type
-        for value in p[2]:
+    if p is not None and p[WHO] == seat:
+        t = game.program.sites[p[SITE]].type
+        for value in p[OFFERED]:
             _collect(value, t, out)
     return out
 
@@ -177,14 +178,14 @@ def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
     prog = game.program
     st.own_frames()  # those below the top are shared with the game the sample was copied from
     for fr in st.stack:
-        types = prog.frame_types[prog.block_proc[fr[0]]]
+        types = prog.frame_types[prog.block_proc[fr[BLOCK]]]
         for slot, t in types.items():
-            if slot < len(fr[1]):
-                fr[1][slot] = _renamed(fr[1][slot], t, sigma)
+            if slot < len(fr[LOCALS]):
+                fr[LOCALS][slot] = _renamed(fr[LOCALS][slot], t, sigma)
     p = st.pending
-    if p is not None and p[1] >= 0 and p[1] != seat:
-        t = prog.sites[p[0]].type
-        st.pending = (p[0], p[1], [_renamed(v, t, sigma) for v in p[2]])
+    if p is not None and p[WHO] != CHANCE and p[WHO] != seat:
+        t = prog.sites[p[SITE]].type
+        st.pending = (p[SITE], p[WHO], [_renamed(v, t, sigma) for v in p[OFFERED]])
 
 
 def _component_slots(a: Declared, layout: Layout,

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..diagnostics import Diagnostic, RulesError
-from ..program.program import Program
+from ..program.program import BLOCK, Program
 from ..valuetypes import BOOL, INT, PLAYER, TEXT, Type
 from .schema import SAVE_FORMAT, SavedGame, SavedState, problem
 from .state import State
@@ -92,7 +92,9 @@ def read_save(data: Any, prog: Program, digest: str,
     stack = [[block, list(locals_)] for block, locals_ in s.stack]
     st = State(np, list(s.counters), [list(cells) for cells in s.boards], stack, s.rng,
                [list(zone) for zone in s.zones])
-    st.pending = (s.pending[0], s.pending[1], list(s.pending[2])) if s.pending else None
+    if s.pending:
+        site, who, options = s.pending
+        st.pending = (site, who, list(options))
     st.result = list(s.result) if s.result is not None else None
     st.log = _log(save.log, np)
     st.said = sum(len(text) for _, text in st.log or ())  # counted as if said here
@@ -183,11 +185,12 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     if s.counters[0] is None and any(block in prog.turns_blocks for block, _ in s.stack):
         raise corrupt("the rules are playing the turns, yet the current player is none")
     if s.pending is not None:
-        if not 0 <= s.pending[0] < len(prog.sites):
+        site, _who, _options = s.pending
+        if not 0 <= site < len(prog.sites):
             raise corrupt("the pending decision is at no place of these rules")
         if not s.stack:
             raise corrupt("a decision is pending but the rule stack is empty")
-        if s.stack[-1][0] != prog.sites[s.pending[0]].resume:
+        if s.stack[-1][BLOCK] != prog.sites[site].resume:
             raise corrupt("the rule stack's top frame does not wait at the pending decision")
 
 

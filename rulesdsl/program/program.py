@@ -19,6 +19,14 @@ from .declared import Declared
 from .display import Display
 from .layout import Layout
 
+# The step a game waits at (`State.pending`), as the generated code sets it: a plain tuple
+# (site, who, options) read by these positions; `who` is a seat from 0, or CHANCE at a roll.
+# A frame of the rule stack (`State.stack`): a list [block, locals] the generated code makes
+# and changes in place. Both stay plain data: a state copies, saves and compares as lists.
+SITE, WHO, OFFERED = 0, 1, 2
+CHANCE = -1
+BLOCK, LOCALS = 0, 1
+
 
 @dataclass
 class Site:
@@ -134,9 +142,9 @@ def waiting(together: dict[int, tuple[int, int]], stack: list) -> tuple[int, ...
     """The seats still to choose in the secret step or `all at once` round a game is
     waiting in (the one deciding first); empty when it waits for one seat only."""
     for fr in reversed(stack):
-        found = together.get(fr[0])
+        found = together.get(fr[BLOCK])
         if found is not None:
             seats, k = found
-            return tuple(fr[1][seats][fr[1][k]:])
+            return tuple(fr[LOCALS][seats][fr[LOCALS][k]:])
     return ()
 
