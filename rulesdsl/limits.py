@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+MAX_PLAYERS = 16            # the most players a game may have
 MAX_NUMBER = 10 ** 18       # whole numbers stay between -MAX_NUMBER and MAX_NUMBER
 MAX_DIGITS = 18             # a number written in a rule file has at most this many digits
 MAX_ITEMS = 100_000         # the most items a list made by the rules may hold

@@ -15,10 +15,10 @@ from typing import Any
 from .. import ast as A
 from ..boards.grids import SquareBoard
 from ..diagnostics import Diagnostic, Span
+from ..limits import MAX_PLAYERS as MAX_PLAYERS  # (the checker holds player counts to it)
 from .bindings import Ref, Var
 from .types import ANY, Type
 
-MAX_PLAYERS = 16
 DEFAULT_LIMIT = 100_000   # decisions, for a game whose rule file declares no `limit`
 NAMED = (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.BoardDecl, A.EnumDecl, A.DieDecl,
          A.DiceDecl, A.DefineDecl, A.RuleDecl, A.KindDecl, A.ZoneDecl)

@@ -1,9 +1,9 @@
 """The types of the rules language and the signatures of the built-in functions.
 
-Stage: check. A type is a string for the simple ones ("int", "bool", "text", "player",
-"none", "any") or a tuple naming what it belongs to: ("cell", board), ("board", board),
-("die", dice set), ("enum", enum), ("list", element type), ("tuple", (types...)).
-"any" is compatible with everything: a board cell may hold any piece.
+Stage: check. A type is plain data, the same at every stage (rulesdsl/valuetypes.py: a
+string for the simple ones, a tuple naming what it belongs to); this module says which
+types are compatible, how they join, how error messages name them, and what each
+built-in function takes and gives.
 """
 
 from __future__ import annotations
@@ -11,27 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-Type = str | tuple
-
-INT, BOOL, TEXT, PLAYER, NONE, ANY = "int", "bool", "text", "player", "none", "any"
-
-
-def list_of(t: Type) -> Type:
-    return ("list", t)
-
-
-def element(t: Type) -> Type | None:
-    """What iterating over a value of type t gives, or None if it is not a collection."""
-    if isinstance(t, tuple):
-        if t[0] == "list":
-            return t[1]
-        if t[0] == "board":
-            return ("cell", t[1])
-        if t[0] == "zone":
-            return ("comp", t[2])
-    if t == ANY:
-        return ANY
-    return None
+from ..valuetypes import ANY, BOOL, INT, NONE, PLAYER, TEXT, Type, element, list_of
 
 
 def compatible(a: Type, b: Type) -> bool:

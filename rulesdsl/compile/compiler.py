@@ -93,7 +93,7 @@ class Compiler(Assembly, Statements, Control, Sites, Coverage):
                 site.options = namespace[site.options]
             site.menu = [(oid, namespace[label] if isinstance(label, Generated) else label)
                          for oid, label in site.menu]
-        return Program(a, self.layout, namespace["BLOCKS"], self.sites,
+        return Program(a, self.declared, self.layout, namespace["BLOCKS"], self.sites,
                        [site.slot for site in self.sites], self.entries, self.nlocals,
                        self.spans, self.proc_of_span, self.block_sid, namespace["RANK"],
                        self.display,

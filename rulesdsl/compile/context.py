@@ -29,6 +29,7 @@ from ..check.analysis import Analysis
 from ..check.bindings import Var
 from ..check.types import ANY, Type
 from ..diagnostics import Span
+from ..program.declare import declare
 from ..program.display import Display
 from ..program.layout import layout_of
 from ..program.program import Point, Site
@@ -111,13 +112,14 @@ class Generator(ExpressionCompiler, ABC):
 
     def __init__(self, analysis: Analysis, sources: dict[str, str], coverage: bool = False,
                  backend: Backend = PLAIN, options: Options = DEFAULT):
-        super().__init__(analysis, layout_of(analysis), options)
+        self.declared = declare(analysis)  # what the run side reads of the analysis
+        super().__init__(analysis, layout_of(self.declared), options)
         self.coverage = coverage
         self.backend = backend
         self.sources = sources
         self.points: list[Point] = []
         self.source_lines = {path: text.splitlines() for path, text in sources.items()}
-        self.display = Display(analysis)
+        self.display = Display(self.declared)
         self.blocks: list[E.Function] = []
         self.block_sid: list[int] = []
         self.block_proc: list[int] = []

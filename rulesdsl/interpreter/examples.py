@@ -9,6 +9,7 @@ expected result with `expect`. A failing example is a diagnostic at its span.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..program.program import BLOCK
 from ..program.runtime import OPTIONS, OVER, REPLAY, SUSPEND, RuleRuntimeError
 from .game import Game, Rules
 from .stepping import advance
@@ -16,10 +17,10 @@ from .stepping import advance
 
 def run_example(rules: Rules, name: str) -> list[Diagnostic]:
     """Run one example; returns its failures (empty when it holds)."""
-    proc = rules.analysis.proc("example", name)
+    proc = rules.declared.proc("example", name)
     assert proc is not None and proc.example is not None
     decl = proc.example
-    players = decl.players or rules.analysis.min_players
+    players = decl.players or rules.declared.min_players
     st = rules.fresh_state(players, decl.seed or 0)
     prog = rules.program
     game_stack = [rules.frame("play", "play")]
@@ -27,7 +28,7 @@ def run_example(rules: Rules, name: str) -> list[Diagnostic]:
         game_stack = [[block, [None] * size] for block, size in prog.starts[decl.start]]
     started = False
     try:
-        if rules.analysis.proc("setup"):
+        if rules.declared.proc("setup"):
             st.swap_stack([rules.frame("setup", "setup")])
             if advance(prog, st) is not None:
                 return [Diagnostic("E060", f"example '{name}': the setup asks for a decision, "
@@ -115,13 +116,13 @@ def _ids(ids: list[str]) -> str:
 
 
 def _replay_span(rules: Rules, stack: list) -> Span:
-    block = stack[-1][0] if stack else 0
+    block = stack[-1][BLOCK] if stack else 0
     return rules.program.spans[rules.program.block_sid[block]]
 
 
 def run_examples(rules: Rules) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    for proc in rules.analysis.procs:
+    for proc in rules.declared.procs:
         if proc.kind == "example":
             failures = run_example(rules, proc.name)
             written = proc.example.span.file if proc.example is not None else None

@@ -1,7 +1,8 @@
 """The Python API: load rules, start a game, read it, apply an option.
 
-Stage: run. `Rules` is a compiled rule file; `Game` is one game of it: a `State` plus the
-history of chosen option indices (the rules run in `stepping.py`).
+Stage: run. `Rules` is a compiled rule file (what it declares: shapes.py); `Game` is one
+game of it: a `State` plus the history of chosen option indices (the rules run in
+`stepping.py`).
 
 Tools and tests read a game through `Game`'s methods (a counter, a zone, a board's cells,
 the state key, the log); only the interpreter reads the `State` itself. A narrated game
@@ -13,70 +14,52 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
-from ..boards.territory import TerritoryBoard, TurnBoard, tile_looks
-from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
-from ..program.program import Program, teams_of, waiting
+from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
-from .public import (
-    Audience,
-    BoardShape,
-    Chance,
-    CounterShape,
-    Decision,
-    DiceShape,
-    Option,
-    Result,
-    ZoneShape,
-)
+from .public import Audience, Chance, Decision, Option, Result
 from .reading import Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
+from .shapes import Shapes
 from .state import State, seed_to_rng
 from .stepping import advance, describe, failure
-from .views import screen, shown, view
+from .views import view
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
 
-class Rules:
-    """A checked and compiled rule file."""
+class Rules(Shapes):
+    """A checked and compiled rule file (what it declares: `Shapes`)."""
 
     def __init__(self, program: Program, sources: dict[str, str],
                  settings: dict[str, Any] | None = None):
         self.program = program
-        self.analysis: Analysis = program.analysis
+        self.declared = program.declared
+        # the checker's whole analysis, for the tools above check (see Program.analysis)
+        self.analysis: Any = program.analysis
         self.sources = sources
         self.settings = dict(settings or {})
-        self.path = program.analysis.file.path
+        self.path = program.declared.path
         # the digest names the rules a game was played with: the texts and the settings
         text = "\n".join(f"{k}\n{v}" for k, v in sorted(sources.items()))
         text += "".join(f"\n{k}={v!r}" for k, v in sorted(self.settings.items()))
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self.layout = program.layout
-        self._board_sizes = [b.size for b in self.analysis.boards.values()]
+        self._board_sizes = [b.size for b in self.declared.boards.values()]
         self._zones = self.layout.nzones
         # the kinds components of zones are of, numbered: each zone's, and their sizes (the
         # state's index of where each component is, State.at)
         kinds = self.layout.kinds
         self.zone_kinds = [kinds.index(k) for k in self.layout.zone_kind]
-        self.kind_sizes = [self.analysis.kinds[k].count for k in kinds]
-        self._has_setup = self.analysis.proc("setup") is not None
+        self.kind_sizes = [self.declared.kinds[k].count for k in kinds]
+        self._has_setup = self.declared.proc("setup") is not None
         self._play = (self.program.entries[("play", "play")],
                       self.program.nlocals[("play", "play")])
         # the decisions made `secretly`: the sampler re-draws them for the other seats
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
-        self.limit = self.analysis.limit  # decisions before a game ends at its limit
-
-    @property
-    def name(self) -> str:
-        return self.analysis.game_name
-
-    @property
-    def player_range(self) -> tuple[int, int]:
-        return self.analysis.min_players, self.analysis.max_players
+        self.limit = self.declared.limit  # decisions before a game ends at its limit
 
     def check_players(self, players: int | None) -> int:
         low, high = self.player_range
@@ -87,136 +70,6 @@ class Rules:
             raise RulesError([Diagnostic("C002", f"{self.name} is for {want} players, "
                                          f"not {players}")])
         return players
-
-    # ---- what the rules declare --------------------------------------------------------
-
-    @cached_property
-    def counters(self) -> dict[str, CounterShape]:
-        """Each counter by name: its keys, whether it is secret, its first value (shown as
-        views show values)."""
-        disp = self.program.display
-        return {name: CounterShape(tuple("player" if d[0] == "player" else d[1]
-                                         for d in info.dims), info.secret,
-                                   shown(disp, info.init, info.type), info.type,
-                                   _holds(info.type))
-                for name, info in self.analysis.counters.items()}
-
-    @cached_property
-    def dice(self) -> dict[str, DiceShape]:
-        """Each set of dice by name: its die, how many, the die's faces (as shown)."""
-        out = {}
-        for name, d in self.analysis.dice.items():
-            die = self.analysis.dies[d.die]
-            out[name] = DiceShape(d.die, d.count, tuple(
-                shown(self.program.display, f, die.face_type) for f in die.faces))
-        return out
-
-    @cached_property
-    def dies(self) -> dict[str, int]:
-        """Each die by name (`die d6: 1..6`), with its number of faces."""
-        return {name: len(die.faces) for name, die in self.analysis.dies.items()}
-
-    @property
-    def kinds(self) -> list[str]:
-        """The kinds of components, in declaration order."""
-        return list(self.analysis.kinds)
-
-    def enum(self, name: str) -> list[str]:
-        """The values of an enum, in declaration order (as views show them)."""
-        if name not in self.analysis.enums:
-            raise KeyError(f"{self.name} has no enum named {name!r}")
-        return list(self.program.display.enums[name][0])
-
-    @property
-    def setting_names(self) -> list[str]:
-        """The rule file's settings (`setting NAME = ...`), in declaration order."""
-        return list(self.analysis.settings)
-
-    @property
-    def tree(self) -> Any:
-        """The syntax tree the rules were compiled from, variants applied (rulesdsl.ast
-        `RulesFile`): for tools that read what a rule file says, not a game."""
-        return self.analysis.file
-
-    @cached_property
-    def has_scores(self) -> bool:
-        """Whether a finished game's result has scores: a `score` counter per player, or a
-        `rank` line whose first key is a number."""
-        score = self.analysis.counters.get("score")
-        return (score is not None and [d[0] for d in score.dims] == ["player"]) or \
-            self.program.score is not None
-
-    @cached_property
-    def zones(self) -> dict[str, ZoneShape]:
-        return {name: ZoneShape(z.kind, z.per_player, z.visibility)
-                for name, z in self.analysis.zones.items()}
-
-    @cached_property
-    def boards(self) -> dict[str, BoardShape]:
-        out = {}
-        for name, board in self.analysis.boards.items():
-            if isinstance(board, TurnBoard):
-                continue  # part of its territory: the view shows each tile's turn
-            holds = self.analysis.holding.get(name)
-            out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
-                                   else holds[1])
-        return out
-
-    @cached_property
-    def display(self) -> dict[str, Any]:
-        """How a screen shows this game (its `display:` blocks), as plain data: see
-        `views.screen`. The terminal and the browser page draw a seat's view with it."""
-        return screen(self.analysis, self.program.display)
-
-    def teams(self, players: int) -> list[list[int]] | None:
-        """The seats of each team in a game of that many players (`teams of N`), or None
-        when the players play each for themselves."""
-        size = self.analysis.team_size
-        return teams_of(players, size) if size else None
-
-    def components(self, kind: str) -> list[str]:
-        """The ids of the components of a kind, in their order (a component's number is
-        its place in this list)."""
-        if kind not in self.program.display.components:
-            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
-        return list(self.program.display.components[kind][0])
-
-    def tiles(self, board: str) -> dict[str, tuple[list[str], str, list[int]]]:
-        """How the tiles of a territory look, by id: their edges' terrains (north, east,
-        south, west, as printed), their centre's ("" without one) and the sides where a
-        road ends (0 north to 3 west)."""
-        shape = self.analysis.boards.get(board)
-        if not isinstance(shape, TerritoryBoard):
-            raise KeyError(f"{self.name} has no territory named {board!r}")
-        disp = self.program.display
-        return tile_looks(shape, self.analysis.kinds[shape.kind],
-                          disp.components[shape.kind][0], disp.show)
-
-    def value(self, name: str) -> Any:
-        """The value of a constant or setting."""
-        if name not in self.analysis.values:
-            raise KeyError(f"{self.name} has no constant or setting named {name!r}")
-        return self.analysis.values[name]
-
-    @property
-    def stats(self) -> dict[str, bool]:
-        """The statistics the rule file declares (`stat ...`), each with whether it is
-        kept per player."""
-        return {name: info.per_player for name, info in self.analysis.stats.items()}
-
-    @property
-    def payoff(self) -> tuple[int | None, int | None, bool] | None:
-        """The rule file's `payoff` line: its bounds (None when it gives none) and whether
-        it is zero sum; None when the rule file has none."""
-        decl = self.analysis.payoff
-        if decl is None:
-            return None
-        low, high = self.analysis.payoff_bounds
-        return low, high, decl.zero_sum
-
-    @property
-    def examples(self) -> list[str]:
-        return [p.name for p in self.analysis.procs if p.kind == "example"]
 
     # ---- games -------------------------------------------------------------------------
 
@@ -242,8 +95,8 @@ class Rules:
         keeps a log; with `auto_chance` off, the game pauses at each chance step. With
         `start` off the game waits before its setup until `Game.start` runs it (a tool
         that draws the game's random numbers itself sets that up first)."""
-        if players is None or not self.analysis.min_players <= players <= \
-                self.analysis.max_players:
+        if players is None or not self.declared.min_players <= players <= \
+                self.declared.max_players:
             players = self.check_players(players)
         st = self.fresh_state(players, seed)
         st.auto = auto_chance
@@ -274,15 +127,6 @@ class Rules:
         return game
 
 
-def _holds(t: Any) -> str | None:
-    """What a counter of type `t` holds, as `CounterShape.holds` says it."""
-    if t == "player":
-        return "player"
-    if isinstance(t, tuple) and t[0] in ("enum", "comp"):
-        return t[1]
-    return None
-
-
 def _check_pending(game: Game) -> None:
     """The pending options fit the place they are offered at: a player of the game (or
     chance at a roll), values of the option's type (items of `lo..hi` within it), labels
@@ -293,7 +137,7 @@ def _check_pending(game: Game) -> None:
     site_no, who, options = st.pending
     site = prog.sites[site_no]
     chance = site.kind in ("roll", "die")
-    if not options or (who == -1) != chance or not -1 <= who < st.np:
+    if not options or (who == CHANCE) != chance or not (chance or 0 <= who < st.np):
         raise corrupt("the pending decision is malformed: who decides, or its options")
     if site.kind == "menu":
         ok = all(type(o) is int and 0 <= o < len(site.menu) for o in options)
@@ -303,13 +147,13 @@ def _check_pending(game: Game) -> None:
         optional = site.kind == "choose"  # `choose optional` offers none: 'done'
         ok = all(fits(o, site.type, prog, st.np) and (o is not None or optional)
                  for o in options)
-    bound = prog.frame_ranges[prog.block_proc[st.stack[-1][0]]].get(site.slot) \
+    bound = prog.frame_ranges[prog.block_proc[st.stack[-1][BLOCK]]].get(site.slot) \
         if site.slot >= 0 else None
     if bound is not None:  # the name chosen is an item of `lo..hi`: its options are too
         ok = ok and all(type(o) is not int or bound[0] <= o <= bound[1] for o in options)
     if site.kind == "die":
         lst, idx = site.hidden
-        locals_ = st.stack[-1][1]
+        locals_ = st.stack[-1][LOCALS]
         dice, at = locals_[lst], locals_[idx]
         name = next(n for n, base in prog.layout.dice.items() if base == site.base)
         ok = ok and isinstance(dice, list) and type(at) is int and 0 <= at < len(dice) \
@@ -406,7 +250,7 @@ class Game(Reading):
         that fails (a division by zero, say) is an R003 diagnostic at the choice."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
+        site = self.program.sites[p[SITE]]
         return self._guard(lambda: [Option(oid, self._label(i))
                                     for i, oid in enumerate(self.option_ids())], site.span)
 
@@ -415,10 +259,10 @@ class Game(Reading):
         (for search, which tells options apart by id many times a second)."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
+        site = self.program.sites[p[SITE]]
         disp = self.program.display
         out: list[str] = []
-        for value in p[2]:
+        for value in p[OFFERED]:
             if site.kind == "menu":
                 oid = site.menu[value][0]
             elif value is None and site.kind == "choose":
@@ -444,9 +288,9 @@ class Game(Reading):
         """The label of option i of the pending step."""
         p = self.st.pending
         assert p is not None
-        site = self.program.sites[p[0]]
-        value = p[2][i]
-        locals_ = self.st.stack[-1][1]
+        site = self.program.sites[p[SITE]]
+        value = p[OFFERED][i]
+        locals_ = self.st.stack[-1][LOCALS]
         if site.kind == "menu":
             label = site.menu[value][1]
             return label(self.st, locals_, value) if callable(label) else label
@@ -463,20 +307,20 @@ class Game(Reading):
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over or chance is next."""
         p = self.st.pending
-        if p is None or self.st.result is not None or p[1] == -1:
+        if p is None or self.st.result is not None or p[WHO] == CHANCE:
             return None
-        site = self.program.sites[p[0]]
-        offered_by = self.st.stack[-1][1][site.offered_by] if site.offered_by >= 0 else None
-        return Decision(p[1], self.options(), self.prompt() or "",
-                        p[0] in self.rules.secret_sites,
+        site = self.program.sites[p[SITE]]
+        offered_by = self.st.stack[-1][LOCALS][site.offered_by] if site.offered_by >= 0 else None
+        return Decision(p[WHO], self.options(), self.prompt() or "",
+                        p[SITE] in self.rules.secret_sites,
                         waiting(self.program.together, self.st.stack), offered_by)
 
     def prompt(self) -> str | None:
         """The rule line that asks the pending decision, or None when nobody decides."""
         p = self.st.pending
-        if p is None or self.st.result is not None or p[1] == -1:
+        if p is None or self.st.result is not None or p[WHO] == CHANCE:
             return None
-        return self.program.sites[p[0]].prompt
+        return self.program.sites[p[SITE]].prompt
 
     @property
     def chance(self) -> Chance | None:
@@ -490,9 +334,9 @@ class Game(Reading):
         r = self.st.result
         if r is None:
             return None
-        score = self.rules.analysis.counters.get("score")
+        score = self.rules.declared.counters.get("score")
         scores = None
-        size = self.rules.analysis.team_size
+        size = self.rules.declared.team_size
         if size:
             scores = self.program.score(self.st) if self.program.score is not None else None
             return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np))
@@ -505,9 +349,7 @@ class Game(Reading):
 
     def _score(self) -> list[int]:
         """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
-        rank = self.rules.analysis.rank
-        return self._guard(lambda: self.program.score(self.st),
-                           rank.span if rank is not None else None)
+        return self._guard(lambda: self.program.score(self.st), self.rules.declared.rank_span)
 
     def statistics(self) -> dict[str, Any]:
         """The statistics the rule file declares (`stat ...`), by name: a number or
@@ -528,12 +370,12 @@ class Game(Reading):
         """What each seat is paid, from the rules' `payoff` line, once the game is over;
         None when the rules declare none or the game goes on. A payoff outside the line's
         bounds, or payoffs said to be zero-sum that do not add up to 0, are R011."""
-        decl = self.rules.analysis.payoff
+        decl = self.rules.declared.payoff
         if decl is None or self.st.result is None:
             return None
         paid = self._per_seat(self.program.payoff)
         assert paid is not None
-        low, high = self.rules.analysis.payoff_bounds
+        low, high = decl.low, decl.high
         wrong = None
         if low is not None and high is not None and not all(low <= x <= high for x in paid):
             wrong = f"the payoffs {paid} are not all within {low} to {high}"
@@ -568,17 +410,17 @@ class Game(Reading):
         h = self.heuristic()
         if h is not None:
             return [float(x) for x in h]
-        score = self.rules.analysis.counters.get("score")
+        score = self.rules.declared.counters.get("score")
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             base = self.rules.layout.counter["score"]
             return [float(x) for x in self.st.v[base:base + self.st.np]]
-        if self.program.score is not None and not self.rules.analysis.team_size:
+        if self.program.score is not None and not self.rules.declared.team_size:
             return [float(x) for x in self._score()]
         return None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
-        return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
+        return view(self.st, self.rules.declared, self.rules.layout, self.program.display,
                     seat, self.decision,
                     self.result, self.log_for(seat))
 
@@ -597,7 +439,7 @@ class Game(Reading):
         """Apply option i (from 0) of the pending decision or chance step."""
         st = self.st
         p = st.pending
-        if p is None or type(i) is not int or not 0 <= i < len(p[2]):
+        if p is None or type(i) is not int or not 0 <= i < len(p[OFFERED]):
             raise self._bad_index(i)
         site, who, options = p
         prog = self.program
@@ -609,20 +451,20 @@ class Game(Reading):
         fr = st.stack[-1]
         slot = prog.slots[site]
         if slot >= 0:
-            fr[1][slot] = options[i]
+            fr[LOCALS][slot] = options[i]
         else:  # a die of a set: its face is a counter
             lst, idx = prog.sites[site].hidden
-            st.v[prog.sites[site].base + fr[1][lst][fr[1][idx]]] = options[i]
+            st.v[prog.sites[site].base + fr[LOCALS][lst][fr[LOCALS][idx]]] = options[i]
         st.pending = None
         self._recent.append(i)
-        if who >= 0:  # a decision; the step budget counts on over chance outcomes
+        if who != CHANCE:  # a decision; the step budget counts on over chance outcomes
             st.steps = 0
             self.decisions += 1
         # most often the block that takes the choice runs to the next decision: call it
         # here, and enter the run loop only when it returns anything else
         try:
             try:
-                r = prog.blocks[fr[0]](st, fr)
+                r = prog.blocks[fr[BLOCK]](st, fr)
             except RuleRuntimeError:
                 raise
             except Exception as exc:
@@ -666,8 +508,8 @@ class Game(Reading):
                 fr = None
                 site, who, options = st.pending  # type: ignore[misc]
                 slot = slots[site]
-                if who < 0 or slot < 0 or st.log is not None:
-                    if who < 0:
+                if who == CHANCE or slot < 0 or st.log is not None:
+                    if who == CHANCE:
                         self.roll_chance()
                     else:
                         self.apply_index(choose[who](len(options)))
@@ -676,12 +518,12 @@ class Game(Reading):
                 if type(i) is not int or not 0 <= i < len(options):
                     raise self._bad_index(i)
                 fr = st.stack[-1]
-                fr[1][slot] = options[i]
+                fr[LOCALS][slot] = options[i]
                 st.pending = None
                 self._recent.append(i)
                 st.steps = 0
                 self.decisions += 1
-                r = blocks[fr[0]](st, fr)
+                r = blocks[fr[BLOCK]](st, fr)
                 if r != SUSPEND and advance(prog, st, r) is None and st.result is None:
                     raise RuleRuntimeError("R003", "the rules stopped without ending the "
                                            "game or asking for a decision", None)
@@ -722,11 +564,11 @@ class Game(Reading):
         made)."""
         log = self.st.log
         assert log is not None
-        label = self._guard(lambda: self._label(i), self.program.sites[p[0]].span)
-        who = p[1]
-        if who < 0:
+        label = self._guard(lambda: self._label(i), self.program.sites[p[SITE]].span)
+        who = p[WHO]
+        if who == CHANCE:
             log.append((None, f"chance: {label}"))
-        elif p[0] not in self.rules.secret_sites:
+        elif p[SITE] not in self.rules.secret_sites:
             log.append((None, f"player {who + 1}: {label}"))
         else:
             log.append(((who,), f"player {who + 1}: {label}"))
@@ -750,7 +592,7 @@ class Game(Reading):
         if p is None or self.st.result is not None:
             return RulesError([Diagnostic("G002", "the game is over: there is nothing to "
                                           "choose")])
-        n = len(p[2])
+        n = len(p[OFFERED])
         return RulesError([Diagnostic("G002", f"option {i} does not exist: there are {n} "
                                       f"options (0 to {n - 1})")])
 

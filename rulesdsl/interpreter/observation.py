@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, RulesError
+from ..program.program import OFFERED, WHO
 from .game import Game
 from .public import Decision, Option
 from .sampling import sample_game
@@ -38,7 +39,7 @@ class Observation:
         # thing a random agent asks, so it is a plain attribute (`play_out` knows it)
         if num_options is None:
             p = game.st.pending
-            num_options = len(p[2]) if p is not None and p[1] == seat else 0
+            num_options = len(p[OFFERED]) if p is not None and p[WHO] == seat else 0
         self.num_options = num_options
 
     @property
@@ -129,23 +130,23 @@ def play_out(game: Game, agents: Sequence[Chooser],
     while not game.over:
         p = st.pending
         assert p is not None  # a step is pending until the end
-        seat = p[1]
+        seat = p[WHO]
         if seat < 0:
             if chance is not None:
-                i = chance(len(p[2]))
+                i = chance(len(p[OFFERED]))
                 if before:
                     before(game, i)
                 game.apply_index(i)
             elif before:
-                i = st.rand(len(p[2]))
+                i = st.rand(len(p[OFFERED]))
                 before(game, i)
                 game.roll_chance(i)
             else:
                 game.roll_chance()
         else:
             by_number = quick[seat]
-            i = by_number(len(p[2])) if by_number is not None else \
-                _choice(agents[seat], game, seat, len(p[2]))
+            i = by_number(len(p[OFFERED])) if by_number is not None else \
+                _choice(agents[seat], game, seat, len(p[OFFERED]))
             if before:
                 before(game, i)
             game.apply_index(i)

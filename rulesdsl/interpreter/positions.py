@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..program.program import SITE
 from .game import Game
 from .liveness import Liveness
 from .state import State
@@ -104,7 +105,7 @@ def position_key(game: Game, live: Liveness, decisions: bool = True) -> str:
     if st.result is None:
         top_slot = -1
         if st.pending is not None:
-            site = program.sites[st.pending[0]]
+            site = program.sites[st.pending[SITE]]
             top_slot = site.slot if site.slot not in live.common else -1
         for depth, (block, values) in enumerate(st.stack):
             kept = live.live(program.block_proc[block])

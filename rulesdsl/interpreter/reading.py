@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Span
-from ..program.program import Program
+from ..program.program import CHANCE, OFFERED, SITE, WHO, Program
 from .public import Line, told
 from .state import State
 
@@ -52,34 +52,34 @@ class Reading:
     def decider(self) -> int | None:
         """The seat that decides now; None at a chance step and once the game is over."""
         p = self.st.pending
-        if p is None or p[1] < 0 or self.st.result is not None:
+        if p is None or p[WHO] == CHANCE or self.st.result is not None:
             return None
-        return p[1]
+        return p[WHO]
 
     @property
     def step_site(self) -> int | None:
         """The number of the place in the rules (a decision or a roll) the pending step is
         at, as `Rules.site_span` knows it; None once the game is over."""
         p = self.st.pending
-        return p[0] if p is not None and self.st.result is None else None
+        return p[SITE] if p is not None and self.st.result is None else None
 
     @property
     def is_chance(self) -> bool:
         p = self.st.pending
-        return p is not None and p[1] == -1 and self.st.result is None
+        return p is not None and p[WHO] == CHANCE and self.st.result is None
 
     def num_options(self) -> int:
         """How many options the pending step has (call it only while the game is on)."""
-        return len(self.st.pending[2])  # type: ignore[index]  # the fast path: no check
+        return len(self.st.pending[OFFERED])  # type: ignore[index]  # the fast path: no check
 
     def counter(self, name: str, *keys: Any) -> Any:
         """A counter's value, as the rules hold it: a player is a seat number from 0, an
         enum value, a component or a cell its number. Give one key per `per` of the
         counter: a seat, an enum value (its name or number), a die of the set (from 0), a
         component (its id or number), a number of its range (`per 2..12`: 2 to 12)."""
-        info = self.program.analysis.counters.get(name)
+        info = self.program.declared.counters.get(name)
         if info is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no counter named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no counter named {name!r}")
         if len(keys) != len(info.dims):
             raise KeyError(f"counter {name} takes {len(info.dims)} key(s), not {len(keys)}")
         index, stride = self.program.layout.counter[name], info.size
@@ -94,7 +94,7 @@ class Reading:
                 return key - low
             raise KeyError(f"{key!r} is not a number from {what} (a key of counter {name})")
         if isinstance(key, str) and kind in ("enum", "kind"):
-            names = (self.program.analysis.enums[what].values if kind == "enum"
+            names = (self.program.declared.enums[what].values if kind == "enum"
                      else self.program.display.components[what][0])
             if key in names:
                 return names.index(key)
@@ -106,9 +106,9 @@ class Reading:
     def zone(self, name: str, owner: int | None = None) -> list[int]:
         """The components in a zone (of `owner`, for a zone per player), by number, in
         order: the first is the top."""
-        zone = self.program.analysis.zones.get(name)
+        zone = self.program.declared.zones.get(name)
         if zone is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no zone named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no zone named {name!r}")
         if zone.per_player != (owner is not None) or (
                 owner is not None and not (type(owner) is int and 0 <= owner < self.st.np)):
             want = "one per player: give a seat" if zone.per_player else "shared: no owner"
@@ -118,14 +118,14 @@ class Reading:
     def cells(self, board: str) -> list[Any]:
         """What stands on each cell of a board (None: empty), by cell number."""
         if board not in self.program.layout.board:
-            raise KeyError(f"{self.program.analysis.game_name} has no board named {board!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no board named {board!r}")
         return self.st.b[self.program.layout.board[board]][:]
 
     def dice(self, name: str) -> list[Any]:
         """The faces a set of dice shows."""
-        d = self.program.analysis.dice.get(name)
+        d = self.program.declared.dice.get(name)
         if d is None:
-            raise KeyError(f"{self.program.analysis.game_name} has no dice named {name!r}")
+            raise KeyError(f"{self.program.declared.game_name} has no dice named {name!r}")
         base = self.program.layout.dice[name]
         return self.st.v[base:base + d.count]
 

@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ..program.program import OFFERED
 from .game import Game, SecretStep
 from .public import told
 
@@ -115,7 +116,7 @@ def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int) -> lis
     for k in list(hidden):
         pending = steps[k][2].pending
         assert pending is not None
-        if len(pending[2]) == 1:
+        if len(pending[OFFERED]) == 1:
             single.add(k)
         # a generator of its own: whether the seat can tell is the same for every sample,
         # and a sample's draws do not depend on what was found before
@@ -139,7 +140,7 @@ def _stays_hidden(game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
     pending = steps[k][2].pending
     assert pending is not None
     chosen = game.history[steps[k][0]]
-    options = [i for i in range(len(pending[2])) if i != chosen]
+    options = [i for i in range(len(pending[OFFERED])) if i != chosen]
     rng.shuffle(options)
     search = _Search(game, steps, k, seat, rng, later, seen)
     return any(search.run(first=i, budget=TEST_BUDGET) is not None for i in options)

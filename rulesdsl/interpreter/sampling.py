@@ -30,9 +30,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..check.analysis import Analysis
-from ..check.types import Type, element
+from ..program.declared import Declared
 from ..program.layout import Layout
+from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO
+from ..valuetypes import Type, element
 from .game import Game
 from .public import told
 from .redraw import DEALS, replay_hidden
@@ -79,7 +80,7 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random,
     decisions ago, and what the seat sees now must come back where it is. Another seat's
     pending decision is then offered what the new deal lets it choose from: False when
     that is nothing (the deal is not a game)."""
-    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
     pinned = _seen_named(game, seat)
     placed = on_boards(a, layout, st)
     places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
@@ -118,23 +119,23 @@ def _offer_again(game: Game, seat: int) -> bool:
     from the components dealt before); False if none is left."""
     st = game.st
     p = st.pending
-    if p is None or p[1] < 0 or p[1] == seat:
+    if p is None or p[WHO] == CHANCE or p[WHO] == seat:
         return True
-    options = game.program.sites[p[0]].options
+    options = game.program.sites[p[SITE]].options
     if options is None:
         return True   # a menu or the like: renamed already (see _rename)
     try:
-        again = options(st, st.stack[-1][1])
+        again = options(st, st.stack[-1][LOCALS])
     except Exception:   # a rule's error on these components: not a game to play on
         return False
-    st.pending = (p[0], p[1], again)
+    st.pending = (p[SITE], p[WHO], again)
     return bool(again)
 
 
 def _seen_now(game: Game, seat: int) -> dict[str, set[int]]:
     """Per kind, every component `seat` sees now: in a zone it sees, on a board, named
     where it looks."""
-    a, layout, st = game.rules.analysis, game.rules.layout, game.st
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
     out = _seen_named(game, seat)
     for kind, placed in on_boards(a, layout, st).items():
         out.setdefault(kind, set()).update(placed)
@@ -144,7 +145,7 @@ def _seen_now(game: Game, seat: int) -> dict[str, set[int]]:
     return out
 
 
-def _backs(a: Analysis, kind: str) -> list[Any] | None:
+def _backs(a: Declared, kind: str) -> list[Any] | None:
     """The back of each component of a kind with a field `back`: what everyone sees of it
     face down (Druid tiles have purple backs). None for a kind without one."""
     table = a.kinds.get(kind)
@@ -154,15 +155,15 @@ def _backs(a: Analysis, kind: str) -> list[Any] | None:
 def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
     """Per kind, the components `seat` sees named: in a counter it sees, or among its own
     options. They keep their places: moving them would change what the seat sees."""
-    a, st = game.rules.analysis, game.st
+    a, st = game.rules.declared, game.st
     out: dict[str, set[int]] = {}
     for info, j, owner in _component_slots(a, game.rules.layout, st):
         if row_seen(info, owner, seat):
             _collect(st.v[j], info.type, out)
     p = st.pending
-    if p is not None and p[1] == seat:
-        t = game.program.sites[p[0]].type
-        for value in p[2]:
+    if p is not None and p[WHO] == seat:
+        t = game.program.sites[p[SITE]].type
+        for value in p[OFFERED]:
             _collect(value, t, out)
     return out
 
@@ -170,24 +171,24 @@ def _seen_named(game: Game, seat: int) -> dict[str, set[int]]:
 def _rename(game: Game, seat: int, sigma: dict[str, dict[int, int]]) -> None:
     """After a re-deal, what the rules hold by place names the component now there: the
     counters `seat` does not see, the locals of every frame, another seat's options."""
-    a, st = game.rules.analysis, game.st
+    a, st = game.rules.declared, game.st
     for info, j, owner in _component_slots(a, game.rules.layout, st):
         if not row_seen(info, owner, seat):
             st.v[j] = _renamed(st.v[j], info.type, sigma)
     prog = game.program
     st.own_frames()  # those below the top are shared with the game the sample was copied from
     for fr in st.stack:
-        types = prog.frame_types[prog.block_proc[fr[0]]]
+        types = prog.frame_types[prog.block_proc[fr[BLOCK]]]
         for slot, t in types.items():
-            if slot < len(fr[1]):
-                fr[1][slot] = _renamed(fr[1][slot], t, sigma)
+            if slot < len(fr[LOCALS]):
+                fr[LOCALS][slot] = _renamed(fr[LOCALS][slot], t, sigma)
     p = st.pending
-    if p is not None and p[1] >= 0 and p[1] != seat:
-        t = prog.sites[p[0]].type
-        st.pending = (p[0], p[1], [_renamed(v, t, sigma) for v in p[2]])
+    if p is not None and p[WHO] != CHANCE and p[WHO] != seat:
+        t = prog.sites[p[SITE]].type
+        st.pending = (p[SITE], p[WHO], [_renamed(v, t, sigma) for v in p[OFFERED]])
 
 
-def _component_slots(a: Analysis, layout: Layout,
+def _component_slots(a: Declared, layout: Layout,
                      st: State) -> list[tuple[Any, int, int | None]]:
     """Every counter slot that holds a component: (counter, slot, owner for a counter per
     player)."""

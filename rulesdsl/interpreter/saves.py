@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..check.types import BOOL, INT, PLAYER, TEXT, Type
 from ..diagnostics import Diagnostic, RulesError
-from ..program.program import Program
+from ..program.program import BLOCK, Program
+from ..valuetypes import BOOL, INT, PLAYER, TEXT, Type
 from .schema import SAVE_FORMAT, SavedGame, SavedState, problem
 from .state import State
 
@@ -56,7 +56,7 @@ def fits(value: Any, t: Type, prog: Program, players: int) -> bool:
         return type(value) is int and 0 <= value < players
     if not isinstance(t, tuple):
         return True  # "any": plain data is all the schema allows
-    a = prog.analysis
+    a = prog.declared
     kind = t[0]
     sizes = {
         "cell": lambda: a.boards[t[1]].size,
@@ -92,7 +92,9 @@ def read_save(data: Any, prog: Program, digest: str,
     stack = [[block, list(locals_)] for block, locals_ in s.stack]
     st = State(np, list(s.counters), [list(cells) for cells in s.boards], stack, s.rng,
                [list(zone) for zone in s.zones])
-    st.pending = (s.pending[0], s.pending[1], list(s.pending[2])) if s.pending else None
+    if s.pending:
+        site, who, options = s.pending
+        st.pending = (site, who, list(options))
     st.result = list(s.result) if s.result is not None else None
     st.log = _log(save.log, np)
     st.said = sum(len(text) for _, text in st.log or ())  # counted as if said here
@@ -102,7 +104,7 @@ def read_save(data: Any, prog: Program, digest: str,
 
 def _check_values(prog: Program, s: SavedState, np: int) -> None:
     """Counters, dice faces, board cells and zones hold what these rules put there."""
-    a, layout = prog.analysis, prog.layout
+    a, layout = prog.declared, prog.layout
     if len(s.counters) != layout.nslots:
         raise corrupt(f"it has {len(s.counters)} counters, these rules have {layout.nslots}")
     if not fits(s.counters[0], PLAYER, prog, np):
@@ -148,7 +150,7 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     the bottom frame plays the game, the others run a rule or the setup; inside the turns
     there is a current player; a waiting game's top frame waits at the block its pending
     step resumes."""
-    procs = prog.analysis.procs
+    procs = prog.declared.procs
     for n, (block, locals_) in enumerate(s.stack):
         if not 0 <= block < len(prog.blocks) or prog.blocks[block] is None:
             # (none: a block the rules only jump to, copied into the blocks before it)
@@ -183,11 +185,12 @@ def _check_stack(prog: Program, s: SavedState, np: int) -> None:
     if s.counters[0] is None and any(block in prog.turns_blocks for block, _ in s.stack):
         raise corrupt("the rules are playing the turns, yet the current player is none")
     if s.pending is not None:
-        if not 0 <= s.pending[0] < len(prog.sites):
+        site, _who, _options = s.pending
+        if not 0 <= site < len(prog.sites):
             raise corrupt("the pending decision is at no place of these rules")
         if not s.stack:
             raise corrupt("a decision is pending but the rule stack is empty")
-        if s.stack[-1][0] != prog.sites[s.pending[0]].resume:
+        if s.stack[-1][BLOCK] != prog.sites[site].resume:
             raise corrupt("the rule stack's top frame does not wait at the pending decision")
 
 

@@ -22,7 +22,7 @@ from pydantic import (
     ValidationError,
 )
 
-from ..check.analysis import MAX_PLAYERS
+from ..limits import MAX_PLAYERS
 from .state import MASK
 
 SAVE_FORMAT = "rulesdsl-game/1"

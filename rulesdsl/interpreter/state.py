@@ -89,7 +89,7 @@ class State(Generator):
         self.at: list[list[int]] = []
         self.zk: list[int] = []
         self.aown = -1
-        self.pending: tuple | None = None   # (site, player or -1 for chance, options)
+        self.pending: tuple | None = None   # (site, who: a seat or CHANCE, options)
         self.rng = rng
         self.result: list[int] | None = None  # rank per seat once the game is over
         self.auto = True              # roll chance steps at once instead of pausing
@@ -188,7 +188,8 @@ class State(Generator):
         """Every frame of the stack to be changed in place (the sampler renames what the
         locals of every frame hold)."""
         if self.shared > 0:
-            self.stack[:self.shared] = [[fr[0], fr[1][:]] for fr in self.stack[:self.shared]]
+            self.stack[:self.shared] = [[block, locals_[:]]
+                                        for block, locals_ in self.stack[:self.shared]]
             self.shared = 0
 
     def to_json(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ diagnostic at the rule that raised it.
 
 from __future__ import annotations
 
-from ..program.program import Program
+from ..program.program import BLOCK, Program
 from ..program.runtime import BLOCK_WORK, CALL, RET, WORK_BUDGET, RuleRuntimeError
 from .state import State
 
@@ -25,13 +25,13 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
     try:
         if r is None:
             st.steps = 0
-            r = blocks[fr[0]](st, fr)
+            r = blocks[fr[BLOCK]](st, fr)
         while True:
             if r >= 0:
                 # a jump to the next block is work (weighed as BLOCK_WORK steps: it costs
                 # more than a turn of a loop); the count goes on over chance steps: only a
                 # decision starts it again (Game.apply_index)
-                fr[0] = r
+                fr[BLOCK] = r
                 st.steps += BLOCK_WORK
                 if st.steps > WORK_BUDGET:
                     raise _stuck(prog, r)
@@ -45,11 +45,11 @@ def advance(prog: Program, st: State, r: int | None = None) -> int | None:
                 if len(stack) > 200:
                     raise RuleRuntimeError("R001", "rules call each other more than 200 "
                                            "deep: endless recursion?",
-                                           prog.spans[prog.block_sid[fr[0]]])
+                                           prog.spans[prog.block_sid[fr[BLOCK]]])
                 fr = stack[-1]
             else:
                 return r
-            r = blocks[fr[0]](st, fr)
+            r = blocks[fr[BLOCK]](st, fr)
     except RuleRuntimeError:
         raise
     except Exception as exc:  # a Python error inside generated code: a rule bug
@@ -66,7 +66,7 @@ def failure(prog: Program, fr: list, exc: Exception) -> RuleRuntimeError:
             span = prog.span_of_line(tb.tb_lineno) or span
         tb = tb.tb_next
     if span is None and fr:
-        span = prog.spans[prog.block_sid[fr[0]]]
+        span = prog.spans[prog.block_sid[fr[BLOCK]]]
     return RuleRuntimeError("R003", f"the rules failed here: {describe(exc)}", span)
 
 

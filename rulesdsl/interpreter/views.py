@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..boards.territory import TerritoryBoard, TurnBoard, territory_view, turns_name
-from ..check.analysis import Analysis, CounterInfo
-from ..check.types import Type
+from ..program.declared import CounterInfo, Declared
 from ..program.display import Display
 from ..program.layout import Layout
+from ..valuetypes import Type
 from .public import Decision, Result
 from .state import State
 from .visibility import row_seen, unseen_components, zone_seen
@@ -39,7 +39,7 @@ def shown(disp: Display, value: Any, t: Type) -> Any:
     return disp.show(value, t)
 
 
-def screen(a: Analysis, disp: Display) -> dict[str, Any]:
+def screen(a: Declared, disp: Display) -> dict[str, Any]:
     """How a screen shows the game, from its `display:` blocks, as plain data to read beside
     a view: the counters and zones it does not draw (`hidden`), what it calls some
     (`labels`), the titled `groups` it draws together, the `glyphs` of pieces (per kind, by
@@ -62,7 +62,7 @@ def screen(a: Analysis, disp: Display) -> dict[str, Any]:
                       for zone, by in d.rings.items()}}
 
 
-def _enum_of(a: Analysis, counter: str) -> str:
+def _enum_of(a: Declared, counter: str) -> str:
     """The enum whose values a counter holds (the checker made sure it holds one)."""
     t = a.counters[counter].type
     assert isinstance(t, tuple)
@@ -76,7 +76,7 @@ def per_component(info: CounterInfo) -> str | None:
     return None
 
 
-def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
+def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None,
          decision: Decision | None, result: Result | None, log: list[str]) -> dict[str, Any]:
     unseen = unseen_components(a, layout, st, seat)
     out: dict[str, Any] = {
@@ -107,7 +107,7 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None
     return out
 
 
-def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
+def _counters(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None,
               unseen: dict[str, set[int]]) -> dict[str, Any]:
     """Every counter but those kept per component (shown with their components). A counter
     per player is a list by seat; other keys make a flat list (in key order)."""
@@ -152,7 +152,7 @@ def _unseen_keys(info: CounterInfo, unseen: dict[str, set[int]]) -> set[int]:
     return hide
 
 
-def _boards(st: State, a: Analysis, layout: Layout, disp: Display) -> dict[str, Any]:
+def _boards(st: State, a: Declared, layout: Layout, disp: Display) -> dict[str, Any]:
     """Each board's pieces by cell name: a component by its id (as in zones), anything
     else as shown; a board that does not say what it holds shows the raw value."""
     out = {}
@@ -174,7 +174,7 @@ def _boards(st: State, a: Analysis, layout: Layout, disp: Display) -> dict[str, 
     return out
 
 
-def _zones(st: State, a: Analysis, layout: Layout, disp: Display,
+def _zones(st: State, a: Declared, layout: Layout, disp: Display,
            seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, zone in a.zones.items():
@@ -189,7 +189,7 @@ def _zones(st: State, a: Analysis, layout: Layout, disp: Display,
     return out
 
 
-def _components(st: State, a: Analysis, layout: Layout, disp: Display,
+def _components(st: State, a: Declared, layout: Layout, disp: Display,
                 unseen: dict[str, set[int]]) -> dict[str, Any]:
     """Each component the viewer may see: its label and its counters (not the secret
     ones: a secret counter kept per component is nobody's)."""

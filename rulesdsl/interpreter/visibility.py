@@ -11,7 +11,7 @@ everyone sees.
 
 from __future__ import annotations
 
-from ..check.analysis import Analysis, CounterInfo, ZoneInfo
+from ..program.declared import CounterInfo, Declared, ZoneInfo
 from ..program.layout import Layout
 from .state import State
 
@@ -29,7 +29,7 @@ def row_seen(info: CounterInfo, owner: int | None, seat: int | None) -> bool:
     return not info.secret or (owner is not None and owner == seat)
 
 
-def zone_lists(a: Analysis, layout: Layout,
+def zone_lists(a: Declared, layout: Layout,
                st: State) -> list[tuple[ZoneInfo, int | None, int]]:
     """Every zone of the game: (zone, owner or None, index of its list in the state)."""
     out: list[tuple[ZoneInfo, int | None, int]] = []
@@ -42,14 +42,14 @@ def zone_lists(a: Analysis, layout: Layout,
     return out
 
 
-def hidden_lists(a: Analysis, layout: Layout, st: State,
+def hidden_lists(a: Declared, layout: Layout, st: State,
                  seat: int | None) -> list[tuple[ZoneInfo, int]]:
     """The zones `seat` cannot see: (zone, index of its list in the state)."""
     return [(zone, i) for zone, owner, i in zone_lists(a, layout, st)
             if not zone_seen(zone, owner, seat)]
 
 
-def on_boards(a: Analysis, layout: Layout, st: State) -> dict[str, set[int]]:
+def on_boards(a: Declared, layout: Layout, st: State) -> dict[str, set[int]]:
     """Per kind, the components standing on a board: boards are public."""
     out: dict[str, set[int]] = {}
     for name, holds in a.holding.items():
@@ -59,7 +59,7 @@ def on_boards(a: Analysis, layout: Layout, st: State) -> dict[str, set[int]]:
     return out
 
 
-def unseen_components(a: Analysis, layout: Layout, st: State,
+def unseen_components(a: Declared, layout: Layout, st: State,
                       seat: int | None) -> dict[str, set[int]]:
     """Per kind, the components `seat` cannot see: those in a zone it cannot see, unless
     they also stand on a board."""

@@ -18,6 +18,7 @@ from ..check.analysis import LATTICE_DOCS
 from ..check.tiles import TILE_DOCS
 from ..check.types import BUILTIN_NAMES, BUILTINS, show
 from ..grammar.lexical import CONSTANTS, OPERATOR_WORDS, builtin_words, leading_phrases
+from ..program.declare import declare
 from ..program.display import Display
 from .hover import BUILTIN_DOCS
 from .symbols import Index, Symbol
@@ -132,7 +133,7 @@ def option_ids(index: Index) -> list[types.CompletionItem]:
     out.setdefault("done", "declines a 'choose optional'")
     a = index.analysis
     if a is not None:
-        display = Display(a)
+        display = Display(declare(a))
         for enum in a.enums.values():
             for v in enum.values:
                 out.setdefault(v, f"value of {enum.name}")

@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..check.analysis import Analysis
-from ..check.types import Type
+from ..valuetypes import Type
+from .declared import Declared
 
 
 class Display:
     """Shows values of one rule file's types."""
 
-    def __init__(self, analysis: Analysis):
-        self.boards = {name: b.names for name, b in analysis.boards.items()}
-        self.enums = {name: (e.values, e.labels) for name, e in analysis.enums.items()}
+    def __init__(self, declared: Declared):
+        self.boards = {name: b.names for name, b in declared.boards.items()}
+        self.enums = {name: (e.values, e.labels) for name, e in declared.enums.items()}
         self.components: dict[str, tuple[list[str], list[str]]] = {}
-        for kind in analysis.kinds.values():
+        for kind in declared.kinds.values():
             # a component is called by its `name`, else by its first field ("Scion")
             field = "name" if "name" in kind.fields else kind.fields[0]
             labels = [self.show(v, kind.types.get(field, "any")) for v in kind.columns[field]]

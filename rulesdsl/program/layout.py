@@ -1,12 +1,13 @@
 """Where things live in the state: the layout of counters, dice, boards and zones.
 
-Stage: compile. The checker says what the rules declare; this module decides where each
-thing is kept in a `State`: slot 0 of the counters list is the current player, then each
-dice set's faces and each counter's values in the order of declaration (a counter kept per
-player, per die, per enum value or per component takes one slot per key); each board is a
-list of cells; each zone a list of components (a zone kept per player takes one list per
-seat, for the largest number of players). Views, saved games and the compiler read the
-state through this layout.
+Stage: the contract between compile and run. The checker says what the rules declare
+(copied for the run side in `Declared`); this module decides where each thing is kept in
+a `State`: slot 0 of the counters list is the current player, then each dice set's faces
+and each counter's values in the order of declaration (a counter kept per player, per
+die, per enum value or per component takes one slot per key); each board is a list of
+cells; each zone a list of components (a zone kept per player takes one list per seat,
+for the largest number of players). Views, saved games and the compiler read the state
+through this layout.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast as A
-from ..check.analysis import Analysis
+from .declared import Declared
 
 
 @dataclass
@@ -41,23 +42,23 @@ class Layout:
         return [base + p for p in range(seats)] if per_player else [base]
 
 
-def layout_of(analysis: Analysis) -> Layout:
+def layout_of(declared: Declared) -> Layout:
     """Lay out the state of a checked rule file (one without errors)."""
     out = Layout()
-    for item in analysis.file.items:
+    for item in declared.tree.items:
         # dice sets and counters share the counters list, in the order of the file
-        if isinstance(item, A.DiceDecl) and item.name in analysis.dice:
+        if isinstance(item, A.DiceDecl) and item.name in declared.dice:
             out.dice[item.name] = out.nslots
-            out.nslots += analysis.dice[item.name].count
-        elif isinstance(item, (A.CounterDecl, A.StatDecl)) and item.name in analysis.counters:
+            out.nslots += declared.dice[item.name].count
+        elif isinstance(item, (A.CounterDecl, A.StatDecl)) and item.name in declared.counters:
             # a statistic's tally (`stat n`) is a counter too
             out.counter[item.name] = out.nslots
-            out.nslots += analysis.counters[item.name].size
-    for n, name in enumerate(analysis.boards):
+            out.nslots += declared.counters[item.name].size
+    for n, name in enumerate(declared.boards):
         out.board[name] = n
-    for name, zone in analysis.zones.items():
+    for name, zone in declared.zones.items():
         out.zone[name] = out.nzones
-        count = analysis.max_players if zone.per_player else 1
+        count = declared.max_players if zone.per_player else 1
         out.zone_kind += [zone.kind] * count
         out.nzones += count
     return out

@@ -3,7 +3,8 @@ and its coverage points, and the two facts of the flow the run side reads off it
 and the seats a simultaneous step still waits for).
 
 Stage: the contract between compile and run. The code generator (`compile/`) makes a
-`Program`; the run side (`interpreter/`) reads one and imports nothing else of compile.
+`Program`; the run side (`interpreter/`) reads one, with what the rules declare
+(`Program.declared`, declared.py), and imports nothing of compile/ or check/.
 """
 
 from __future__ import annotations
@@ -12,11 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..check.analysis import Analysis
-from ..check.types import ANY, Type
 from ..diagnostics import Span
+from ..valuetypes import ANY, Type
+from .declared import Declared
 from .display import Display
 from .layout import Layout
+
+# The step a game waits at (`State.pending`), as the generated code sets it: a plain tuple
+# (site, who, options) read by these positions; `who` is a seat from 0, or CHANCE at a roll.
+# A frame of the rule stack (`State.stack`): a list [block, locals] the generated code makes
+# and changes in place. Both stay plain data: a state copies, saves and compares as lists.
+SITE, WHO, OFFERED = 0, 1, 2
+CHANCE = -1
+BLOCK, LOCALS = 0, 1
 
 
 @dataclass
@@ -61,7 +70,10 @@ class Point:
 class Program:
     """A compiled rule file: the blocks, sites and tables the runtime needs."""
 
-    analysis: Analysis
+    # the checker's whole `Analysis` (check/analysis.py), for the tools above check (the
+    # language server, validate, balance): the run side reads `declared` and never this
+    analysis: Any
+    declared: Declared
     layout: Layout
     blocks: list[Any]  # by number; none where a block was left out (`live_blocks`)
     sites: list[Site]
@@ -79,7 +91,7 @@ class Program:
     filename: str = "<rules>"  # the name the generated code runs under
     line_sids: list[int] = field(default_factory=list)  # generated line -> span id (-1)
     block_proc: list[int] = field(default_factory=list)  # block -> its procedure's number
-    # per procedure (in analysis.procs order): the type of what each frame slot holds
+    # per procedure (in declared.procs order): the type of what each frame slot holds
     frame_types: list[dict[int, Type]] = field(default_factory=list)
     # block -> the locals naming the seats of the secret step or `all at once` round it is
     # in, and the one choosing now (see flow.py)
@@ -130,9 +142,9 @@ def waiting(together: dict[int, tuple[int, int]], stack: list) -> tuple[int, ...
     """The seats still to choose in the secret step or `all at once` round a game is
     waiting in (the one deciding first); empty when it waits for one seat only."""
     for fr in reversed(stack):
-        found = together.get(fr[0])
+        found = together.get(fr[BLOCK])
         if found is not None:
             seats, k = found
-            return tuple(fr[1][seats][fr[1][k]:])
+            return tuple(fr[LOCALS][seats][fr[LOCALS][k]:])
     return ()
 

@@ -17,6 +17,7 @@ from math import gcd
 from .. import ast as A
 from ..check.analysis import Analysis, walk
 from ..diagnostics import Diagnostic
+from ..program.declare import declare
 from ..program.display import Display
 
 MAX_SUM_DICE = 12  # the sum of more dice than this is not listed (its list is long)
@@ -53,7 +54,7 @@ def _show(dist: dict, label) -> str:  # type: ignore[no-untyped-def]
 
 def chance_notes(a: Analysis) -> list[Diagnostic]:
     """A note at each roll and shuffle of the rules, with its exact distribution."""
-    display = Display(a)
+    display = Display(declare(a))
     out: list[Diagnostic] = []
     for proc in a.procs:
         if proc.kind == "example":
