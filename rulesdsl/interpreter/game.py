@@ -16,11 +16,12 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from ..boards.territory import TerritoryBoard, TurnBoard, tile_looks
+from ..boards.territory import TerritoryBoard, TurnBoard
 from ..check.analysis import Analysis
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import Program, teams_of, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
+from .drawing import tile_looks
 from .public import (
     Audience,
     BoardShape,
