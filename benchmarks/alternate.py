@@ -12,14 +12,14 @@ The switches (each a module constant the compiler reads as it compiles):
 - `unroll`: list comprehensions a statement starts with written as loops, and the items
   of a counted loop counted before it (rulesdsl/compile/unroll.py);
 - `small-results`: a filter of a small domain, and a definition whose value is one, are
-  small: loops over them weighed before the game (expressions.py, `small`);
+  small: loops over them weighed before the game (sizes.py, `small`);
 - `range-items`: the range of a loop's, a choice's or a comprehension's item of `lo..hi`
   is known: a column, a row or an item it names is read directly (bounds.py);
 - `current-known`: inside the turns, `current` is read without a test for none
   (compiler.py, `current_is_set`);
 - `argument-sizes`: a loop over a definition's parameter that every call gives a small
   list (a pair of triangles, a line of a board) is weighed before the game
-  (expressions.py, `argument_size`);
+  (sizes.py, `argument_size`);
 - `live-blocks`: the blocks the rules only jump to, once copied in place of every jump,
   are left out of the module (compiler.py, `live_blocks`).
 
@@ -40,17 +40,17 @@ import time
 from typing import Any
 
 from benchmarks.playouts import play
-from rulesdsl.compile import bounds, compiler, expressions, unroll
+from rulesdsl.compile import bounds, compiler, sizes, unroll
 from rulesdsl.loader import _build as build
 from rulesdsl.loader import collector_paused, load
 from rulesdsl.resolve.variants import resolve
 
 SWITCHES: dict[str, tuple[Any, str]] = {
     "unroll": (unroll, "ENABLED"),
-    "small-results": (expressions, "SMALL_RESULTS"),
+    "small-results": (sizes, "SMALL_RESULTS"),
     "range-items": (bounds, "RANGE_ITEMS"),
     "current-known": (compiler, "CURRENT_KNOWN"),
-    "argument-sizes": (expressions, "ARGUMENT_SIZES"),
+    "argument-sizes": (sizes, "ARGUMENT_SIZES"),
     "live-blocks": (compiler, "LIVE_ONLY"),
 }
 

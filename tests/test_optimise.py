@@ -10,7 +10,7 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.compile import compiler, expressions
+from rulesdsl.compile import compiler, sizes
 
 from .conftest import ROOT
 
@@ -671,7 +671,7 @@ play:
 
 def test_a_loop_over_a_filter_of_the_players_is_not_counted_item_by_item():
     """`others(p)` is a filter of the players: never more than 64 items, known before the
-    game, so a loop over it is weighed before the game (expressions.py `small`), as a loop
+    game, so a loop over it is weighed before the game (sizes.py `small`), as a loop
     over the players is; a filter of a zone is counted as it runs."""
     rules = rulesdsl.load_text(SMALL_RESULTS, "small.rules")
     game = rules.new_game(players=3)
@@ -832,13 +832,13 @@ def test_a_loop_over_a_parameter_every_call_gives_a_small_list_is_weighed_before
         monkeypatch):
     """`full(line)` for each line of `lines(grid, 3)`, `filled(line)` for each line
     through a cell: every call gives the parameter a line of 3 cells, so the loops over it
-    are weighed before the game (expressions.py, `argument_size`), not counted as they
+    are weighed before the game (sizes.py, `argument_size`), not counted as they
     run; when one call gives `filled` a list of unknown length, its loop is counted as it
     runs. The game is the same as with the parameters' loops all counted."""
-    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", False)
+    monkeypatch.setattr(sizes, "ARGUMENT_SIZES", False)
     plain = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
     assert all("st.steps" in text for text in _loop_functions(plain.program.code).values())
-    monkeypatch.setattr(expressions, "ARGUMENT_SIZES", True)
+    monkeypatch.setattr(sizes, "ARGUMENT_SIZES", True)
     weighed = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules")
     loops = _loop_functions(weighed.program.code)
     assert len(loops) == 2 and not any("st.steps" in text for text in loops.values())
