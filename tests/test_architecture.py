@@ -170,7 +170,8 @@ def test_the_run_side_loads_without_the_compiler(tmp_path):
 
 
 TOO_LONG = {"rulesdsl.ast", "rulesdsl.cli", "rulesdsl.compile.compiler",
-            "rulesdsl.grammar.builder", "rulesdsl.interpreter.game"}  # being split: each one leaves this set when it is
+            "rulesdsl.grammar.builder",
+            "rulesdsl.interpreter.game"}  # being split: each one leaves this set when it is
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True))

@@ -1,4 +1,5 @@
-"""Run-time helpers of whole numbers: division, bounds, their size, max and min of a list.
+"""Run-time helpers of whole numbers: division, bounds, their size, max and min of a list,
+a number that keys a counter.
 
 Stage: program (see helpers/__init__.py). The code generation is compile/builtins.py's
 (`abs`, `max`, `min`, `sum`) and compile/expressions.py's (operators, counters' bounds).
@@ -42,5 +43,11 @@ def bind(faults: Faults) -> dict[str, Callable[..., Any]]:
             raise _too_big(value, sid)
         return value
 
+    def _number_key(key: int, low: int, size: int, counter: str, sid: int) -> int:
+        if not low <= key < low + size:
+            raise err("R003", f"{counter} is kept per number from {low} to "
+                      f"{low + size - 1}, and {key} is not one of them", sid)
+        return key - low
+
     return {"_div": _div, "_mod": _mod, "_bounded": _bounded, "_extreme": _extreme,
-            "_n": _n, "_too_big": _too_big}
+            "_n": _n, "_too_big": _too_big, "_number_key": _number_key}
