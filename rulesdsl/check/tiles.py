@@ -1,9 +1,12 @@
-"""Checking the built-in functions of tile territories: their arguments and result types.
+"""Checking tile territories: the built-in functions' arguments and result types, and
+whether a territory's kind can be its tiles.
 
 Stage: check. A territory (`board land: territory 9 x 9 of Tile edges n, e, s, w`) is
 asked where a tile fits, what its areas, roads and runs of tiles are; see
-`rulesdsl/boards/territory.py` for what each function means and `docs/language.md` (Territories
-of tiles) for the language.
+`rulesdsl/boards/territory.py` for what each function means and `docs/language.md`
+(Territories of tiles) for the language. TILE_DOCS is the territories' family in the
+checker's table of built-ins; their code is compile/tiles.py's (through the family record
+of compile/builtins.py), their helpers program/helpers/tiles.py's.
 """
 
 from __future__ import annotations
