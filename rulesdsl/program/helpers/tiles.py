@@ -12,13 +12,14 @@ cells, a tile look's groups) is kept in small caches of a bounded size.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from ...boards.territory import MAX_ROAD_STEPS, MAX_ROAD_TILES, Geometry
 from .faults import Faults
 
 KEPT = 4096   # the territories' lists of cells, and the tile looks, each cache keeps
+_LANDS: dict[tuple[int, int], list[int]] = {}   # (cells per seat, seat): its cells
+_LOOKS: dict[tuple[Any, ...], tuple[list[int], list[tuple[Any, list[int]]]]] = {}
 _EVERY = object()      # the areas of every terrain (see _parts)
 
 
@@ -59,11 +60,16 @@ def _tstart(geo: Geometry, xs: Any) -> int:
     return base + (geo[1] // 2) * geo[0] + geo[0] // 2
 
 
-@lru_cache(maxsize=KEPT)
 def _land(per_seat: int, seat: int) -> list[int]:
     """The cells of a seat's territory, in order: one list kept per territory, never
     handed to the rules (`_tland` gives a copy)."""
-    return list(range(seat * per_seat, (seat + 1) * per_seat))
+    found = _LANDS.get((per_seat, seat))
+    if found is None:
+        if len(_LANDS) >= KEPT:
+            _LANDS.clear()
+        found = _LANDS[per_seat, seat] = list(range(seat * per_seat,
+                                                    (seat + 1) * per_seat))
+    return found
 
 
 def _tland(per_seat: int, seat: int) -> list[int]:
@@ -158,8 +164,16 @@ def _thas_spot(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> 
 # one terrain that touch inside the tile (two sides next to each other, a side and the
 # centre) are one group; per shown look, (the group of each part, each group's terrain
 # and parts in order)
-@lru_cache(maxsize=KEPT)
 def _inside(shown: tuple[Any, ...]) -> tuple[list[int], list[tuple[Any, list[int]]]]:
+    found = _LOOKS.get(shown)
+    if found is None:
+        if len(_LOOKS) >= KEPT:
+            _LOOKS.clear()
+        found = _LOOKS[shown] = _grouped(shown)
+    return found
+
+
+def _grouped(shown: tuple[Any, ...]) -> tuple[list[int], list[tuple[Any, list[int]]]]:
     label = list(range(5))
 
     def root(p: int) -> int:
