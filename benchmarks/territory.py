@@ -1,4 +1,4 @@
-"""Benchmark: the territory helpers (boards/territory.py) over the positions of random games.
+"""Benchmark: the territory helpers (program/helpers/tiles.py) over the positions of random games.
 
 Random games of a rule file with territories (Isle of Skye) are played, seeded, and every
 call the rules make of the helpers timed here is kept with a copy of the boards it read:

@@ -18,9 +18,10 @@ from typing import Any, TextIO
 from .agents import Report
 from .agents.play import describe_result
 from .boards.grids import LETTERS, RingBoard, SquareBoard
-from .boards.territory import TerritoryBoard, draw_territory
+from .boards.territory import TerritoryBoard
 from .diagnostics import RulesError
 from .files.paths import Unreadable, read_text
+from .interpreter.drawing import draw_territory
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision

@@ -671,7 +671,7 @@ play:
 
 def test_a_loop_over_a_filter_of_the_players_is_not_counted_item_by_item():
     """`others(p)` is a filter of the players: never more than 64 items, known before the
-    game, so a loop over it is weighed before the game (expressions.py `small`), as a loop
+    game, so a loop over it is weighed before the game (sizes.py `small`), as a loop
     over the players is; a filter of a zone is counted as it runs."""
     rules = rulesdsl.load_text(SMALL_RESULTS, "small.rules")
     game = rules.new_game(players=3)
@@ -831,7 +831,7 @@ def _loop_functions(code: str) -> dict[str, str]:
 def test_a_loop_over_a_parameter_every_call_gives_a_small_list_is_weighed_before_the_game():
     """`full(line)` for each line of `lines(grid, 3)`, `filled(line)` for each line
     through a cell: every call gives the parameter a line of 3 cells, so the loops over it
-    are weighed before the game (expressions.py, `argument_size`), not counted as they
+    are weighed before the game (sizes.py, `argument_size`), not counted as they
     run; when one call gives `filled` a list of unknown length, its loop is counted as it
     runs. The game is the same as with the parameters' loops all counted."""
     plain = rulesdsl.load_text(PARAMETERS.replace("        SECOND\n", ""), "p.rules",

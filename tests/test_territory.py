@@ -11,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl import Game
-from rulesdsl.boards.territory import TerritoryBoard, geometry, tile_helpers
+from rulesdsl.boards.territory import TerritoryBoard, geometry
 from rulesdsl.loader import load_text
+from rulesdsl.program.helpers import tiles
+from rulesdsl.program.helpers.faults import Faults
 from rulesdsl.terminal import show_state, territories
 
 ISLANDS = """game "Islands"
@@ -224,7 +226,7 @@ def test_spots_and_turns_are_where_the_rule_lets_a_tile_go(data: st.DataObject) 
     turns (not a legal layout: the helpers answer for any)."""
     seats = data.draw(st.integers(1, 2), "seats")
     board, edges, _, geo, cells, turns = random_territory(data, seats)
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     tile = data.draw(st.integers(0, len(edges) - 1), "tile")
     for seat in range(seats):
         xs = list(range(seat * board.cells_per_seat, (seat + 1) * board.cells_per_seat))
@@ -263,7 +265,7 @@ def test_a_list_with_the_ends_of_a_territory_but_not_its_order_is_looked_at_cell
     turns: list = [None] * board.size
     for c in (4, 5):  # the middle row's middle and right: cells 1 and 2 touch them
         cells[c], turns[c] = 0, 0
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     spots = helpers["_tspots"]
     whole = helpers["_tland"](board.size, 0)
     assert whole == list(range(board.size))
@@ -352,7 +354,7 @@ def test_areas_are_what_flooding_the_tiles_finds(data: st.DataObject) -> None:
     against `areas_by_the_rule`, over random territories with and without centres."""
     board, edges, centres, geo, cells, turns = random_territory(data, 1, centres=True)
     xs = data.draw(st.permutations(range(board.size)), "cells")
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     expected = areas_by_the_rule(board, edges, centres, cells, turns, xs)
     assert helpers["_tareas"](geo, cells, turns, xs, False) == [c for _, c, _ in expected]
     assert helpers["_tareas"](geo, cells, turns, xs, True) == [
@@ -371,7 +373,7 @@ def test_a_centre_is_completed_when_the_flooded_area_around_it_is_closed(
     flooded as the rulebooks draw it, faces a tile on every side; false on an empty cell
     and on a tile without a centre."""
     board, edges, centres, geo, cells, turns = random_territory(data, 1, centres=True)
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     areas = flooded(board, edges, centres, cells, turns, list(range(board.size)))
     done = {part[0]: closed for _, area, closed in areas for part in area if part[1] == 4}
     for cell in range(board.size):
@@ -437,7 +439,7 @@ def test_the_longest_road_counts_a_tile_once_even_where_the_road_passes_it_twice
     for cell in data.draw(st.sets(st.integers(0, board.size - 1)), "placed"):
         cells[cell] = data.draw(st.integers(0, count - 1))
         turns[cell] = data.draw(st.integers(0, 3))
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     xs = list(range(board.size))
     assert helpers["_tlongest"](geo, cells, turns, xs) == longest_road_by_the_rule(
         board, roads, cells, turns, xs)
@@ -468,7 +470,7 @@ def test_a_road_through_a_tile_twice_counts_every_tile_it_reaches():
     cells[at(2, 2)] = bend_ws       # from the west, down to the south
     cells[at(2, 1)] = bend_nw       # from the north, back west into (1, 1)
     cells[at(1, 0)] = straight_ns   # out of (1, 1) to the south
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     assert helpers["_tlongest"](geo, cells, turns, list(range(board.size))) == 6
     assert longest_road_by_the_rule(board, roads, cells, turns, list(range(board.size))) == 6
 
@@ -488,9 +490,7 @@ def test_the_longest_road_search_stays_small_on_a_grid_of_crossroads(monkeypatch
     corners (no road takes every tile) it tries a great many roads (4 x 4: 63,222 ends
     followed to find 14). It stops when a road takes every tile with a road, and in any
     case after MAX_ROAD_STEPS steps, with the longest found by then."""
-    from rulesdsl.boards import territory
-
-    helpers = tile_helpers(lambda code, message, sid: ValueError(message))
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
     size = 4
     board = TerritoryBoard("land", size, size, 1, "Tile", ["n", "e", "s", "w"])
     crossroads, dead_end = 0, 1
@@ -504,7 +504,7 @@ def test_the_longest_road_search_stays_small_on_a_grid_of_crossroads(monkeypatch
     assert _CountedSteps.reads <= 4 * size * size  # the first road takes every tile: done
     for corner in (0, size - 1, board.size - size, board.size - 1):
         cells[corner] = dead_end
-    monkeypatch.setattr(territory, "MAX_ROAD_STEPS", 1000)
+    monkeypatch.setattr(tiles, "MAX_ROAD_STEPS", 1000)
     _CountedSteps.reads = 0
     found = helpers["_tlongest"](geo, cells, turns, xs)
     assert size * size - 6 <= found <= size * size - 2  # two dead ends at most on one road

@@ -17,7 +17,6 @@ from ..boards.territory import (
     MAX_TERRITORY,
     TerritoryBoard,
     TurnBoard,
-    tile_fields_problem,
     turns_name,
 )
 from ..diagnostics import Span
@@ -37,6 +36,7 @@ from .analysis import (
 )
 from .bindings import Var
 from .expressions import ExpressionChecker
+from .tiles import tile_fields_problem
 from .types import (
     ANY,
     BOOL,

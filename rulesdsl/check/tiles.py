@@ -1,9 +1,12 @@
-"""Checking the built-in functions of tile territories: their arguments and result types.
+"""Checking tile territories: the built-in functions' arguments and result types, and
+whether a territory's kind can be its tiles.
 
 Stage: check. A territory (`board land: territory 9 x 9 of Tile edges n, e, s, w`) is
 asked where a tile fits, what its areas, roads and runs of tiles are; see
-`rulesdsl/boards/territory.py` for what each function means and `docs/language.md` (Territories
-of tiles) for the language.
+`rulesdsl/boards/territory.py` for what each function means and `docs/language.md`
+(Territories of tiles) for the language. TILE_DOCS is the territories' family in the
+checker's table of built-ins; their code is compile/tiles.py's (through the family record
+of compile/builtins.py), their helpers program/helpers/tiles.py's.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .. import ast as A
-from ..boards.territory import TerritoryBoard
+from ..boards.territory import SIDE_NAMES, TerritoryBoard
 from .analysis import is_a, plural
 from .bindings import BuiltinRef
 from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element, list_of, with_article
@@ -132,3 +135,35 @@ def check_turned(checker: ExpressionChecker, s: A.Place, cell_t: Type, turn_t: T
     if not compatible(turn_t, INT):
         checker.err("E030", f"a tile is turned by a number of degrees, not "
                     f"{with_article(turn_t)}", s.turn.span if s.turn else s.span)
+
+
+# ---- the fields of a territory's tiles ----------------------------------------------------
+
+def tile_fields_problem(decl: Any, kind: Any) -> str | None:
+    """Why a territory's kind cannot be its tiles (the fields it names are missing, or its
+    roads name no sides), or None. `decl` is the board's declaration, `kind` the KindInfo."""
+    named = [*decl.edges, decl.centre, decl.roads, decl.groups]
+    missing = [f for f in named if f is not None and f not in kind.fields]
+    if missing:
+        return (f"kind {kind.name} has no field {', '.join(missing)} (it has "
+                f"{', '.join(kind.fields)})")
+    for field in (decl.roads, decl.groups):
+        for value in kind.columns[field] if field is not None else []:
+            bad = side_name_problem(value if value is not None else [], decl.edges)
+            if bad:
+                return f"the field {field} of a {kind.name} lists sides: {bad}"
+    return None
+
+
+def side_name_problem(value: Any, edges: list[str]) -> str | None:
+    """Why a value of a roads field does not name sides, or None when it does."""
+    names = value if isinstance(value, list) else [value]
+    for n in names:
+        if isinstance(n, list):
+            bad = side_name_problem(n, edges)
+            if bad:
+                return bad
+        elif str(n).lower() not in SIDE_NAMES and str(n) not in edges:
+            names = ["n", "e", "s", "w"] + [e for e in edges if e not in SIDE_NAMES]
+            return f"'{n}' is not a side ({', '.join(names)})"
+    return None

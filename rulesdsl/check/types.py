@@ -227,7 +227,24 @@ def _total(ts: list[Type]) -> Type | Problem:
     return Problem(f"sum takes a list of numbers, not {with_article(ts[0])}")
 
 
+# The checker's table of built-in functions, by family: each family's code generation is a
+# record of compile/builtins.py, its run-time helpers a module of program/helpers/ (the
+# stages above this one). The zones' `top`, `unique` and the triangles' functions are in
+# check/analysis.py (LATTICE_DOCS), the territories' in check/tiles.py (TILE_DOCS);
+# tests/test_builtins.py keeps the parts of every built-in together.
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    # numbers
+    Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),
+    Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
+    Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
+    Builtin("sum", 1, 1, _total, "sum(xs): the numbers of a list added up"),
+    # lists (unique: check/analysis.py LATTICE_DOCS)
+    Builtin("length", 1, 1, _length, "length(xs): how many items xs has"),
+    Builtin("flatten", 1, 1, _flattened,
+            "flatten(xss): the items of the lists in xss, one list after the other"),
+    Builtin("sort", 1, 1, _sorted,
+            "sort(xs): the items of xs, smallest first; sort(x in xs by key): ordered by key"),
+    # boards
     Builtin("lines", 2, 3, _lines,
             "lines(board, n): every straight run of n cells (rows, columns, diagonals); "
             "lines(board, n, c): only those through cell c", const_args=(1,)),
@@ -240,9 +257,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "neighbours(c): the cells next to c (diagonals too on a diagonal board)"),
     Builtin("distance", 2, 2, _distance,
             "distance(a, b): steps between two cells of a board (along a ring)"),
-    Builtin("length", 1, 1, _length, "length(xs): how many items xs has"),
-    Builtin("flatten", 1, 1, _flattened,
-            "flatten(xss): the items of the lists in xss, one list after the other"),
+    # movement
     Builtin("reach", 2, 2, _movement("reach"),
             "reach(c, n): the empty cells a piece at c reaches in 1 to n steps to a "
             "neighbour, through empty cells only"),
@@ -251,19 +266,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "stopping before an occupied cell"),
     Builtin("orthogonal", 2, 2, _movement("orthogonal"),
             "orthogonal(c, n): like reach, but only up, down, left and right"),
+    # players
     Builtin("next", 1, 1, _player_step, "next(p): the player after p in seat order"),
     Builtin("previous", 1, 1, _player_step, "previous(p): the player before p"),
-    Builtin("team", 1, 1, _team,
-            "team(p): the players of p's team, p among them, in seat order (teams of N)"),
-    Builtin("abs", 1, 1, _ints, "abs(n): n without its sign"),
-    Builtin("max", 1, 8, _ints, "max(a, b, ...): the largest number"),
-    Builtin("sum", 1, 1, _total, "sum(xs): the numbers of a list added up"),
     Builtin("index", 1, 1, _position,
             "index(v): the seat of a player, the place of an enum value in its enum, or of a "
             "cell in its board, counted from 1"),
-    Builtin("min", 1, 8, _ints, "min(a, b, ...): the smallest number"),
-    Builtin("sort", 1, 1, _sorted,
-            "sort(xs): the items of xs, smallest first; sort(x in xs by key): ordered by key"),
+    Builtin("team", 1, 1, _team,
+            "team(p): the players of p's team, p among them, in seat order (teams of N)"),
 ]}
 
 # names that mean something everywhere

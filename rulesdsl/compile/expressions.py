@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
-from ..boards.grids import RingBoard
-from ..check.analysis import MAX_PLAYERS, Analysis, DefineInstance, Proc
+from ..check.analysis import Analysis, DefineInstance, Proc
 from ..check.bindings import (
     BoardRef,
     BuiltinRef,
@@ -34,22 +33,21 @@ from ..check.bindings import (
     VarRef,
     ZoneRef,
 )
-from ..check.tiles import TILE_DOCS
-from ..check.types import PLAYER, element
+from ..check.types import element
 from ..diagnostics import Span
 from ..limits import MAX_ITEMS
 from ..program.layout import Layout
 from ..program.runtime import MAX_NUMBER, WORK_BUDGET
 from . import emit as E
 from .bounds import bounds
+from .builtins import GENERATE
 from .fold import add_constant
 from .options import DEFAULT, Options
-from .tiles import tile_code
+from .sizes import Sizes
 from .truth import nonempty
 
 CHEAP_USES = 3     # a cheap argument (emit.is_cheap) read this often is written in place
 INLINE_NODES = 60  # definitions whose compiled tree is this small are written in place
-SMALL = 64         # a loop over at most this many items, known before the game, is not counted
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
 ALIASES = ("V", "L", "Z")  # besides B0, B1, ...: the state's lists, looked up once a call
 
@@ -65,7 +63,7 @@ class Template:
     grows: bool       # whole numbers computed by arithmetic: the result is checked
 
 
-class ExpressionCompiler:
+class ExpressionCompiler(Sizes):
     """Expressions to Python syntax trees; the tables of constants, spans, loop functions
     and definitions."""
 
@@ -141,162 +139,6 @@ class ExpressionCompiler:
 
     def ref(self, node: A.Node) -> Ref:
         return self.a.binding[id(node)]
-
-    # ---- the work an expression does -------------------------------------------------------
-
-    def calls(self, e: Any) -> int:
-        """The work evaluating e once does that no loop counts as it runs: the calls of
-        definitions it makes, and the turns of its small loops (those over at most SMALL
-        items known before the game, which are not counted one by one). A loop over items
-        known only at run time counts its own work. A definition that calls another twice,
-        forty deep, makes 2^40 calls: the work budget sees that before it starts."""
-        if e is None:
-            return 0
-        if isinstance(e, list):
-            return sum(self.calls(x) for x in e)
-        if not isinstance(e, A.Node):
-            return 0
-        ref = self.a.binding.get(id(e))
-        if isinstance(e, A.Call) and isinstance(ref, DefineRef):
-            return 1 + self.instance_calls(ref.instance) + self.calls(e.args)
-        if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
-            small = self.small(e.domain)
-            if small is None:
-                return self.calls(e.domain)
-            inner = e.expr if isinstance(e, (A.Aggregate, A.ListComp)) else None
-            return self.calls(e.domain) + small * self.weight(e.where, inner)
-        if isinstance(e, A.StrLit):
-            return self.calls([p for p in e.parts if not isinstance(p, str)])
-        total = 0
-        for key in type(e).model_fields:
-            if key not in ("span", "body", "otherwise", "branches", "options"):
-                total += self.calls(getattr(e, key))
-        return total
-
-    def instance_calls(self, n: int) -> int:
-        if n not in self.instance_cost:
-            self.instance_cost[n] = 0  # no recursion: the checker refuses it
-            self.instance_cost[n] = self.calls(self.a.define_instances[n].body)
-        return self.instance_cost[n]
-
-    def small(self, e: Any) -> int | None:
-        """The most items a domain can have, when that is known before the game and at
-        most SMALL; None otherwise."""
-        n: int | None = None
-        ref = self.a.binding.get(id(e))
-        if isinstance(e, A.Binary) and e.op == "..":
-            low, high = self.a.constants.get(id(e.left)), self.a.constants.get(id(e.right))
-            low = e.left.value if isinstance(e.left, A.IntLit) else low
-            high = e.right.value if isinstance(e.right, A.IntLit) else high
-            if isinstance(e.left, A.Name) and isinstance(self.a.binding.get(id(e.left)),
-                                                           ValueRef):
-                low = self.a.binding[id(e.left)].value  # type: ignore[union-attr]
-            if isinstance(e.right, A.Name) and isinstance(self.a.binding.get(id(e.right)),
-                                                            ValueRef):
-                high = self.a.binding[id(e.right)].value  # type: ignore[union-attr]
-            if type(low) is int and type(high) is int:
-                n = max(high - low + 1, 0)
-        elif isinstance(ref, ValueRef) and isinstance(ref.value, list):
-            n = len(ref.value)
-        elif isinstance(ref, BoardRef):
-            n = self.a.boards[ref.name].size
-        elif isinstance(ref, DiceRef):
-            n = self.a.dice[ref.name].count
-        elif isinstance(e, A.ListLit):
-            n = len(e.items)
-        elif isinstance(ref, BuiltinRef) and ref.name == "players":
-            n = MAX_PLAYERS
-        elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
-                "neighbours", "corners", "around"):
-            n = 12
-        elif isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func in (
-                "column", "row"):
-            n = max(map(len, self.columns_or_rows(e)), default=0)
-        elif isinstance(e, A.Call) and e.func == "lines" and len(e.args) == 3:
-            # the lines through a cell: at most as many as through the busiest cell
-            n = max(map(len, self.line_table(e)), default=0)
-        elif isinstance(ref, VarRef) and id(ref.var) not in self.a.assigned:
-            n = self.item_size(self.a.item_of.get(id(ref.var)))  # an item of lines(b, n)
-            if n is None and self.options.argument_sizes and \
-                    id(ref.var) in self.param_of:  # a parameter
-                n = self.argument_size(*self.param_of[id(ref.var)])
-        elif self.options.small_results and isinstance(e, A.ListComp):
-            # no more items than its domain
-            n = self.small(e.domain)
-        elif self.options.small_results and isinstance(e, A.Call) and isinstance(ref, DefineRef):
-            # a definition's value: what its body gives (`opponents(p)`: some players)
-            n = self.small(self.a.define_instances[ref.instance].body)
-        return n if n is not None and n <= SMALL else None
-
-    def shortest(self, e: Any) -> int | None:
-        """The fewest items the list e can have, when that is known before the game: a
-        column or a row of a board (the shortest of them)."""
-        if isinstance(e, A.Call) and e.func in ("column", "row") and isinstance(
-                self.a.binding.get(id(e)), BuiltinRef):
-            return min(map(len, self.columns_or_rows(e)), default=0)
-        return None
-
-    def columns_or_rows(self, e: A.Call) -> list[list[int]]:
-        """The cells of each column, or each row, of the board `column(b, k)` or
-        `row(b, k)` reads."""
-        board = self.a.boards[self.a.type_of(e.args[0])[1]]
-        return board.columns if e.func == "column" else board.rows
-
-    def item_size(self, domain: Any) -> int | None:
-        """The most items of each item of a list, when its items are lines of a board
-        (`lines(b, n)`, `lines(b, n, c)`: n) or pairs of triangles (`pairs(b)`: 2)."""
-        if isinstance(domain, A.Call) and isinstance(self.a.binding.get(id(domain)),
-                                                     BuiltinRef):
-            if domain.func == "lines":
-                return int(self.a.constants[id(domain.args[1])])
-            if domain.func == "pairs":
-                return 2
-        return None
-
-    def argument_size(self, instance: int, k: int) -> int | None:
-        """The most items parameter k of a definition instance can have, when every call
-        of the instance gives it a small list (`free_pair(p)` for each p of `pairs(b)`)."""
-        key = (instance, k)
-        if key not in self.argument_sizes:
-            self.argument_sizes[key] = None  # (no definition calls itself: the checker)
-            sizes = [self.small(args[k]) for args in self.a.define_args.get(instance, [])]
-            if sizes and None not in sizes:
-                self.argument_sizes[key] = max(s for s in sizes if s is not None)
-        return self.argument_sizes[key]
-
-    def line_table(self, e: A.Call) -> list[list[list[int]]]:
-        """For each cell of the board `lines(b, n, c)` reads, the lines of n cells through it."""
-        board = self.a.boards[self.a.type_of(e.args[0])[1]]
-        return board.lines_through(int(self.a.constants[id(e.args[1])]))
-
-    def weight(self, *exprs: Any) -> int:
-        """The work of one turn of a loop whose body evaluates these expressions."""
-        return 1 + sum(self.calls(e) for e in exprs)
-
-    def grows(self, e: Any) -> bool:
-        """Whether an expression computes whole numbers with + - * or sums them (in itself
-        or in the definitions it calls): what it gives is checked when it is kept."""
-        if isinstance(e, list):
-            return any(self.grows(x) for x in e)
-        if not isinstance(e, A.Node):
-            return False
-        if isinstance(e, A.Binary) and e.op in ("+", "-", "*"):
-            return True
-        if isinstance(e, A.Aggregate) and e.kind == "sum":
-            return True
-        if isinstance(e, A.Call):
-            ref = self.a.binding.get(id(e))
-            if e.func == "sum" and not isinstance(ref, DefineRef):
-                return True
-            if isinstance(ref, DefineRef) and self.grows(
-                    self.a.define_instances[ref.instance].body):
-                return True
-        if isinstance(e, A.Unary) and e.op == "-":
-            return not isinstance(e.operand, A.IntLit)
-        if isinstance(e, A.StrLit):
-            return False
-        return any(self.grows(getattr(e, key)) for key in type(e).model_fields
-                   if key != "span")
 
     # ---- small shapes ----------------------------------------------------------------------
 
@@ -803,104 +645,16 @@ class ExpressionCompiler:
     # ---- calls -----------------------------------------------------------------------------
 
     def call(self, e: A.Call) -> ast.expr:
+        """A call of a definition, or of a built-in function: its family's code
+        (compile/builtins.py, looked up in a table made once)."""
         ref = self.ref(e)
         if isinstance(ref, DefineRef):
             args = [self.expr(x) for x in e.args]
             return self.call_define(ref.instance, args)
-        f = e.func
-        sid = E.const(self.sid(e.span))
-        if f == "flatten":
-            lists = self.read(e.args[0])
-            if isinstance(lists, ast.ListComp):  # the inner lists made one at a time
-                lists = ast.GeneratorExp(elt=lists.elt, generators=lists.generators)
-            return E.call("_flatten", lists, sid)
-        if f in ("top", "length", "unique"):
-            xs = self.read(e.args[0])
-            return {"top": lambda: E.call("_top", xs), "length": lambda: E.call("len", xs),
-                    "unique": lambda: E.call("_uniq", xs)}[f]()
-        if f == "sort":
-            item = self.fresh("c")
-            pairs = E.listcomp(E.tuple_([E.name(item), E.name(item)]), item,
-                               self.read(e.args[0]))
-            return E.call("_sort", pairs, sid)
-        args = [self.expr(x) for x in e.args]
-        if f in TILE_DOCS:
-            return tile_code(self, e, args)
-        if f in ("lines", "column", "row", "cell"):
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            if f == "lines":
-                n = int(self.a.constants[id(e.args[1])])
-                if len(e.args) == 2:
-                    return self.const(board.lines(n))
-                return E.sub(self.const(self.line_table(e)), args[2])
-            if f == "cell":
-                return E.call("_cell", E.const(board.width), E.const(board.height), args[1],
-                              args[2], sid)
-            table = self.columns_or_rows(e)
-            k, tname = args[1], self.const(table)
-            places = bounds(self.a, e.args[1])
-            if places is not None and 1 <= places[0] and places[1] <= len(table):
-                return E.sub(tname, add_constant(k, -1))  # a column or row of the board
-            if E.is_simple(k):
-                ok = E.compare(E.const(0), "<", E.copy_tree(k))
-                ok.ops.append(ast.LtE())
-                ok.comparators.append(E.const(len(table)))
-                return E.ifexp(ok, E.sub(tname, E.binop(E.copy_tree(k), "-", E.const(1))),
-                               E.call("_pick", E.copy_tree(tname), E.copy_tree(k), sid,
-                                      E.const(f)))
-            return E.call("_pick", tname, k, sid, E.const(f))
-        if f in ("corners", "around", "pairs"):
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            if f == "pairs":
-                return self.const(board.pairs)  # type: ignore[attr-defined]
-            table = board.corners_of if f == "corners" else board.of.around  # type: ignore
-            return E.sub(self.const(table), args[0])
-        if f in ("reach", "straight", "orthogonal"):
-            bname = self.a.type_of(e.args[0])[1]
-            board = self.a.boards[bname]
-            cells = self.board_cells(bname)
-            if f == "straight":
-                return E.call("_straight", cells, self.const(board.rays), args[0], args[1])
-            links = board.neighbours if f == "reach" else board.orthogonal_neighbours
-            return E.call("_reach", cells, self.const(links), args[0], args[1])
-        if f == "neighbours":
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            return E.sub(self.const(board.neighbours), args[0])
-        if f == "distance":
-            board = self.a.boards[self.a.type_of(e.args[0])[1]]
-            if isinstance(board, RingBoard):  # steps along a ring: a table of its own
-                return E.sub(E.sub(self.const(board.distances), args[0]), args[1])
-            if board.size <= DISTANCE_TABLE:  # a table: two lookups instead of six sums
-                name = self.distance_tables.get(board.name)
-                if name is None:
-                    made = self.const([[board.distance(a, b) for b in range(board.size)]
-                                       for a in range(board.size)])
-                    assert isinstance(made, ast.Name)
-                    name = self.distance_tables[board.name] = made.id
-                return E.sub(E.sub(E.name(name), args[0]), args[1])
-            w = E.const(board.width)
-            a0, a1 = args
-            dx = E.call("abs", E.binop(E.binop(a0, "%", w), "-",
-                                       E.binop(a1, "%", E.copy_tree(w))))
-            dy = E.call("abs", E.binop(E.binop(E.copy_tree(a0), "//", E.copy_tree(w)), "-",
-                                       E.binop(E.copy_tree(a1), "//", E.copy_tree(w))))
-            if board.adjacency == "diagonal":
-                return E.call("max", dx, dy)
-            return E.binop(dx, "+", dy)
-        if f == "next":
-            return E.binop(E.binop(args[0], "+", E.const(1)), "%", E.attr(E.name("st"), "np"))
-        if f == "previous":
-            return E.binop(E.binop(args[0], "-", E.const(1)), "%", E.attr(E.name("st"), "np"))
-        if f == "index":
-            if self.a.type_of(e.args[0]) == PLAYER:  # a seat: never none
-                return E.binop(self.need(args[0], e.args[0].span, "the player"), "+",
-                               E.const(1))
-            return E.binop(args[0], "+", E.const(1))
-        if f == "team":
-            return E.call("_team", E.name("st"), args[0], E.const(self.a.team_size))
-        if f in ("abs", "max", "min", "sum"):
-            return E.call(f, *args)
-        raise AssertionError(f)  # pragma: no cover
+        generate = GENERATE.get(e.func)
+        if generate is None:  # pragma: no cover (tests/test_builtins.py)
+            raise AssertionError(f"compile/builtins.py has no code for {e.func}()")
+        return generate(self, e, E.const(self.sid(e.span)))
 
     # ---- definitions -----------------------------------------------------------------------
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from ..boards.territory import TerritoryBoard, TurnBoard, tile_looks
+from ..boards.territory import TerritoryBoard, TurnBoard
 from ..program.declared import Declared
 from ..program.program import Program, teams_of
+from .drawing import tile_looks
 from .public import BoardShape, CounterShape, DiceShape, ZoneShape
 from .views import screen, shown
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..boards.territory import TerritoryBoard, TurnBoard, territory_view, turns_name
+from ..boards.territory import TerritoryBoard, TurnBoard, turns_name
 from ..program.declared import CounterInfo, Declared
 from ..program.display import Display
 from ..program.layout import Layout
 from ..valuetypes import Type
+from .drawing import territory_view
 from .public import Decision, Result
 from .state import State
 from .visibility import row_seen, unseen_components, zone_seen
