@@ -118,6 +118,7 @@ from .statements import (
 from .trees import (
     DECLARATIONS,
     EXPRESSIONS,
+    HOLDING_BLOCKS,
     STATEMENTS,
     NoHandler,
     bodies,
@@ -178,6 +179,7 @@ __all__ = [
     "GameDecl",
     "handler",
     "handlers",
+    "HOLDING_BLOCKS",
     "HeuristicDecl",
     "Hook",
     "If",

@@ -78,6 +78,10 @@ _BODIES: dict[type, Callable[[Any], list[list]]] = {
 }
 
 
+# the classes that hold blocks of statements (as parts, for MenuOption and Answer)
+HOLDING_BLOCKS: frozenset[type] = frozenset(_BODIES)
+
+
 def bodies(node: Node) -> list[list]:
     """The blocks of statements directly inside a statement (or a declaration, or a part
     of either), in the order of its fields: every branch of an `if` and its `else`, a
