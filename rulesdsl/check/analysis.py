@@ -273,26 +273,5 @@ LATTICE_DOCS = {
 
 
 def walk(stmts: list) -> list:
-    """Every statement in a block, nested ones too."""
-    out = []
-    for s in stmts:
-        out.append(s)
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                out += walk(body)
-            out += walk(s.otherwise or [])
-        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns)):
-            out += walk(s.body)
-        elif isinstance(s, (A.Choose, A.ChooseAny)):
-            out += walk(s.body or [])
-        elif isinstance(s, A.Step):
-            out += walk(s.body)
-        elif isinstance(s, A.ChooseMenu):
-            for o in s.options:
-                out += walk(o.body)
-        elif isinstance(s, A.SecretStep):
-            out += walk(s.body) + walk(s.reveal or [])
-        elif isinstance(s, A.Offer):
-            for a in s.answers:
-                out += walk(a.body)
-    return out
+    """Every statement in a block, nested ones too (`rulesdsl.ast.statements_in`)."""
+    return A.statements_in(stmts)

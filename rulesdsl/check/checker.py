@@ -43,8 +43,6 @@ from .types import (
     with_article,
 )
 
-FLOW = (A.SecretStep, A.Offer, A.Point, A.ExpectOptions)
-
 
 class Checker(FlowChecker):
     """Walks a rule file, filling an `Analysis`."""
@@ -55,6 +53,18 @@ class Checker(FlowChecker):
 
     def run(self) -> Analysis:
         items = self.a.file.items
+        self.file_lines(items)
+        self.declarations(items)
+        self.procedures(items)
+        self.check_rules()
+        self.flow_points()
+        self.uncalled_defines()
+        order = [i.name for i in items if isinstance(i, A.StatDecl)]
+        self.a.stats = {n: self.a.stats[n] for n in order if n in self.a.stats}
+        return self.a
+
+    def file_lines(self, items: list) -> None:
+        """The lines a rule file has once: its game, players, play, setup, rank..."""
         games = [i for i in items if isinstance(i, A.GameDecl)]
         players = [i for i in items if isinstance(i, A.PlayersDecl)]
         plays = [i for i in items if isinstance(i, A.PlayDecl)]
@@ -96,6 +106,8 @@ class Checker(FlowChecker):
             for again in found[1:]:
                 self.err("E021", f"a second {what}", again.span)
 
+    def declarations(self, items: list) -> None:
+        """Every declared name first, then the declarations kind by kind."""
         # declarations are checked kind by kind; a duplicate is the later one in the file
         kinds = {A.ConstDecl: "constant", A.SettingDecl: "setting", A.CounterDecl: "counter",
                  A.BoardDecl: "board", A.EnumDecl: "enum", A.DieDecl: "die",
@@ -108,8 +120,11 @@ class Checker(FlowChecker):
                 for v in item.values:
                     self.first.setdefault(v.name, (f"value of {item.name}", v.span))
         self.builtin_enums()
+        self.kind_by_kind(items)
 
-        # values first (constants may refer to enums), in file order
+    def kind_by_kind(self, items: list) -> None:
+        """Values first (constants may refer to enums), then boards, dies and kinds, zones,
+        dice, counters, definitions and rules, the display; each kind in file order."""
         for item in items:
             if isinstance(item, A.EnumDecl):
                 self.enum_decl(item)
@@ -165,6 +180,9 @@ class Checker(FlowChecker):
                 self.err("E033", f"'{unknown}' is not a setting of this game", None,
                          hint=f"settings: {known}")
 
+    def procedures(self, items: list) -> None:
+        """The blocks of statements and what reads the game's state: setup, play, rank,
+        statistics, heuristic, payoff, triggers, examples."""
         for item in items:
             if isinstance(item, A.SetupDecl):
                 self.procedure(Proc("setup", "setup", item.body, [], item.span))
@@ -182,12 +200,6 @@ class Checker(FlowChecker):
                 self.trigger_decl(item)
             elif isinstance(item, A.ExampleDecl):
                 self.example_decl(item)
-        self.check_rules()
-        self.flow_points()
-        self.uncalled_defines()
-        order = [i.name for i in items if isinstance(i, A.StatDecl)]
-        self.a.stats = {n: self.a.stats[n] for n in order if n in self.a.stats}
-        return self.a
 
     # ---- constants ---------------------------------------------------------------------
 
@@ -235,142 +247,168 @@ class Checker(FlowChecker):
         return var
 
     def stmt(self, s: Any, scope: Scope) -> None:
-        kind = scope.proc.kind
-        if isinstance(s, A.Let):
-            t = self.expr(s.value, scope)
-            scope.blocks[-1][s.name] = self.bind(s, s.name, t)
-        elif isinstance(s, A.LetRoll):
-            t = self.die_kind(s.die, scope)
-            scope.blocks[-1][s.name] = self.bind(s, s.name, t)
-        elif isinstance(s, (A.Set, A.Add)):
-            target = self.target(s.target, scope)
-            if isinstance(s, A.Set):
-                self.want(s.value, target, scope, "the new value")
-            else:
-                if target not in (INT, ANY):
-                    self.err("E030", f"only numbers can be added to, not {with_article(target)}",
-                             s.target.span)
-                self.want(s.amount, INT, scope, "the amount")
-        elif isinstance(s, A.Place):
-            piece = self.expr(s.piece, scope)
-            t = self.expr(s.cell, scope)
-            cell_t = t if is_a(t, "cell") else element(t)
-            if not (is_a(cell_t, "cell") or t == ANY):
-                self.err("E030", f"a piece is placed on a cell or a list of cells, not "
-                         f"{with_article(t)}", s.cell.span)
-            elif isinstance(cell_t, tuple) and cell_t[1] in self.a.holding:
-                holds = self.a.holding[cell_t[1]]
-                if not compatible(piece, holds) or piece == NONE:
-                    self.err("E030", f"board {cell_t[1]} holds {with_article(holds)}, not "
-                             f"{with_article(piece)}", s.piece.span)
-            if s.turn is not None:
-                check_turned(self, s, t, self.expr(s.turn, scope))
-        elif isinstance(s, A.Shuffle):
-            self.zone(s.zone, scope)
-        elif isinstance(s, A.Move):
-            item = self.expr(s.item, scope)
-            zones = [self.zone(z, scope) for z in (s.source, s.dest) if z is not None]
-            for z in zones:
-                if z is not None and item != ANY and item != ("comp", z[2]) and item != NONE:
-                    self.err("E030", f"zone {z[1]} holds {z[2]}, not {with_article(item)}",
-                             s.item.span)
-        elif isinstance(s, A.Clear):
-            self.cell(s.cell, scope)
-        elif isinstance(s, A.Roll):
-            t = self.expr(s.dice, scope)
-            if not (is_a(t, "die") or is_a(element(t), "die") or t == ANY):
-                self.err("E030", f"roll takes a die or a list of dice, not {with_article(t)}",
-                         s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
-        elif isinstance(s, A.Win):
-            self.want(s.player, PLAYER, scope, "the winner")
-        elif isinstance(s, A.EndTurn):
-            if not scope.turns:
-                self.err("E041", "'end turn' outside a 'turns' block", s.span)
-        elif isinstance(s, A.NextTurn):
-            self.want(s.player, PLAYER, scope, "who plays the next turn")
-            if not scope.at_once:
-                self.err("E041", "'next turn to' outside a 'turns' block", s.span)
-            elif scope.at_once[-1]:
-                self.err("E041", "'next turn to' in turns played all at once: every player "
-                         "plays each round", s.span)
-        elif isinstance(s, A.Break):
-            if not scope.loops:
-                self.err("E040", "'break' outside a loop", s.span)
-        elif isinstance(s, A.Say):
-            self.expr(s.text, scope)
-            if s.to is not None:
-                t = self.expr(s.to, scope)
-                if not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
-                    self.err("E030", f"'say ... to' takes a player or a list of players, "
-                             f"not {with_article(t)}", s.to.span)
-        elif isinstance(s, A.Expect):
-            self.want(s.cond, BOOL, scope, "what an example expects")
-        elif isinstance(s, A.CallRule):
-            self.call_rule(s, scope)
-        elif isinstance(s, A.Replay):
-            if kind != "example" or len(scope.blocks) > 2:
-                self.err("E043", "'play \"...\"' continues the game in an example; it belongs "
-                         "at the top of an example block", s.span)
-        elif isinstance(s, A.If):
-            for cond, body in s.branches:
-                self.want(cond, BOOL, scope, "a condition")
-                self.block(body, scope)
-            if s.otherwise is not None:
-                self.block(s.otherwise, scope)
-        elif isinstance(s, A.ForEach):
-            el = self.domain(s.domain, scope)
-            b = self.bind(s, s.var, el)
-            self.a.item_of[id(b)] = s.domain
-            if s.where is not None:
-                scope.blocks.append({s.var: b})
-                self.want(s.where, BOOL, scope, "a condition")
-                scope.blocks.pop()
-            self.loop(s.body, scope, {s.var: b})
-        elif isinstance(s, A.Repeat):
-            if s.count is not None:
-                self.want(s.count, INT, scope, "the number of repeats")
-            self.loop(s.body, scope)
-        elif isinstance(s, A.While):
-            self.want(s.cond, BOOL, scope, "a condition")
-            self.loop(s.body, scope)
-        elif isinstance(s, A.Turns):
-            self.want(s.start, PLAYER, scope, "the first player")
-            self.want(s.direction, ("enum", "Direction"), scope, "the direction of play")
-            self.want(s.rounds, INT, scope, "the number of rounds")
-            scope.turns += 1
-            scope.at_once.append(s.at_once)
-            self.block(s.body, scope)
-            scope.at_once.pop()
-            scope.turns -= 1
-        elif isinstance(s, A.Choose):
-            self.chosen(s, self.choice(s, scope, "choose"), scope)
-        elif isinstance(s, A.ChooseAny):
-            el = self.domain(s.domain, scope)
-            b = self.bind(s, s.var, list_of(el))
-            self.want(s.by, PLAYER, scope, "who chooses")
-            self.option_scope(s, list_of(el), scope, None, s.label)
-            self.chosen(s, b, scope)
-        elif isinstance(s, A.ChooseMenu):
-            self.want(s.by, PLAYER, scope, "who chooses")
-            seen: set[str] = set()
-            for opt in s.options:
-                if opt.id in seen:
-                    self.err("E021", f"two options named '{opt.id}'", opt.span)
-                seen.add(opt.id)
-                if opt.cond is not None:
-                    self.want(opt.cond, BOOL, scope, "an option's condition")
-                if opt.label is not None:
-                    self.expr(opt.label, scope)
-                self.block(opt.body, scope)
-        elif isinstance(s, A.Step):
-            for inner in s.body:  # in place: what it binds stays bound after it
-                self.stmt(inner, scope)
-        elif isinstance(s, FLOW):
-            self.flow_stmt(s, scope)
-        elif isinstance(s, (A.Draw, A.EndGame, A.Pass)):
-            pass
-        else:  # pragma: no cover - the grammar has no other statements
-            raise AssertionError(type(s))
+        A.handler(STATEMENTS, s, "the checker")(self, s, scope)
+
+    def stmt_Let(self, s: A.Let, scope: Scope) -> None:
+        t = self.expr(s.value, scope)
+        scope.blocks[-1][s.name] = self.bind(s, s.name, t)
+
+    def stmt_LetRoll(self, s: A.LetRoll, scope: Scope) -> None:
+        t = self.die_kind(s.die, scope)
+        scope.blocks[-1][s.name] = self.bind(s, s.name, t)
+
+    def stmt_Set(self, s: A.Set | A.Add, scope: Scope) -> None:
+        target = self.target(s.target, scope)
+        if isinstance(s, A.Set):
+            self.want(s.value, target, scope, "the new value")
+        else:
+            if target not in (INT, ANY):
+                self.err("E030", f"only numbers can be added to, not {with_article(target)}",
+                         s.target.span)
+            self.want(s.amount, INT, scope, "the amount")
+
+    stmt_Add = stmt_Set
+
+    def stmt_Place(self, s: A.Place, scope: Scope) -> None:
+        piece = self.expr(s.piece, scope)
+        t = self.expr(s.cell, scope)
+        cell_t = t if is_a(t, "cell") else element(t)
+        if not (is_a(cell_t, "cell") or t == ANY):
+            self.err("E030", f"a piece is placed on a cell or a list of cells, not "
+                     f"{with_article(t)}", s.cell.span)
+        elif isinstance(cell_t, tuple) and cell_t[1] in self.a.holding:
+            holds = self.a.holding[cell_t[1]]
+            if not compatible(piece, holds) or piece == NONE:
+                self.err("E030", f"board {cell_t[1]} holds {with_article(holds)}, not "
+                         f"{with_article(piece)}", s.piece.span)
+        if s.turn is not None:
+            check_turned(self, s, t, self.expr(s.turn, scope))
+
+    def stmt_Shuffle(self, s: A.Shuffle, scope: Scope) -> None:
+        self.zone(s.zone, scope)
+
+    def stmt_Move(self, s: A.Move, scope: Scope) -> None:
+        item = self.expr(s.item, scope)
+        zones = [self.zone(z, scope) for z in (s.source, s.dest) if z is not None]
+        for z in zones:
+            if z is not None and item != ANY and item != ("comp", z[2]) and item != NONE:
+                self.err("E030", f"zone {z[1]} holds {z[2]}, not {with_article(item)}",
+                         s.item.span)
+
+    def stmt_Clear(self, s: A.Clear, scope: Scope) -> None:
+        self.cell(s.cell, scope)
+
+    def stmt_Roll(self, s: A.Roll, scope: Scope) -> None:
+        t = self.expr(s.dice, scope)
+        if not (is_a(t, "die") or is_a(element(t), "die") or t == ANY):
+            self.err("E030", f"roll takes a die or a list of dice, not {with_article(t)}",
+                     s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
+
+    def stmt_Win(self, s: A.Win, scope: Scope) -> None:
+        self.want(s.player, PLAYER, scope, "the winner")
+
+    def stmt_EndTurn(self, s: A.EndTurn, scope: Scope) -> None:
+        if not scope.turns:
+            self.err("E041", "'end turn' outside a 'turns' block", s.span)
+
+    def stmt_NextTurn(self, s: A.NextTurn, scope: Scope) -> None:
+        self.want(s.player, PLAYER, scope, "who plays the next turn")
+        if not scope.at_once:
+            self.err("E041", "'next turn to' outside a 'turns' block", s.span)
+        elif scope.at_once[-1]:
+            self.err("E041", "'next turn to' in turns played all at once: every player "
+                     "plays each round", s.span)
+
+    def stmt_Break(self, s: A.Break, scope: Scope) -> None:
+        if not scope.loops:
+            self.err("E040", "'break' outside a loop", s.span)
+
+    def stmt_Say(self, s: A.Say, scope: Scope) -> None:
+        self.expr(s.text, scope)
+        if s.to is not None:
+            t = self.expr(s.to, scope)
+            if not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
+                self.err("E030", f"'say ... to' takes a player or a list of players, "
+                         f"not {with_article(t)}", s.to.span)
+
+    def stmt_Expect(self, s: A.Expect, scope: Scope) -> None:
+        self.want(s.cond, BOOL, scope, "what an example expects")
+
+    def stmt_CallRule(self, s: A.CallRule, scope: Scope) -> None:
+        self.call_rule(s, scope)
+
+    def stmt_Replay(self, s: A.Replay, scope: Scope) -> None:
+        if scope.proc.kind != "example" or len(scope.blocks) > 2:
+            self.err("E043", "'play \"...\"' continues the game in an example; it belongs "
+                     "at the top of an example block", s.span)
+
+    def stmt_If(self, s: A.If, scope: Scope) -> None:
+        for cond, body in s.branches:
+            self.want(cond, BOOL, scope, "a condition")
+            self.block(body, scope)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope)
+
+    def stmt_ForEach(self, s: A.ForEach, scope: Scope) -> None:
+        el = self.domain(s.domain, scope)
+        b = self.bind(s, s.var, el)
+        self.a.item_of[id(b)] = s.domain
+        if s.where is not None:
+            scope.blocks.append({s.var: b})
+            self.want(s.where, BOOL, scope, "a condition")
+            scope.blocks.pop()
+        self.loop(s.body, scope, {s.var: b})
+
+    def stmt_Repeat(self, s: A.Repeat, scope: Scope) -> None:
+        if s.count is not None:
+            self.want(s.count, INT, scope, "the number of repeats")
+        self.loop(s.body, scope)
+
+    def stmt_While(self, s: A.While, scope: Scope) -> None:
+        self.want(s.cond, BOOL, scope, "a condition")
+        self.loop(s.body, scope)
+
+    def stmt_Turns(self, s: A.Turns, scope: Scope) -> None:
+        self.want(s.start, PLAYER, scope, "the first player")
+        self.want(s.direction, ("enum", "Direction"), scope, "the direction of play")
+        self.want(s.rounds, INT, scope, "the number of rounds")
+        scope.turns += 1
+        scope.at_once.append(s.at_once)
+        self.block(s.body, scope)
+        scope.at_once.pop()
+        scope.turns -= 1
+
+    def stmt_Choose(self, s: A.Choose, scope: Scope) -> None:
+        self.chosen(s, self.choice(s, scope, "choose"), scope)
+
+    def stmt_ChooseAny(self, s: A.ChooseAny, scope: Scope) -> None:
+        el = self.domain(s.domain, scope)
+        b = self.bind(s, s.var, list_of(el))
+        self.want(s.by, PLAYER, scope, "who chooses")
+        self.option_scope(s, list_of(el), scope, None, s.label)
+        self.chosen(s, b, scope)
+
+    def stmt_ChooseMenu(self, s: A.ChooseMenu, scope: Scope) -> None:
+        self.want(s.by, PLAYER, scope, "who chooses")
+        seen: set[str] = set()
+        for opt in s.options:
+            if opt.id in seen:
+                self.err("E021", f"two options named '{opt.id}'", opt.span)
+            seen.add(opt.id)
+            if opt.cond is not None:
+                self.want(opt.cond, BOOL, scope, "an option's condition")
+            if opt.label is not None:
+                self.expr(opt.label, scope)
+            self.block(opt.body, scope)
+
+    def stmt_Step(self, s: A.Step, scope: Scope) -> None:
+        for inner in s.body:  # in place: what it binds stays bound after it
+            self.stmt(inner, scope)
+
+    def stmt_Pass(self, s: A.Draw | A.EndGame | A.Pass, scope: Scope) -> None:
+        """`draw`, `end game` and `pass` hold nothing to check."""
+
+    stmt_Draw = stmt_EndGame = stmt_Pass
 
     def option_scope(self, s: A.Choose | A.ChooseAny | A.Offer, t: Type, scope: Scope,
                      where: A.Expr | None, label: A.StrLit | None) -> None:
@@ -532,3 +570,10 @@ def analyze(file: A.RulesFile, overrides: dict[str, Any] | None = None) -> Analy
     analysis = Checker(file, overrides).run()
     analysis.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     return analysis
+
+
+# the checker's handler of each statement, by class (its methods `stmt_<class>`)
+STATEMENTS = A.handlers(Checker, "stmt_")
+# the statements the checker never meets: `base NAME(...)` is a call of a rule once the
+# variants are merged (resolve/variants.py)
+NOT_TAKEN = frozenset({A.BaseCall})

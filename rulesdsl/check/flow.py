@@ -131,20 +131,10 @@ class FlowChecker(DeclarationChecker):
 
     # ---- statements ----------------------------------------------------------------------
 
-    def flow_stmt(self, s: Any, scope: Scope) -> None:
-        """A statement of the flow of play (see the module's docstring)."""
-        if isinstance(s, A.SecretStep):
-            self.secret_step(s, scope)
-        elif isinstance(s, A.Offer):
-            self.offer(s, scope)
-        elif isinstance(s, A.Point):
-            self.point(s, scope)
-        elif isinstance(s, A.ExpectOptions):
-            if scope.proc.kind != "example" or len(scope.blocks) > 2:
-                self.err("E043", "'expect options' checks the decision an example's game is "
-                         "waiting for; it belongs at the top of an example block", s.span)
-        else:  # pragma: no cover - the dispatcher sends no other statement
-            raise AssertionError(type(s))
+    def stmt_ExpectOptions(self, s: A.ExpectOptions, scope: Scope) -> None:
+        if scope.proc.kind != "example" or len(scope.blocks) > 2:
+            self.err("E043", "'expect options' checks the decision an example's game is "
+                     "waiting for; it belongs at the top of an example block", s.span)
 
     def decider_ok(self, by: A.Expr | None, seat: Var) -> None:
         """Inside a secret step, a decision is its seat's own."""
@@ -155,7 +145,7 @@ class FlowChecker(DeclarationChecker):
             self.err("E081", f"in a secret step each seat makes its own decisions: this one "
                      f"is {seat.name}'s", by.span, hint="leave out 'by ...'")
 
-    def secret_step(self, s: A.SecretStep, scope: Scope) -> None:
+    def stmt_SecretStep(self, s: A.SecretStep, scope: Scope) -> None:
         t = self.expr(s.seats, scope)
         if not (compatible(t, list_of(PLAYER)) and t != PLAYER):
             self.err("E030", f"'each ... chooses in secret' goes through a list of players, "
@@ -223,7 +213,7 @@ class FlowChecker(DeclarationChecker):
             self.expr(s.done_label, scope)
         return b
 
-    def offer(self, s: A.Offer, scope: Scope) -> None:
+    def stmt_Offer(self, s: A.Offer, scope: Scope) -> None:
         b = self.choice(s, scope, "offer")
         self.want(s.to, PLAYER, scope, "who is offered")
         seen: set[bool] = set()
@@ -238,7 +228,7 @@ class FlowChecker(DeclarationChecker):
             self.block(answer.body, scope)
             scope.blocks.pop()
 
-    def point(self, s: A.Point, scope: Scope) -> None:
+    def stmt_Point(self, s: A.Point, scope: Scope) -> None:
         if scope.proc.kind not in ("play", "rule"):
             self.err("E084", "a point of the flow belongs in the play block or in a rule it "
                      "calls", s.span)
@@ -299,33 +289,34 @@ def places_in(stmts: list, why: str | None = None) -> list[tuple[Any, str | None
     for s in in_place(stmts):
         if isinstance(s, (A.CallRule, A.Point)):
             out.append((s, why))
-        inner: list[tuple[list, str | None]] = []
-        if isinstance(s, A.If):
-            inner = [(b, why) for _, b in s.branches] + [(s.otherwise or [], why)]
-        elif isinstance(s, A.While) or (isinstance(s, A.Repeat) and s.count is None):
-            inner = [(s.body, why)]
-        elif isinstance(s, A.Repeat):
-            inner = [(s.body, why or f"inside 'repeat ... times' (line {s.span.line})")]
-        elif isinstance(s, A.ForEach):
-            inner = [(s.body, why or f"inside 'for each {s.var}' (line {s.span.line})")]
-        elif isinstance(s, A.Turns):
-            inner = [(s.body, why or f"inside 'turns' (line {s.span.line})")]
-        elif isinstance(s, (A.Choose, A.ChooseAny)) and s.body is not None:
-            inner = [(s.body, why or f"inside the choice of {s.var} (line {s.span.line})")]
-        elif isinstance(s, A.ChooseMenu):
-            inner = [(o.body, why) for o in s.options]
-        elif isinstance(s, A.SecretStep):
-            held = why or f"inside 'each {s.var} ... chooses in secret' (line {s.span.line})"
-            inner = [(s.body, held), (s.reveal or [], held)]
-        elif isinstance(s, A.Offer):
-            inner = [(a.body, why or f"inside the offer of {s.var} (line {s.span.line})")
-                     for a in s.answers]
-        for body, reason in inner:
-            out += places_in(body, reason)
+        if A.bodies(s):
+            held = A.handler(HELD, s, "the places an example may start at")(s)
+            for body in A.bodies(s):
+                out += places_in(body, why or held)
         name = _bound_name(s)
         if name is not None and why is None:
             why = f"after the local name '{name}' (line {s.span.line}), which would have no value"
     return out
+
+
+def _line(s: Any) -> str:
+    return f"(line {s.span.line})"
+
+
+# why an example cannot start the game inside each statement with a block (None: it may,
+# as far as that statement goes); a step is written out in place before (`in_place`)
+HELD: dict[type, Any] = {
+    A.If: lambda s: None,
+    A.While: lambda s: None,
+    A.Repeat: lambda s: None if s.count is None else f"inside 'repeat ... times' {_line(s)}",
+    A.ForEach: lambda s: f"inside 'for each {s.var}' {_line(s)}",
+    A.Turns: lambda s: f"inside 'turns' {_line(s)}",
+    A.Choose: lambda s: f"inside the choice of {s.var} {_line(s)}",
+    A.ChooseAny: lambda s: f"inside the choice of {s.var} {_line(s)}",
+    A.ChooseMenu: lambda s: None,
+    A.SecretStep: lambda s: f"inside 'each {s.var} ... chooses in secret' {_line(s)}",
+    A.Offer: lambda s: f"inside the offer of {s.var} {_line(s)}",
+}
 
 
 def in_place(stmts: list) -> list:

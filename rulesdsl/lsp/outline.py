@@ -14,7 +14,6 @@ from lsprotocol import types
 from .. import ast as A
 from ..diagnostics import Span
 from .positions import Places
-from .symbols import children
 
 S = types.SymbolKind
 KINDS: dict[type, tuple[str, types.SymbolKind]] = {
@@ -91,7 +90,7 @@ def _symbol(item: Any, places: Places) -> types.DocumentSymbol | None:
 
 def _options(node: Any) -> list[A.MenuOption]:
     out = []
-    for child in children(node):
+    for child in A.child_nodes(node):
         if isinstance(child, A.MenuOption):
             out.append(child)
         out += _options(child)
@@ -137,7 +136,7 @@ def folding(file: A.RulesFile, places: Places) -> list[types.FoldingRange]:
 
 def _blocks(node: Any) -> list[Any]:
     out = []
-    for child in children(node):
+    for child in A.child_nodes(node):
         if hasattr(child, "body") or isinstance(child, (A.If, A.ChooseMenu)):
             out.append(child)
             out += _blocks(child)

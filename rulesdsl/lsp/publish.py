@@ -17,7 +17,6 @@ from lsprotocol import types
 from .. import ast as A
 from ..diagnostics import Diagnostic, Span
 from .positions import Places
-from .symbols import children
 from .workspace import Checked, norm
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error,
@@ -87,6 +86,6 @@ def names_in(node: Any) -> set[str]:
         value = getattr(node, key, None)
         if isinstance(value, str):
             out.add(value)
-    for child in children(node):
+    for child in A.child_nodes(node):
         out |= names_in(child)
     return out

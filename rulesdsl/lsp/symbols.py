@@ -375,8 +375,8 @@ class Index:
                 self._expr(opt.cond)
                 self._block(opt.body, opt.span)
         else:  # the other statements hold expressions only
-            for value in children(s):
-                self._expr(value)
+            for child in A.child_nodes(s):
+                self._expr(child)
 
     def _secret_step(self, s: A.SecretStep) -> None:
         """The seat's name, and the names its block binds, reach to the end of the reveal."""
@@ -449,8 +449,8 @@ class Index:
             self._expr(getattr(e, "expr", None))
             self._scopes.pop()
         else:
-            for value in children(e):
-                self._expr(value)
+            for child in A.child_nodes(e):
+                self._expr(child)
 
     def _attribute(self, e: A.Of) -> Symbol | None:
         """What `attr` means in `attr of x`: a zone, a field, a counter, or face/piece."""
@@ -478,27 +478,11 @@ def _builtin(name: str, kind: str) -> Symbol:
     return _BUILTINS[key]
 
 
-def children(node: Any) -> Iterator[Any]:
-    """The nodes directly inside a node (through lists and tuples), in field order."""
-    for key in type(node).model_fields:
-        if key in ("span", "name_span"):
-            continue
-        yield from _flatten(getattr(node, key))
-
-
-def _flatten(value: Any) -> Iterator[Any]:
-    if isinstance(value, A.Node):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _flatten(v)
-
-
 def _menu_options(node: Any) -> Iterator[A.MenuOption]:
     """The options of the menus in a declaration (statements only: no expression holds one)."""
     if isinstance(node, A.MenuOption):
         yield node
-    for child in children(node):
+    for child in A.child_nodes(node):
         if not isinstance(child, EXPRESSIONS):
             yield from _menu_options(child)
 
@@ -506,7 +490,7 @@ def _menu_options(node: Any) -> Iterator[A.MenuOption]:
 def _pairs(a: Any, b: Any) -> Iterator[tuple[Any, Any]]:
     """The nodes of two trees of the same shape, side by side."""
     yield a, b
-    for x, y in zip(children(a), children(b)):
+    for x, y in zip(A.child_nodes(a), A.child_nodes(b)):
         yield from _pairs(x, y)
 
 

@@ -130,24 +130,74 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
     sources = {here: text}
     extends = [i for i in file.items if isinstance(i, A.Extends)]
     own = [i for i in file.items if not isinstance(i, A.Extends)]
-    diags: list[Diagnostic] = []
     if not extends:
-        for item in own:
-            if isinstance(item, (A.Replace, A.Remove, A.Change)):
-                word = {A.Replace: "replace", A.Remove: "remove"}.get(type(item), "change")
-                diags.append(Diagnostic("V005", f"'{word}' belongs in a variant: this file "
-                                        "extends no other", item.span,
-                                        hint='start the file with: extends "base.rules"'))
-        # a `base` call is written with its keyword: a file without the word has none (the
-        # walk of every node would take a hundredth of a second of Cromlech's check)
-        for call in nodes(own, A.BaseCall) if "base" in text else ():
-            diags.append(Diagnostic("V005", f"'base {call.name}(...)' runs the version of a "
-                                    "rule in the file a variant extends: this file extends "
-                                    "no other", call.span,
-                                    hint=f"to run the rule, write: {call.name}(...)"))
-        if diags:
-            raise RulesError(diags, sources)
-        return Resolved(file, sources, [here])
+        return _not_a_variant(file, own, text, here, sources)
+    diags: list[Diagnostic] = []
+    base_path, chain = _base_path(file, extends, here, _seen, include, diags, sources)
+    try:
+        base = resolve(base_path, chain, read, include)
+    except RulesError as err:
+        err.sources.update(sources)
+        raise
+    sources.update(base.sources)
+    items: list[Any] = list(base.file.items)
+    where = {key_of(d): i for i, d in enumerate(items) if key_of(d) is not None}
+    removed: set[int] = set()
+    own, hidden = _base_calls(own, where)
+    changed: set[str] = set()
+    for item in own:
+        if isinstance(item, (A.Replace, A.Change)):
+            key = key_of(item.decl) if isinstance(item, A.Replace) else key_of_change(item)
+            if key is not None and key[0] == "rule" and key[1] in hidden and key in where \
+                    and where[key] not in removed and key[1] not in changed:
+                # `base NAME(...)`: the base's version stays, under a name of its own
+                changed.add(key[1])
+                where[("rule", hidden[key[1]])] = len(items)
+                items.append(A.updated(items[where[key]], {"name": hidden[key[1]]}))
+        if isinstance(item, A.Replace):
+            _replace(item, items, where, removed, base_path, diags)
+        elif isinstance(item, A.Change):
+            _change(item, items, where, removed, base_path, sources, diags)
+        elif isinstance(item, A.Remove):
+            _remove(item, items, where, removed, base_path, diags)
+        else:
+            _add(item, items, where, removed, diags)
+    _unused_base_calls(file, set(hidden) - changed, diags)
+    if diags:
+        raise RulesError(diags, sources)
+    removed |= _examples_for_other_counts(items, len(base.file.items), removed)
+    merged = A.RulesFile.make(span=file.span, path=here,
+                              items=[d for i, d in enumerate(items) if i not in removed])
+    return Resolved(merged, sources, [here, *base.chain])
+
+
+def _not_a_variant(file: A.RulesFile, own: list, text: str, here: str,
+                   sources: dict[str, str]) -> Resolved:
+    """A file that extends none: no `replace`, `remove`, `change` nor `base` call in it."""
+    diags: list[Diagnostic] = []
+    for item in own:
+        if isinstance(item, (A.Replace, A.Remove, A.Change)):
+            word = {A.Replace: "replace", A.Remove: "remove"}.get(type(item), "change")
+            diags.append(Diagnostic("V005", f"'{word}' belongs in a variant: this file "
+                                    "extends no other", item.span,
+                                    hint='start the file with: extends "base.rules"'))
+    # a `base` call is written with its keyword: a file without the word has none (the
+    # walk of every node would take a hundredth of a second of Cromlech's check)
+    for call in nodes(own, A.BaseCall) if "base" in text else ():
+        diags.append(Diagnostic("V005", f"'base {call.name}(...)' runs the version of a "
+                                "rule in the file a variant extends: this file extends "
+                                "no other", call.span,
+                                hint=f"to run the rule, write: {call.name}(...)"))
+    if diags:
+        raise RulesError(diags, sources)
+    return Resolved(file, sources, [here])
+
+
+def _base_path(file: A.RulesFile, extends: list[A.Extends], here: str,
+               _seen: tuple[str, ...], include: tuple[str | Path, ...],
+               diags: list[Diagnostic], sources: dict[str, str]) -> tuple[Path, tuple[str, ...]]:
+    """The file a variant extends, and the chain of files that reached it; a RulesError if
+    it is not there, is too far down a chain, or extends the variant in a circle."""
     for extra in extends[1:]:
         diags.append(Diagnostic("V005", "a variant extends one file only", extra.span))
     ext = extends[0]
@@ -176,63 +226,47 @@ def _merge(file: A.RulesFile, text: str, here: str, _seen: tuple[str, ...],
                                 f"(looked for {base_path})", ext.span,
                                 hint="the path is relative to this variant's own file"))
         raise RulesError(diags, sources)
-    try:
-        base = resolve(base_path, chain, read, include)
-    except RulesError as err:
-        err.sources.update(sources)
-        raise
-    sources.update(base.sources)
-    items: list[Any] = list(base.file.items)
-    where = {key_of(d): i for i, d in enumerate(items) if key_of(d) is not None}
-    removed: set[int] = set()
-    own, hidden = _base_calls(own, where)
-    changed: set[str] = set()
-    for item in own:
-        if isinstance(item, (A.Replace, A.Change)):
-            key = key_of(item.decl) if isinstance(item, A.Replace) else key_of_change(item)
-            if key is not None and key[0] == "rule" and key[1] in hidden and key in where \
-                    and where[key] not in removed and key[1] not in changed:
-                # `base NAME(...)`: the base's version stays, under a name of its own
-                changed.add(key[1])
-                where[("rule", hidden[key[1]])] = len(items)
-                items.append(A.updated(items[where[key]], {"name": hidden[key[1]]}))
-        if isinstance(item, A.Replace):
-            _replace(item, items, where, removed, base_path, diags)
-        elif isinstance(item, A.Change):
-            _change(item, items, where, removed, base_path, sources, diags)
-        elif isinstance(item, A.Remove):
-            gone = (item.what, item.name or "")
-            if gone not in where or where[gone] in removed:
-                diags.append(Diagnostic("V001", f"there is no {describe(gone)} in "
-                                        f"{_short(str(base_path))} to remove", item.span,
-                                        hint=_known(items, item.what, item.name or "")))
-            else:
-                removed.add(where[gone])
-        else:
-            key = key_of(item)
-            if key is not None and key in where and where[key] not in removed:
-                old = items[where[key]]
-                diags.append(Diagnostic(
-                    "V006", f"{describe(key)} is already declared in the base "
-                    f"({old.span}); a variant changes it with 'replace'", item.span,
-                    hint=f"write: replace {KIND_WORDS[type(item)]} ..."))
-            else:
-                if key is not None:
-                    where[key] = len(items)
-                items.append(item)
-    for name in sorted(set(hidden) - changed):
+    return base_path, chain
+
+
+def _remove(item: A.Remove, items: list, where: dict, removed: set[int], base_path: Path,
+            diags: list[Diagnostic]) -> None:
+    """`remove rule NAME`: the base's declaration left out of the merged file."""
+    gone = (item.what, item.name or "")
+    if gone not in where or where[gone] in removed:
+        diags.append(Diagnostic("V001", f"there is no {describe(gone)} in "
+                                f"{_short(str(base_path))} to remove", item.span,
+                                hint=_known(items, item.what, item.name or "")))
+    else:
+        removed.add(where[gone])
+
+
+def _add(item: Any, items: list, where: dict, removed: set[int],
+         diags: list[Diagnostic]) -> None:
+    """A declaration of the variant's own, added after the base's (V006 when the base
+    already declares it: a variant changes the base's with `replace`)."""
+    key = key_of(item)
+    if key is not None and key in where and where[key] not in removed:
+        old = items[where[key]]
+        diags.append(Diagnostic(
+            "V006", f"{describe(key)} is already declared in the base "
+            f"({old.span}); a variant changes it with 'replace'", item.span,
+            hint=f"write: replace {KIND_WORDS[type(item)]} ..."))
+    else:
+        if key is not None:
+            where[key] = len(items)
+        items.append(item)
+
+
+def _unused_base_calls(file: A.RulesFile, unused: set[str], diags: list[Diagnostic]) -> None:
+    """V009 for a `base NAME(...)` whose rule the variant neither replaces nor changes."""
+    for name in sorted(unused):
         for call in nodes(file.items, A.BaseCall):
             if call.name == name:
                 diags.append(Diagnostic(
                     "V009", f"'base {name}(...)' runs the base's version of a rule this file "
                     f"replaces or changes, and this file does neither to rule {name}",
                     call.span, hint=f"to run the rule, write: {name}(...)"))
-    if diags:
-        raise RulesError(diags, sources)
-    removed |= _examples_for_other_counts(items, len(base.file.items), removed)
-    merged = A.RulesFile.make(span=file.span, path=here,
-                         items=[d for i, d in enumerate(items) if i not in removed])
-    return Resolved(merged, sources, [here, *base.chain])
 
 
 def _shipped(ext: A.Extends) -> Path:

@@ -1,0 +1,23 @@
+"""Every pass that walks statements or expressions takes every class of rulesdsl.ast, or
+says in one explicit set which it does not take and why: a construct added to the language
+names the pass that forgot it."""
+
+from __future__ import annotations
+
+from rulesdsl import ast as A
+from rulesdsl.check import checker, flow
+
+
+def missing(table: dict, classes: tuple, not_taken: frozenset = frozenset()) -> list[str]:
+    assert not (not_taken & table.keys()), "a class both taken and declared not taken"
+    return sorted(c.__name__ for c in classes if c not in table and c not in not_taken)
+
+
+def test_the_checker_takes_every_statement():
+    assert missing(checker.STATEMENTS, A.STATEMENTS, checker.NOT_TAKEN) == []
+
+
+def test_the_places_of_points_know_every_statement_with_a_block():
+    # a step is written out in place before (its statements run where it is written)
+    with_blocks = tuple(c for c in A.STATEMENTS if c in A.HOLDING_BLOCKS)
+    assert missing(flow.HELD, with_blocks, frozenset({A.Step})) == []
