@@ -31,7 +31,6 @@ _collecting = gc.isenabled()
 gc.disable()
 from .. import __version__  # noqa: E402
 from ..diagnostics import RulesError, UsageError  # noqa: E402
-from ..files.paths import include  # noqa: E402
 from .arguments import (  # noqa: E402
     Parser,
     agent_specs,
@@ -107,7 +106,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             if built and not gc.isenabled():  # the last file's trees and code (see PAUSED)
                 gc.collect()
             diags, sources = check_file(path, run_examples=not args.no_examples,
-                                        play=args.play, records=args.records)
+                                        play=args.play, records=args.records,
+                                        include=args.include)
             built = True
             if not args.play:
                 checkcache.remember(path, options, diags, sources)
@@ -137,7 +137,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                       positions=args.positions, seek=args.seek,
                       seed=args.seed, players=args.players, chance=args.chance,
                       records=args.records, settings=dict(args.settings) or None,
-                      native=args.native)
+                      native=args.native, include=tuple(args.include))
     reports = []
     for path in args.files:
         report = validate_file(path, options)
@@ -164,7 +164,8 @@ def _load(args: argparse.Namespace) -> Rules:
     from ..loader import lasting, load
 
     with lasting(_own_process):
-        return load(args.file, dict(args.settings) or None, backend=_backend(args))
+        return load(args.file, dict(args.settings) or None, backend=_backend(args),
+                    include=args.include)
 
 
 def _backend(args: argparse.Namespace) -> Backend:
@@ -294,10 +295,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with lasting(_own_process):
         if args.rules:  # named by the user: read as any rule file on the command line
             path = args.rules
-            rules = load(path, settings or None)
+            rules = load(path, settings or None, include=args.include)
         else:  # named by the record: only where `extends` may reach, never quoted
-            path = str(rule_file(record, args.record))
-            rules = load_named(path, "the record", settings or None)
+            path = str(rule_file(record, args.record, args.include))
+            rules = load_named(path, "the record", settings or None, args.include)
     check_rules(record, rules)
     print(f"replaying {args.record}: {len(record.steps)} steps")
     return cmd_run(argparse.Namespace(
@@ -330,7 +331,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from ..loader import lasting, load
 
     with lasting(_own_process):
-        rules = load(args.file)
+        rules = load(args.file, include=args.include)
     game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
                           auto_chance=False)
     print(perft(game, args.depth))
@@ -367,7 +368,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from ..resolve.compare import diff
     from ..resolve.variants import resolve
 
-    lines = diff(resolve(args.a), resolve(args.b))
+    lines = diff(resolve(args.a, include=args.include), resolve(args.b, include=args.include))
     print("\n".join(lines) if lines else f"{args.a} and {args.b} state the same rules")
     return 0
 
@@ -391,7 +392,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..loader import lasting
 
     with lasting(_own_process):
-        games = [Served(f, load(f, dict(args.settings) or None)) for f in args.files]
+        games = [Served(f, load(f, dict(args.settings) or None, include=args.include))
+                 for f in args.files]
     names, any_address = served_names(args.host, args.allow_host)
     app = make_app(games, bot_delay=args.bot_delay, hosts=names, any_address=any_address)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
@@ -592,7 +594,6 @@ def _main(argv: Sequence[str] | None, collecting: bool) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        include(args.include)
         named_files(args)
         if collecting and args.command not in PAUSED:
             gc.enable()

@@ -45,8 +45,9 @@ class Rules:
     """A checked and compiled rule file."""
 
     def __init__(self, program: Program, sources: dict[str, str],
-                 settings: dict[str, Any] | None = None):
+                 settings: dict[str, Any] | None = None, include: tuple[str, ...] = ()):
         self.program = program
+        self.include = include  # the folders it was loaded with, beyond its own (loader.py)
         self.analysis: Analysis = program.analysis
         self.sources = sources
         self.settings = dict(settings or {})

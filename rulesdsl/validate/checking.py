@@ -32,7 +32,7 @@ def check_file(path: str | Path, run_examples: bool = True,
         except RulesError as err:
             return err.diagnostics, err.sources
         try:
-            rules = build(resolved, overrides)
+            rules = build(resolved, overrides, include=include)
         except RulesError as err:
             return err.diagnostics, resolved.sources
     return _examine(rules, run_examples, str(path), play, records), resolved.sources
