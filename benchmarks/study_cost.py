@@ -42,7 +42,6 @@ import rulesdsl
 from benchmarks.stats import Z95
 from rulesdsl.agents import parse_agents
 from rulesdsl.agents.play import agents_for, play_out
-from rulesdsl.files.paths import include
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -61,8 +60,8 @@ STUDIES: list[tuple[str, str, str | None, int]] = [
 
 @lru_cache(maxsize=8)
 def _rules(path: str) -> rulesdsl.Rules:
-    include([str(SOLSTICE.parent)])  # the shorter year extends the base from there
-    return rulesdsl.load(path)
+    # the shorter year extends the base from there
+    return rulesdsl.load(path, include=[str(SOLSTICE.parent)])
 
 
 def play(job: tuple[str, int, int, str]) -> tuple[float, float, int]:

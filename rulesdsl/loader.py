@@ -3,6 +3,11 @@
 Nothing is compiled while the checker reports an error; every failure is a RulesError
 carrying diagnostics and the source texts to show them with.
 
+The folders a rule file may read beyond its own (`include`, the command line's `--include`)
+are an argument of every function here, and the rules loaded remember them
+(`Rules.include`), as they remember their settings: what loads the same file again (with
+coverage counted, in a worker process) reaches the same folders and no others.
+
 Python's cycle collector is paused while a file is parsed, checked and compiled: these
 stages make hundreds of thousands of objects that live until the stage ends (syntax
 trees, the generated module) and hardly any garbage, and the collector, set off by the
@@ -45,12 +50,17 @@ def collector_paused() -> Iterator[None]:
 
 def _build(resolved: Resolved, overrides: dict[str, Any] | None,
            coverage: bool = False, backend: Backend = PLAIN,
-           options: Options = DEFAULT) -> Rules:
+           options: Options = DEFAULT, include: Iterable[str | Path] = ()) -> Rules:
     analysis = analyze(resolved.file, overrides)
     if analysis.errors:
         raise RulesError(analysis.diagnostics, resolved.sources)
     return Rules(compile_program(analysis, resolved.sources, coverage, backend, options),
-                 resolved.sources, overrides)
+                 resolved.sources, overrides, folders(include))
+
+
+def folders(include: Iterable[str | Path]) -> tuple[str, ...]:
+    """The included folders as absolute paths: the same folders from any working folder."""
+    return tuple(str(Path(f).resolve()) for f in include)
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
@@ -65,7 +75,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     `native_backend()`'s; `options` are the code generator's switches (compile/options.py)."""
     with collector_paused():
         return _build(resolve(named_path(path), include=include), overrides, coverage, backend,
-                      options)
+                      options, include)
 
 
 def native_backend() -> Backend:
@@ -92,11 +102,13 @@ def named_path(path: str | Path) -> str | Path:
     return source(path) if isinstance(path, str) else path
 
 
-def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = None) -> Rules:
+def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = None,
+               include: Iterable[str | Path] = ()) -> Rules:
     """Load a rule file that another file names (the rule file of a record, found by
-    `records.rule_file`), as `load` does; but a file that does not parse as rules is not
-    quoted: the one naming it is untrusted, and a text that is not rules may be anything
-    (a line of a host's file in a syntax error would show it to whoever made the record)."""
+    `records.rule_file`), as `load` does (`include` as it takes it); but a file that does
+    not parse as rules is not quoted: the one naming it is untrusted, and a text that is
+    not rules may be anything (a line of a host's file in a syntax error would show it to
+    whoever made the record)."""
     with collector_paused():
         try:
             file, text = parse_file(path)
@@ -110,7 +122,8 @@ def load_named(path: str | Path, by: str, overrides: dict[str, Any] | None = Non
                 f"error{'s' if errors > 1 else ''}, the first at line {first.span.line})",
                 Span(file=str(path), line=0, column=0, end_line=0, end_column=0),
                 hint=f"to see them: rulesdsl check {path}")]) from None
-        return _build(merge(file, text, str(path)), overrides)
+        return _build(merge(file, text, str(path), include=include), overrides,
+                      include=include)
 
 
 @contextmanager
@@ -135,11 +148,11 @@ def lasting(freeze: bool = False) -> Iterator[None]:
 
 def build(resolved: Resolved, overrides: dict[str, Any] | None = None,
           coverage: bool = False, backend: Backend = PLAIN,
-          options: Options = DEFAULT) -> Rules:
+          options: Options = DEFAULT, include: Iterable[str | Path] = ()) -> Rules:
     """A file resolved already (and perhaps added to: `simulate --stat`), checked and
-    compiled, or a RulesError."""
+    compiled, or a RulesError; `include`: the folders it was resolved with."""
     with collector_paused():
-        return _build(resolved, overrides, coverage, backend, options)
+        return _build(resolved, overrides, coverage, backend, options, include)
 
 
 def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None = None,
@@ -149,8 +162,8 @@ def load_text(text: str, path: str = "<input>", overrides: dict[str, Any] | None
     the folder of `path` and below, and the folders in `include`."""
     with collector_paused():
         return _build(merge(parse(text, path), text, path, include=include), overrides,
-                      backend=backend, options=options)
+                      backend=backend, options=options, include=include)
 
 
-__all__ = ["Analysis", "build", "collector_paused", "lasting", "load", "load_named", "load_text",
-           "named_path", "native_backend"]
+__all__ = ["Analysis", "build", "collector_paused", "folders", "lasting", "load", "load_named",
+           "load_text", "named_path", "native_backend"]

@@ -89,7 +89,7 @@ def report_failure(rules: Rules, path: str, players: int, failed: Failed,
     d.notes.append(where(rules, path, record))
     if records is not None:
         written = write_record(record, records)
-        d.notes.append(replay_note(written, record))
+        d.notes.append(replay_note(written, record, rules.include))
     return RulesError([d], rules.sources)
 
 
@@ -100,7 +100,7 @@ def where(rules: Rules, path: str, record: Record) -> str:
     from ..interpreter.records import start, step
 
     try:
-        counted = load(path, rules.settings or None, coverage=True)
+        counted = load(path, rules.settings or None, coverage=True, include=rules.include)
         game = start(record, counted)
     except RulesError:
         return "in the setup, before the first decision"

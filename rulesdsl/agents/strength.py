@@ -118,12 +118,13 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def play_one(job: tuple[str, dict[str, Any] | None, int, int, int, str, str]) -> Game1:
+def play_one(job: tuple[str, dict[str, Any] | None, tuple[str, ...], int, int, int, str, str]
+             ) -> Game1:
     """One game: `agent` at seat `me`, `against` at every other seat."""
     from ..loader import load
 
-    path, settings, players, seed, me, agent, against = job
-    rules = load(path, settings or None)
+    path, settings, include, players, seed, me, agent, against = job
+    rules = load(path, settings or None, include=include)
     return play_game(rules, players, seed, me, agent, against)
 
 
@@ -174,29 +175,29 @@ def pairs(agents: Sequence[str], players: int) -> list[tuple[str, str]]:
 def ladder(path: str, agents: Sequence[str], players: int | None, games: int,
            seed: int = 1, workers: int = 1, settings: dict[str, Any] | None = None,
            progress: Callable[[Pairing], None] | None = None,
-           rules: Rules | None = None) -> Ladder:
+           rules: Rules | None = None, include: Sequence[str] = ()) -> Ladder:
     """Play the round robin among `agents` (spec texts or preset names, checked here
-    before any game) on the rule file `path` with `settings` (`rules`: the rules already
-    loaded so)."""
+    before any game) on the rule file `path` with `settings`, reaching the folders
+    `include` beyond its own (`rules`: the rules already loaded so)."""
     names = [str(spec) for text in agents for spec in parse_agents(text)]
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a round robin needs at least two different agents")
     if rules is None:
         from ..loader import load
 
-        rules = load(path, settings or None)
+        rules = load(path, settings or None, include=include)
     players = rules.check_players(players)
     if games < 1 or workers < 1:
         raise ValueError("games and workers must be at least 1")
     plan = pairs(names, players)
-    jobs = [(path, settings, players, seed + k, k % players, a, b)
+    jobs = [(path, settings, rules.include, players, seed + k, k % players, a, b)
             for a, b in plan for k in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             done = list(_gather(pool.map(play_one, jobs, chunksize=1), plan, games,
                                 progress))
     else:
-        done = list(_gather((play_game(rules, *job[2:]) for job in jobs), plan, games,
+        done = list(_gather((play_game(rules, *job[3:]) for job in jobs), plan, games,
                             progress))
     return _rate(path, players, games, names, done)
 

@@ -1,7 +1,7 @@
 """The commands of the analysis: `simulate`, `report` and `export`, from parsed arguments
 to what they print.
 
-Stage: analysis (the command line's side of it; rulesdsl/cli.py declares the arguments).
+Stage: analysis (the command line's side of it; rulesdsl/cli/arguments.py declares the arguments).
 """
 
 from __future__ import annotations

@@ -63,4 +63,4 @@ def load_with_stats(path: str | Path, settings: dict[str, Any] | None,
         resolved.file = resolved.file.model_copy(update={"items": [*resolved.file.items,
                                                                     *extra]})
         resolved.sources[SOURCE] = source
-    return build(resolved, settings, coverage, backend)
+    return build(resolved, settings, coverage, backend, include=include)

@@ -7,6 +7,11 @@ records and saves are untrusted: they must not make the tool read, or quote, the
 other files, nor read a device, a pipe or a file without end. A file named by a file is
 found by `locate` (its folder tree, the folders the user includes) and every file, named
 by the user or by a file, is read by `read_text` (a regular file under its size cap).
+
+The folders the user includes (`--include DIR`) are an argument, passed from the command
+line down to `locate` by every call between (load, check_file, resolve, the data files, the
+rule file of a record): never a setting of the process, so two loads in one process, each
+with its own folders, never reach each other's.
 """
 
 from __future__ import annotations
@@ -19,23 +24,14 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..limits import MAX_RULE_BYTES
 
-# folders a rule file may reach beyond its own, given by the user (`--include DIR`); worker
-# processes forked by `simulate` inherit them
-_included: tuple[Path, ...] = ()
-
-
-def include(folders: Iterable[str | Path]) -> None:
-    """Let `extends` (and data files) reach into these folders too, for this process."""
-    global _included
-    _included = tuple(Path(f).resolve() for f in folders)
-
 
 def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span | None,
            what: str = "base", extra: Iterable[str | Path] = (),
            by: str = "a rule file") -> Path:
     """The file a file names (`extends "..."`, a data file, the rule file of a record):
     relative to the naming file, it must lie in that file's folder or below it, or in a
-    folder the user included, and end with one of `suffixes`. The naming file (`by`) is
+    folder the user included (`extra`, the `--include` folders), and end with one of
+    `suffixes`. The naming file (`by`) is
     untrusted: it must not make the tool read, or quote, the host's other files."""
     written = Path(name)
     target = written if written.is_absolute() else Path(here).parent / written
@@ -43,7 +39,7 @@ def locate(here: str, name: str, suffixes: tuple[str, ...], span: Span | None,
         real = target.resolve()  # links followed: the place the file really is
     except (OSError, ValueError) as err:  # a null character in the name, say
         raise _unreadable(what, name, span, err) from None
-    roots = (Path(here).resolve().parent, *_included, *(Path(f).resolve() for f in extra))
+    roots = (Path(here).resolve().parent, *(Path(f).resolve() for f in extra))
     if not any(real == root or root in real.parents for root in roots):
         raise RulesError([Diagnostic(
             "V007", f"the {what} file {name} lies outside the folder of "

@@ -33,7 +33,10 @@ class StringError(Exception):
 
 
 class AstBuilder(Transformer):
-    """Builds AST nodes bottom-up. `parse_expr` parses the `{...}` holes of strings."""
+    """Builds AST nodes bottom-up, a method per rule of the grammar: here the rules that
+    do more than hand their children to a node (strings decoded, names and their places
+    kept, optional parts defaulted); the others are made from the tables NODES and
+    PASSED below. `parse_expr` parses the `{...}` holes of strings."""
 
     def __init__(self, path: str, parse_expr: Callable[[str, int, int], Any],
                  at: tuple[int, int] | None = None):
@@ -140,10 +143,6 @@ class AstBuilder(Transformer):
         return A.Extends.make(span=self.span(meta), path=self.plain(c[0]), game=True)
 
     @v_args(meta=True)
-    def replace_decl(self, meta: Any, c: list) -> A.Replace:
-        return A.Replace.make(span=self.span(meta), decl=c[0])
-
-    @v_args(meta=True)
     def remove_decl(self, meta: Any, c: list) -> A.Remove:
         name = c[1]
         if isinstance(name, Token) and name.type == "STRING":
@@ -173,9 +172,6 @@ class AstBuilder(Transformer):
     def const_decl(self, meta: Any, c: list) -> A.ConstDecl:
         return A.ConstDecl.make(span=self.span(meta), name=str(c[0]), value=c[1],
                                 name_span=self.tok_span(c[0]))
-
-    def bounds(self, c: list) -> tuple:
-        return (c[0], c[1])
 
     @v_args(meta=True)
     def setting_decl(self, meta: Any, c: list) -> A.SettingDecl:
@@ -215,18 +211,12 @@ class AstBuilder(Transformer):
         return A.StatDecl.make(span=self.span(meta), name=str(name), var=str(var), value=value,
                                name_span=self.tok_span(name))
 
-    def holding(self, c: list) -> Token:
-        return c[0]
-
     @v_args(meta=True)
     def square_board(self, meta: Any, c: list) -> A.BoardDecl:
         adjacency = str(c[3]) if c[3] is not None else "orthogonal"
         return A.BoardDecl.make(span=self.span(meta), name=str(c[0]), width=_size(c[1]),
                                 height=_size(c[2]), adjacency=adjacency, holding=_text(c[4]),
                                 name_span=self.tok_span(c[0]), refs=self.refs(c[1], c[2], c[4]))
-
-    def size(self, c: list) -> Token:
-        return c[0]
 
     @v_args(meta=True)
     def hexagon_board(self, meta: Any, c: list) -> A.BoardDecl:
@@ -275,10 +265,6 @@ class AstBuilder(Transformer):
                                field_spans=[self.tok_span(f) for f in fields], defaults=defaults)
 
     @v_args(meta=True)
-    def each_value(self, meta: Any, c: list) -> A.Each:
-        return A.Each.make(span=self.span(meta), items=c[0])
-
-    @v_args(meta=True)
     def data_source(self, meta: Any, c: list) -> A.DataSource:
         count = _size(c[0]) if c[0] is not None else 1
         first, *also = c[1:]
@@ -304,9 +290,6 @@ class AstBuilder(Transformer):
                                field_spans=[self.tok_span(f) for f in fields], source=c[-1],
                                defaults=defaults)
 
-    def kind_field(self, c: list) -> tuple[Token, A.Expr | None]:
-        return c[0], c[1]
-
     @v_args(meta=True)
     def zone_decl(self, meta: Any, c: list) -> A.ZoneDecl:
         return A.ZoneDecl.make(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
@@ -318,14 +301,6 @@ class AstBuilder(Transformer):
     def trigger_decl(self, meta: Any, c: list) -> A.TriggerDecl:
         return A.TriggerDecl.make(span=self.span(meta), var=str(c[0]), domain=c[1], where=c[2],
                                   body=c[3], name_span=self.tok_span(c[0]))
-
-    @v_args(meta=True)
-    def shuffle_stmt(self, meta: Any, c: list) -> A.Shuffle:
-        return A.Shuffle.make(span=self.span(meta), zone=c[0])
-
-    @v_args(meta=True)
-    def move_stmt(self, meta: Any, c: list) -> A.Move:
-        return A.Move.make(span=self.span(meta), item=c[0], source=c[1], dest=c[2])
 
     @v_args(meta=True)
     def enum_value(self, meta: Any, c: list) -> A.EnumValue:
@@ -363,37 +338,6 @@ class AstBuilder(Transformer):
                              name=str(name) if name is not None else None, edits=c[2:],
                              refs=self.refs(c[1]))
 
-    def _hook(self, meta: Any, place: str, anchor: Any, body: Any) -> A.Hook:
-        return A.Hook.make(span=self.span(meta), place=place, anchor=anchor,
-                           body=body if isinstance(body, list) else [body])
-
-    @v_args(meta=True)
-    def at_start(self, meta: Any, c: list) -> A.Hook:
-        return self._hook(meta, "start", None, c[0])
-
-    @v_args(meta=True)
-    def at_end(self, meta: Any, c: list) -> A.Hook:
-        return self._hook(meta, "end", None, c[0])
-
-    @v_args(meta=True)
-    def instead_of(self, meta: Any, c: list) -> A.Hook:
-        return self._hook(meta, "instead", c[0], c[1])
-
-    @v_args(meta=True)
-    def before_stmt(self, meta: Any, c: list) -> A.Hook:
-        return self._hook(meta, "before", c[0], c[1])
-
-    @v_args(meta=True)
-    def after_stmt(self, meta: Any, c: list) -> A.Hook:
-        return self._hook(meta, "after", c[0], c[1])
-
-    @v_args(meta=True)
-    def replace_value(self, meta: Any, c: list) -> A.ValueEdit:
-        return A.ValueEdit.make(span=self.span(meta), old=c[0], new=c[1])
-
-    def one_line(self, c: list) -> list:
-        return [c[0]]
-
     @v_args(meta=True)
     def option_edit(self, meta: Any, c: list) -> A.OptionEdit:
         label = self.string(c[1]) if c[1] is not None else None
@@ -410,10 +354,6 @@ class AstBuilder(Transformer):
     def remove_option(self, meta: Any, c: list) -> A.OptionEdit:
         return A.OptionEdit.make(span=self.span(meta), id=str(c[0]), action="remove",
                                  name_span=self.tok_span(c[0]))
-
-    @v_args(meta=True)
-    def display_decl(self, meta: Any, c: list) -> A.DisplayDecl:
-        return A.DisplayDecl.make(span=self.span(meta), items=c)
 
     def _display(self, meta: Any, what: str, names: list, **extra: Any) -> A.DisplayItem:
         return A.DisplayItem.make(span=self.span(meta), what=what, names=self.refs(*names), **extra)
@@ -477,14 +417,6 @@ class AstBuilder(Transformer):
                                param_spans=[self.tok_span(p) for p in params])
 
     @v_args(meta=True)
-    def setup_decl(self, meta: Any, c: list) -> A.SetupDecl:
-        return A.SetupDecl.make(span=self.span(meta), body=c[0])
-
-    @v_args(meta=True)
-    def play_decl(self, meta: Any, c: list) -> A.PlayDecl:
-        return A.PlayDecl.make(span=self.span(meta), body=c[0])
-
-    @v_args(meta=True)
     def rank_decl(self, meta: Any, c: list) -> A.RankDecl:
         return A.RankDecl.make(span=self.span(meta), var=str(c[1]), keys=c[2:],
                                team=c[0] is not None,
@@ -523,9 +455,6 @@ class AstBuilder(Transformer):
 
     # ---- statements ----------------------------------------------------------------
 
-    def block(self, c: list) -> list:
-        return list(c)
-
     @v_args(meta=True)
     def let_stmt(self, meta: Any, c: list) -> A.Let:
         return A.Let.make(span=self.span(meta), name=str(c[0]), value=c[1],
@@ -545,64 +474,8 @@ class AstBuilder(Transformer):
         return A.Target.make(span=self.span(meta), name=str(c[0]), of=c[1])
 
     @v_args(meta=True)
-    def set_stmt(self, meta: Any, c: list) -> A.Set:
-        return A.Set.make(span=self.span(meta), target=c[0], value=c[1])
-
-    @v_args(meta=True)
-    def add_stmt(self, meta: Any, c: list) -> A.Add:
-        return A.Add.make(span=self.span(meta), amount=c[0], target=c[1])
-
-    @v_args(meta=True)
-    def subtract_stmt(self, meta: Any, c: list) -> A.Add:
-        return A.Add.make(span=self.span(meta), amount=c[0], target=c[1], negate=True)
-
-    @v_args(meta=True)
-    def place_stmt(self, meta: Any, c: list) -> A.Place:
-        return A.Place.make(span=self.span(meta), piece=c[0], cell=c[1], turn=c[2])
-
-    @v_args(meta=True)
-    def clear_stmt(self, meta: Any, c: list) -> A.Clear:
-        return A.Clear.make(span=self.span(meta), cell=c[0])
-
-    @v_args(meta=True)
-    def roll_stmt(self, meta: Any, c: list) -> A.Roll:
-        return A.Roll.make(span=self.span(meta), dice=c[0])
-
-    @v_args(meta=True)
-    def win_stmt(self, meta: Any, c: list) -> A.Win:
-        return A.Win.make(span=self.span(meta), player=c[0])
-
-    @v_args(meta=True)
-    def draw_stmt(self, meta: Any, c: list) -> A.Draw:
-        return A.Draw.make(span=self.span(meta))
-
-    @v_args(meta=True)
-    def end_game_stmt(self, meta: Any, c: list) -> A.EndGame:
-        return A.EndGame.make(span=self.span(meta))
-
-    @v_args(meta=True)
-    def end_turn_stmt(self, meta: Any, c: list) -> A.EndTurn:
-        return A.EndTurn.make(span=self.span(meta))
-
-    @v_args(meta=True)
-    def next_turn_stmt(self, meta: Any, c: list) -> A.NextTurn:
-        return A.NextTurn.make(span=self.span(meta), player=c[0])
-
-    @v_args(meta=True)
-    def break_stmt(self, meta: Any, c: list) -> A.Break:
-        return A.Break.make(span=self.span(meta))
-
-    @v_args(meta=True)
     def say_stmt(self, meta: Any, c: list) -> A.Say:
         return A.Say.make(span=self.span(meta), text=self.string(c[0]), to=c[1])
-
-    @v_args(meta=True)
-    def expect_stmt(self, meta: Any, c: list) -> A.Expect:
-        return A.Expect.make(span=self.span(meta), cond=c[0])
-
-    @v_args(meta=True)
-    def pass_stmt(self, meta: Any, c: list) -> A.Pass:
-        return A.Pass.make(span=self.span(meta))
 
     @v_args(meta=True)
     def call_stmt(self, meta: Any, c: list) -> A.CallRule:
@@ -631,12 +504,6 @@ class AstBuilder(Transformer):
         return A.Replay.make(span=self.span(meta), choices=[self.plain(t) for t in toks],
                              choice_spans=[self.tok_span(t) for t in toks])
 
-    def elif_clause(self, c: list) -> tuple:
-        return (c[0], c[1])
-
-    def else_clause(self, c: list) -> list:
-        return c[0]
-
     @v_args(meta=True)
     def if_stmt(self, meta: Any, c: list) -> A.If:
         branches = [(c[0], c[1])]
@@ -655,30 +522,16 @@ class AstBuilder(Transformer):
                               name_span=self.tok_span(c[0]))
 
     @v_args(meta=True)
-    def repeat_stmt(self, meta: Any, c: list) -> A.Repeat:
-        return A.Repeat.make(span=self.span(meta), count=c[0], body=c[1])
-
-    @v_args(meta=True)
-    def while_stmt(self, meta: Any, c: list) -> A.While:
-        return A.While.make(span=self.span(meta), cond=c[0], body=c[1])
-
-    @v_args(meta=True)
     def turns_stmt(self, meta: Any, c: list) -> A.Turns:
         return A.Turns.make(span=self.span(meta), start=c[0], direction=c[1],
                             at_once=c[2] is not None,
                             rounds=c[3], body=c[-1])
-
-    def going(self, c: list) -> Any:
-        return c[0]
 
     @v_args(meta=True)
     def secret_stmt(self, meta: Any, c: list) -> A.SecretStep:
         name, seats, body, reveal = [x for x in c if not _secret_word(x)]
         return A.SecretStep.make(span=self.span(meta), var=str(name), seats=seats, body=body,
                                  reveal=reveal, name_span=self.tok_span(name))
-
-    def reveal_clause(self, c: list) -> list:
-        return c[0]
 
     @v_args(meta=True)
     def accept_answer(self, meta: Any, c: list) -> A.Answer:
@@ -707,9 +560,6 @@ class AstBuilder(Transformer):
                                     ids=[self.plain(t) for t in toks],
                                     id_spans=[self.tok_span(t) for t in toks])
 
-    def by(self, c: list) -> Any:
-        return c[0]
-
     def label(self, c: list) -> A.StrLit:
         return self.string(c[0])
 
@@ -735,85 +585,25 @@ class AstBuilder(Transformer):
         return A.MenuOption.make(span=self.span(meta), id=str(c[0]), label=label, cond=c[2],
                                  body=c[3], name_span=self.tok_span(c[0]))
 
-    @v_args(meta=True)
-    def choose_menu_stmt(self, meta: Any, c: list) -> A.ChooseMenu:
-        return A.ChooseMenu.make(span=self.span(meta), by=c[0], options=c[1:])
-
     # ---- expressions ---------------------------------------------------------------
-
-    @v_args(meta=True)
-    def cond_expr(self, meta: Any, c: list) -> A.Cond:
-        return A.Cond.make(span=self.span(meta), test=c[0], then=c[1], otherwise=c[2])
-
-    @v_args(meta=True)
-    def or_op(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary.make(span=self.span(meta), op="or", left=c[0], right=c[1])
-
-    @v_args(meta=True)
-    def and_op(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary.make(span=self.span(meta), op="and", left=c[0], right=c[1])
-
-    @v_args(meta=True)
-    def not_op(self, meta: Any, c: list) -> A.Unary:
-        return A.Unary.make(span=self.span(meta), op="not", operand=c[0])
 
     @v_args(meta=True)
     def compare(self, meta: Any, c: list) -> A.Binary:
         return A.Binary.make(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
 
     @v_args(meta=True)
-    def member(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary.make(span=self.span(meta), op="in", left=c[0], right=c[1])
-
-    @v_args(meta=True)
-    def not_member(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary.make(span=self.span(meta), op="not in", left=c[0], right=c[1])
-
-    @v_args(meta=True)
-    def is_empty(self, meta: Any, c: list) -> A.IsEmpty:
-        return A.IsEmpty.make(span=self.span(meta), operand=c[0], negated=False)
-
-    @v_args(meta=True)
-    def is_not_empty(self, meta: Any, c: list) -> A.IsEmpty:
-        return A.IsEmpty.make(span=self.span(meta), operand=c[0], negated=True)
-
-    @v_args(meta=True)
-    def range_expr(self, meta: Any, c: list) -> A.Binary:
-        return A.Binary.make(span=self.span(meta), op="..", left=c[0], right=c[1])
-
-    @v_args(meta=True)
     def binop(self, meta: Any, c: list) -> A.Binary:
         return A.Binary.make(span=self.span(meta), op=str(c[1]), left=c[0], right=c[2])
 
     @v_args(meta=True)
-    def neg(self, meta: Any, c: list) -> A.Unary:
-        return A.Unary.make(span=self.span(meta), op="-", operand=c[0])
-
-    @v_args(meta=True)
     def of_expr(self, meta: Any, c: list) -> A.Of:
         return A.Of.make(span=self.span(meta), attr=str(c[0]), obj=c[1])
-
-    @v_args(meta=True)
-    def index(self, meta: Any, c: list) -> A.Index:
-        return A.Index.make(span=self.span(meta), obj=c[0], index=c[1])
 
     def int_lit(self, c: list) -> A.IntLit:
         return A.IntLit.make(span=self.tok_span(c[0]), value=_int(c[0]))
 
     def str_lit(self, c: list) -> A.StrLit:
         return self.string(c[0])
-
-    @v_args(meta=True)
-    def true_lit(self, meta: Any, c: list) -> A.BoolLit:
-        return A.BoolLit.make(span=self.span(meta), value=True)
-
-    @v_args(meta=True)
-    def false_lit(self, meta: Any, c: list) -> A.BoolLit:
-        return A.BoolLit.make(span=self.span(meta), value=False)
-
-    @v_args(meta=True)
-    def none_lit(self, meta: Any, c: list) -> A.NoneLit:
-        return A.NoneLit.make(span=self.span(meta))
 
     @v_args(meta=True)
     def player_lit(self, meta: Any, c: list) -> A.PlayerLit:
@@ -853,12 +643,6 @@ class AstBuilder(Transformer):
                 name_span=self.tok_span(var))])
         return made
 
-    def comp_for(self, c: list) -> tuple:
-        return tuple(c)
-
-    def args(self, c: list) -> list:
-        return list(c)
-
     @v_args(meta=True)
     def sort(self, meta: Any, c: list) -> A.Expr:
         _, items, where, key = c
@@ -883,6 +667,106 @@ class AstBuilder(Transformer):
     def aggregate(self, meta: Any, c: list) -> A.Aggregate:
         return A.Aggregate.make(span=self.span(meta), kind=str(c[0]), expr=c[1], var=str(c[2]),
                                 domain=c[3], where=c[4], name_span=self.tok_span(c[2]))
+
+
+# ---- the rules that only hand their children to a node ---------------------------------
+
+# rule -> (the node it makes, the field each child fills in turn, a last "*field" taking
+# every child left, and the fields of a constant value): each makes a method of AstBuilder
+# (`_node_method`), as lark's `ast_utils.create_transformer` makes one per AST class.
+NODES: dict[str, tuple[type[A.Node], tuple[str, ...], dict[str, Any]]] = {
+    "replace_decl": (A.Replace, ("decl",), {}),
+    "each_value": (A.Each, ("items",), {}),
+    "replace_value": (A.ValueEdit, ("old", "new"), {}),
+    "display_decl": (A.DisplayDecl, ("*items",), {}),
+    "setup_decl": (A.SetupDecl, ("body",), {}),
+    "play_decl": (A.PlayDecl, ("body",), {}),
+    # statements
+    "shuffle_stmt": (A.Shuffle, ("zone",), {}),
+    "move_stmt": (A.Move, ("item", "source", "dest"), {}),
+    "set_stmt": (A.Set, ("target", "value"), {}),
+    "add_stmt": (A.Add, ("amount", "target"), {}),
+    "subtract_stmt": (A.Add, ("amount", "target"), {"negate": True}),
+    "place_stmt": (A.Place, ("piece", "cell", "turn"), {}),
+    "clear_stmt": (A.Clear, ("cell",), {}),
+    "roll_stmt": (A.Roll, ("dice",), {}),
+    "win_stmt": (A.Win, ("player",), {}),
+    "draw_stmt": (A.Draw, (), {}),
+    "end_game_stmt": (A.EndGame, (), {}),
+    "end_turn_stmt": (A.EndTurn, (), {}),
+    "next_turn_stmt": (A.NextTurn, ("player",), {}),
+    "break_stmt": (A.Break, (), {}),
+    "expect_stmt": (A.Expect, ("cond",), {}),
+    "pass_stmt": (A.Pass, (), {}),
+    "repeat_stmt": (A.Repeat, ("count", "body"), {}),
+    "while_stmt": (A.While, ("cond", "body"), {}),
+    "choose_menu_stmt": (A.ChooseMenu, ("by", "*options"), {}),
+    # expressions
+    "cond_expr": (A.Cond, ("test", "then", "otherwise"), {}),
+    "or_op": (A.Binary, ("left", "right"), {"op": "or"}),
+    "and_op": (A.Binary, ("left", "right"), {"op": "and"}),
+    "member": (A.Binary, ("left", "right"), {"op": "in"}),
+    "not_member": (A.Binary, ("left", "right"), {"op": "not in"}),
+    "range_expr": (A.Binary, ("left", "right"), {"op": ".."}),
+    "not_op": (A.Unary, ("operand",), {"op": "not"}),
+    "neg": (A.Unary, ("operand",), {"op": "-"}),
+    "is_empty": (A.IsEmpty, ("operand",), {"negated": False}),
+    "is_not_empty": (A.IsEmpty, ("operand",), {"negated": True}),
+    "index": (A.Index, ("obj", "index"), {}),
+    "true_lit": (A.BoolLit, (), {"value": True}),
+    "false_lit": (A.BoolLit, (), {"value": False}),
+    "none_lit": (A.NoneLit, (), {}),
+}
+
+
+# rules that make no node: they hand what they hold to the rule above them (the first
+# child, the first two, all of them)
+PASSED: dict[str, Callable[[AstBuilder, list], Any]] = {
+    **dict.fromkeys(("holding", "size", "going", "by", "reveal_clause", "else_clause"),
+                    lambda self, c: c[0]),
+    **dict.fromkeys(("bounds", "kind_field", "elif_clause"), lambda self, c: (c[0], c[1])),
+    **dict.fromkeys(("block", "args"), lambda self, c: list(c)),
+    "one_line": lambda self, c: [c[0]],
+    "comp_for": lambda self, c: tuple(c),
+}
+
+# the hooks of a variant: rule -> where the hook's body goes
+HOOKS = {"at_start": "start", "at_end": "end", "instead_of": "instead",
+         "before_stmt": "before", "after_stmt": "after"}
+
+
+def _node_method(cls: type[A.Node], fields: tuple[str, ...], constant: dict[str, Any]) -> Any:
+    """The method of a rule of NODES: its node, placed where the rule's text is."""
+    rest = fields[-1][1:] if fields and fields[-1].startswith("*") else None
+    named = fields[:-1] if rest else fields
+
+    def build(self: AstBuilder, meta: Any, c: list) -> A.Node:
+        values = dict(zip(named, c))
+        if rest:
+            values[rest] = c[len(named):]
+        return cls.make(span=self.span(meta), **values, **constant)
+
+    return v_args(meta=True)(build)
+
+
+def _hook_method(place: str) -> Any:
+    """The method of a rule of HOOKS: at the start or end of the game, or before, after or
+    instead of a statement (the anchor, the first child)."""
+
+    def build(self: AstBuilder, meta: Any, c: list) -> A.Hook:
+        anchor, body = (c[0] if len(c) > 1 else None), c[-1]
+        return A.Hook.make(span=self.span(meta), place=place, anchor=anchor,
+                           body=body if isinstance(body, list) else [body])
+
+    return v_args(meta=True)(build)
+
+
+for _rule, (_cls, _fields, _constant) in NODES.items():
+    setattr(AstBuilder, _rule, _node_method(_cls, _fields, _constant))
+for _rule, _method in PASSED.items():
+    setattr(AstBuilder, _rule, _method)
+for _rule, _place in HOOKS.items():
+    setattr(AstBuilder, _rule, _hook_method(_place))
 
 
 def _secret_word(x: Any) -> bool:

@@ -34,9 +34,10 @@ class Rules(Shapes):
     """A checked and compiled rule file (what it declares: `Shapes`)."""
 
     def __init__(self, program: Program, sources: dict[str, str],
-                 settings: dict[str, Any] | None = None):
+                 settings: dict[str, Any] | None = None, include: tuple[str, ...] = ()):
         self.program = program
         self.declared = program.declared
+        self.include = include  # the folders it was loaded with, beyond its own (loader.py)
         # the checker's whole analysis, for the tools above check (see Program.analysis)
         self.analysis: Any = program.analysis
         self.sources = sources

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -63,16 +64,18 @@ def write_record(record: Record, directory: str | Path) -> Path | str:
     return target
 
 
-def rule_file(record: Record, where: str | Path) -> Path:
+def rule_file(record: Record, where: str | Path, include: Iterable[str | Path] = ()
+              ) -> Path:
     """The rule file a record (read from `where`) names, found as `extends` finds a base
     (paths.locate): relative to the record's folder, a `.rules` file in that folder or below
-    it or in a folder the user included; else the file of that name beside the record (a
+    it or in a folder the user included (`include`); else the file of that name beside the record (a
     record moved with its rule file). A record is untrusted: it must not make the tool read
     the host's other files. V007 or E000 (without the file's text) otherwise."""
     first: RulesError | None = None
     for name in dict.fromkeys((record.file, Path(record.file).name)):
         try:
-            found = locate(str(where), name, (".rules",), None, what="rule", by="a record")
+            found = locate(str(where), name, (".rules",), None, what="rule", by="a record",
+                           extra=include)
         except RulesError as err:
             first = first or err
             continue
@@ -87,14 +90,15 @@ def rule_file(record: Record, where: str | Path) -> Path:
                                  f"names it; looked in the record's folder)", hint=hint)])
 
 
-def replay_note(written: Path | str, record: Record) -> str:
+def replay_note(written: Path | str, record: Record, include: Iterable[str | Path] = ()
+                ) -> str:
     """The command that replays a record just written (or why it was not written): with
     `--rules` when the record's own folder does not hold its rule file."""
     if not isinstance(written, Path):
         return written
     command = f"replay it with: rulesdsl replay {written}"
     try:
-        rule_file(record, written)
+        rule_file(record, written, include)
     except RulesError:
         return f"{command} --rules {record.file}"
     return command

@@ -53,6 +53,7 @@ class Options:
     coverage: bool = True      # report what never ran, and seats that never won
     settings: dict[str, Any] | None = None
     native: bool = False       # the rules compiled with Cython (compile/native.py)
+    include: tuple[str, ...] = ()  # folders the file may read beyond its own (--include)
 
     def backend(self) -> Backend:
         return native_backend() if self.native else PLAIN
@@ -168,7 +169,8 @@ def validate_file(path: str, options: Options | None = None) -> Report:
     start = time.perf_counter()
     report = Report(path)
     try:
-        rules = load(path, options.settings, coverage=True, backend=options.backend())
+        rules = load(path, options.settings, coverage=True, backend=options.backend(),
+                     include=options.include)
     except RulesError as err:
         report.diagnostics, report.sources = err.diagnostics, err.sources
         return report
@@ -322,7 +324,8 @@ def _other_settings(rules: Rules, path: str, counts: list[Count], options: Optio
         for value in _other_values(rules, name):
             overrides = {**(options.settings or {}), name: value}
             try:
-                other = load(path, overrides, coverage=True, backend=options.backend())
+                other = load(path, overrides, coverage=True, backend=options.backend(),
+                             include=options.include)
             except RulesError:
                 continue
             for count in counts:

@@ -43,7 +43,7 @@ def check(path: str | Path, run_examples: bool = True,
         except RulesError as err:
             return Checked(err.diagnostics, err.sources)
         try:
-            rules = build(resolved, overrides)
+            rules = build(resolved, overrides, include=include)
         except RulesError as err:
             return Checked(err.diagnostics, resolved.sources)
     diags = _examine(rules, run_examples, str(path), play, records)

@@ -141,7 +141,7 @@ def _record_note(rules: Rules, path: str, d: Diagnostic, players: int, seed: int
         return
     record = make_record(rules, path, players, seed, steps, agents,
                          chance=chance)  # type: ignore[arg-type]
-    d.notes.append(replay_note(write_record(record, records), record))
+    d.notes.append(replay_note(write_record(record, records), record, rules.include))
 
 
 def endless(rules: Rules, path: str, games: list[Played], total: int, budget: int,
