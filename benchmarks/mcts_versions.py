@@ -4,8 +4,11 @@ Issue 37 asks for the new MCTS to score at least 60% against the version on main
 equal thinking time. The old version is taken from git (`git show REF:rulesdsl/agents/
 mcts.py`) and loaded as a temporary module inside this script only (it shares this
 checkout's engine and search helpers, `rulesdsl/agents/search.py`, so what differs is the
-agent's code and parameters). Both bots get the same clock time a decision (`--time`) and
-a budget of simulations too large to reach first; the thinking time each took is reported.
+agent's code and parameters). Both bots get the same thinking time a decision (`--time`)
+and a budget of simulations too large to reach first; the thinking time each took is
+reported. The time is CPU time of the process (`--clock cpu`, the default: on a machine
+shared with other work the wall clock would give each bot what the others left it) or
+the wall clock (`--clock wall`, what a person waiting for a bot sees).
 
 Paired seeds: seed s is played once with the new bot in each seat (the old one in every
 other seat), from the same deal; the score of a seed is the mean over its seatings of the
@@ -13,12 +16,14 @@ new bot's share of first places (1 alone, 1/k shared by k), so chance is 1/playe
 95% interval is the normal one over the seeds' scores (seeds are independent, seatings
 of one seed are not). A time budget makes the games depend on the machine: the command
 does not give the same games twice, and the load it ran under is reported with it.
+`--out FILE` writes each game as a line of JSON as soon as it is played (in order), and
+`--from FILE` reports the games of such a file: a run stopped early keeps its games.
 
 Usage, from the repository root:
 
     python -m benchmarks.mcts_versions FILE [--players N] [--seeds 50] [--seed 1]
         [--time 0.05] [--new mcts:depth=10,reuse=true] [--old mcts] [--ref main]
-        [--workers 2] [--json]
+        [--workers 2] [--clock cpu] [--out FILE] [--from FILE] [--json]
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from typing import Any
 import rulesdsl
 from benchmarks.stats import Z95
 from rulesdsl import Observation
-from rulesdsl.agents import make_agent, parse_agents
+from rulesdsl.agents import make_agent, parse_agents, search
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_MODULE = "rulesdsl.agents._mcts_of_ref"
@@ -75,9 +80,17 @@ def make_new(spec: str, seed: int, seconds: float) -> Any:
                       seed)
 
 
-def play(job: tuple[str, int, int, int, float, str, str, str]) -> dict[str, Any]:
+class CpuClock:
+    """What the search's budget reads as its clock, to count CPU time instead of wall."""
+
+    perf_counter = staticmethod(time.process_time)
+
+
+def play(job: tuple[str, int, int, int, float, str, str, str, str]) -> dict[str, Any]:
     """One game: the new bot at seat `me`, the old at the others."""
-    path, players, seed, me, seconds, new, old, ref = job
+    path, players, seed, me, seconds, new, old, ref, clock = job
+    if clock == "cpu":
+        search.time = CpuClock  # type: ignore[assignment]  # both versions' Budget
     rules = rulesdsl.load(path)
     game = rules.new_game(players=players, seed=seed)
     bots = [make_new(new, seed * 100 + p, seconds) if p == me else
@@ -104,18 +117,33 @@ def play(job: tuple[str, int, int, int, float, str, str, str]) -> dict[str, Any]
 
 
 def measure(path: str, players: int | None, seeds: int, first: int, seconds: float,
-            new: str, old: str, ref: str, workers: int) -> dict[str, Any]:
+            new: str, old: str, ref: str, workers: int, clock: str,
+            out: str | None) -> dict[str, Any]:
     rules = rulesdsl.load(path)
     players = rules.check_players(players)
     parse_agents(new)
     old_mcts(ref)  # a bad ref stops here, before any game
-    jobs = [(path, players, first + s, me, seconds, new, old, ref)
+    jobs = [(path, players, first + s, me, seconds, new, old, ref, clock)
             for s in range(seeds) for me in range(players)]
     load_before = os.getloadavg()
     start = time.perf_counter()
+    games = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        games = list(pool.map(play, jobs))
+        for game in pool.map(play, jobs):
+            games.append(game)
+            if out is not None:
+                with open(out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(game) + "\n")
     wall = time.perf_counter() - start
+    return summary(path, players, seconds, f"{new}", f"{old} of {ref}", clock, games,
+                   wall, load_before)
+
+
+def summary(path: str, players: int, seconds: float, new: str, old: str, clock: str,
+            games: list[dict[str, Any]], wall: float,
+            load_before: tuple[float, float, float]) -> dict[str, Any]:
+    """The figures from the games played (whole seeds only: every seating of a seed)."""
+    seeds = len(games) // players
     per_seed = [sum(g["score"] for g in games[k * players:(k + 1) * players]) / players
                 for k in range(seeds)]
     mean = sum(per_seed) / seeds
@@ -125,8 +153,8 @@ def measure(path: str, players: int | None, seeds: int, first: int, seconds: flo
     cpu = [sum(g["cpu"][k] for g in games) for k in (0, 1)]
     moves = [sum(g["moves"][k] for g in games) for k in (0, 1)]
     return {
-        "file": path, "players": players, "seeds": seeds, "games": len(games),
-        "time": seconds, "new": new, "old": f"{old} of {ref}",
+        "file": path, "players": players, "seeds": seeds, "games": seeds * players,
+        "time": seconds, "clock": clock, "new": new, "old": old,
         "score": round(mean, 4),
         "interval": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
         "chance": round(1 / players, 4),
@@ -140,7 +168,8 @@ def measure(path: str, players: int | None, seeds: int, first: int, seconds: flo
 def describe(out: dict[str, Any]) -> str:
     low, high = out["interval"]
     new_cpu, old_cpu = out["cpu_per_move"]
-    return (f"{out['file']} ({out['players']} players), {out['time']} s a decision: "
+    return (f"{out['file']} ({out['players']} players), {out['time']} s a decision "
+            f"({out['clock']}): "
             f"{out['new']} against {out['old']}, {out['seeds']} seeds x {out['players']} "
             f"seats: score {out['score']:.3f} (95% interval {low:.3f} to {high:.3f}; "
             f"chance {out['chance']:.3f}); CPU s a decision {new_cpu} new, {old_cpu} old; "
@@ -160,12 +189,25 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--old", default="mcts", help="the old version's mcts and parameters")
     p.add_argument("--ref", default="main", help="the commit of the old version")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    p.add_argument("--out", metavar="FILE", help="each game as a line of JSON, as played")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="report the games of an --out file instead of playing")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     if a.seeds < 1 or a.workers < 1 or a.time <= 0:
         p.error("--seeds and --workers must be at least 1, --time above 0")
-    out = measure(a.file, a.players, a.seeds, a.seed, a.time, a.new, a.old, a.ref,
-                  a.workers)
+    if a.source:
+        with open(a.source, encoding="utf-8") as f:
+            games = [json.loads(line) for line in f if line.strip()]
+        players = rulesdsl.load(a.file).check_players(a.players)
+        if len(games) < players:
+            p.error(f"{a.source} holds no whole seed")
+        out = summary(a.file, players, a.time, a.new, f"{a.old} of {a.ref}", a.clock,
+                      games, 0.0, os.getloadavg())
+    else:
+        out = measure(a.file, a.players, a.seeds, a.seed, a.time, a.new, a.old, a.ref,
+                      a.workers, a.clock, a.out)
     print(json.dumps(out) if a.json else describe(out))
 
 
