@@ -17,13 +17,14 @@ new bot's share of first places (1 alone, 1/k shared by k), so chance is 1/playe
 of one seed are not). A time budget makes the games depend on the machine: the command
 does not give the same games twice, and the load it ran under is reported with it.
 `--out FILE` writes each game as a line of JSON as soon as it is played (in order), and
-`--from FILE` reports the games of such a file: a run stopped early keeps its games.
+`--from FILE ...` reports the games of such files (the seeds played in every seat): a run
+stopped early keeps its games, and runs over other seeds add up.
 
 Usage, from the repository root:
 
     python -m benchmarks.mcts_versions FILE [--players N] [--seeds 50] [--seed 1]
         [--time 0.05] [--new mcts:depth=10,reuse=true] [--old mcts] [--ref main]
-        [--workers 2] [--clock cpu] [--out FILE] [--from FILE] [--json]
+        [--workers 2] [--clock cpu] [--out FILE] [--from FILE ...] [--json]
 """
 
 from __future__ import annotations
@@ -142,10 +143,17 @@ def measure(path: str, players: int | None, seeds: int, first: int, seconds: flo
 def summary(path: str, players: int, seconds: float, new: str, old: str, clock: str,
             games: list[dict[str, Any]], wall: float,
             load_before: tuple[float, float, float]) -> dict[str, Any]:
-    """The figures from the games played (whole seeds only: every seating of a seed)."""
-    seeds = len(games) // players
-    per_seed = [sum(g["score"] for g in games[k * players:(k + 1) * players]) / players
-                for k in range(seeds)]
+    """The figures from the games played (whole seeds only: every seating of a seed, so
+    the games of several runs' files may be put together)."""
+    by_seed: dict[int, dict[int, dict[str, Any]]] = {}
+    for g in games:
+        by_seed.setdefault(g["seed"], {})[g["me"]] = g
+    whole = [seats for seats in by_seed.values() if len(seats) == players]
+    games = [g for seats in whole for g in seats.values()]
+    per_seed = [sum(g["score"] for g in seats.values()) / players for seats in whole]
+    seeds = len(per_seed)
+    if not seeds:
+        raise ValueError("no seed has been played in every seat")
     mean = sum(per_seed) / seeds
     spread = (sum((x - mean) ** 2 for x in per_seed) / (seeds - 1)) ** 0.5 if seeds > 1 \
         else 0.0
@@ -191,18 +199,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     p.add_argument("--out", metavar="FILE", help="each game as a line of JSON, as played")
-    p.add_argument("--from", dest="source", metavar="FILE",
-                   help="report the games of an --out file instead of playing")
+    p.add_argument("--from", dest="source", metavar="FILE", nargs="+",
+                   help="report the games of --out files instead of playing")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     if a.seeds < 1 or a.workers < 1 or a.time <= 0:
         p.error("--seeds and --workers must be at least 1, --time above 0")
     if a.source:
-        with open(a.source, encoding="utf-8") as f:
-            games = [json.loads(line) for line in f if line.strip()]
+        games = []
+        for name in a.source:
+            with open(name, encoding="utf-8") as f:
+                games += [json.loads(line) for line in f if line.strip()]
         players = rulesdsl.load(a.file).check_players(a.players)
-        if len(games) < players:
-            p.error(f"{a.source} holds no whole seed")
+        if not any(sum(g["seed"] == s for g in games) == players for s in
+                   {g["seed"] for g in games}):
+            p.error("no seed was played in every seat")
         out = summary(a.file, players, a.time, a.new, f"{a.old} of {a.ref}", a.clock,
                       games, 0.0, os.getloadavg())
     else:
