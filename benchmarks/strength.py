@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -39,13 +40,15 @@ def play_one(args: tuple) -> dict[str, Any]:
     path, settings, players, seed, me, agent, against = args
     rules = rulesdsl.load(path, settings or None)
     g = play_game(rules, players, seed, me, agent, against)
-    return {"score": g.score, "alone": g.alone, "shared": g.score > 0 and not g.alone,
+    return {"seed": seed, "me": me, "score": g.score, "alone": g.alone,
+            "shared": g.score > 0 and not g.alone,
             "points": g.points, "seconds": g.seconds, "moves": g.decisions,
             "longest": g.longest, "decisions": g.length}
 
 
 def measure(path: str, agent: str, against: str, players: int | None, games: int,
-            seed: int, workers: int, settings: dict[str, Any]) -> dict[str, Any]:
+            seed: int, workers: int, settings: dict[str, Any],
+            out: str | None = None) -> dict[str, Any]:
     rules = rulesdsl.load(path, settings or None)
     players = rules.check_players(players)
     for spec in (agent, against):
@@ -55,10 +58,28 @@ def measure(path: str, agent: str, against: str, players: int | None, games: int
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(play_one, jobs))
+            results = list(_kept(pool.map(play_one, jobs), out))
     else:
-        results = [play_one(job) for job in jobs]
+        results = list(_kept(map(play_one, jobs), out))
     seconds = time.perf_counter() - start
+    return summary(path, agent, against, players, seed, settings, results, seconds)
+
+
+def _kept(results: Iterator[dict[str, Any]], out: str | None) -> Iterator[dict[str, Any]]:
+    """The games as they finish, each written to `out` as a line of JSON at once (so that
+    a run stopped early keeps the games it played: `--from` reads them)."""
+    for r in results:
+        if out is not None:
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(r) + "\n")
+        yield r
+
+
+def summary(path: str, agent: str, against: str, players: int, seed: int,
+            settings: dict[str, Any], results: list[dict[str, Any]],
+            seconds: float) -> dict[str, Any]:
+    """The figures of a pairing from its games' results."""
+    games = len(results)
     mean, low, high = mean_interval([r["score"] for r in results])
     moves = sum(r["moves"] for r in results)
     points = [r["points"] for r in results if r["points"] is not None]
@@ -101,13 +122,26 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="FILE", help="write each game's result to FILE (a line "
+                   "of JSON each) as soon as it is played")
+    p.add_argument("--from", dest="source", metavar="FILE", help="report the games of a "
+                   "--out file instead of playing (a run stopped early: its games so far)")
     args = p.parse_args()
     settings: dict[str, Any] = {}
     for item in args.set:
         name, _, value = item.partition("=")
         settings[name] = int(value) if value.lstrip("-").isdigit() else value
-    out = measure(args.file, args.agent, args.against, args.players, args.games, args.seed,
-                  args.workers, settings)
+    if args.source:
+        with open(args.source, encoding="utf-8") as f:
+            results = [json.loads(line) for line in f if line.strip()]
+        if not results:
+            p.error(f"{args.source} holds no games")
+        players = rulesdsl.load(args.file, settings or None).check_players(args.players)
+        out = summary(args.file, args.agent, args.against, players, args.seed, settings,
+                      results, 0.0)
+    else:
+        out = measure(args.file, args.agent, args.against, args.players, args.games,
+                      args.seed, args.workers, settings, args.out)
     print(json.dumps(out, indent=1) if args.json else describe(out))
 
 

@@ -37,8 +37,10 @@ ISMCTS (`ismcts.py`) searches what the seat may know instead.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import time
 from typing import Any
 
 from ..interpreter.game import Game
@@ -84,10 +86,17 @@ class Node:
 
 
 class Search:
-    """One UCT search of one made-up game, for the seat deciding in it."""
+    """One UCT search of one made-up game, for the seat deciding in it.
+
+    `root` and `scale`: a tree kept from the last move and the margins it had seen
+    (`roots.carry`): its nodes may not fit this made-up game, so every node is checked
+    as the descent reaches it and opened afresh where it does not. `table`: transpositions,
+    the nodes by the key of what the searching seat would see there (`seen_key`), so two
+    lines to one position the seat cannot tell apart share their statistics."""
 
     def __init__(self, world: Game, settings: Settings, rng: random.Random, solve: bool,
-                 widen: float = 0.0):
+                 widen: float = 0.0, root: Node | None = None, scale: Scale | None = None,
+                 table: dict[str, Node] | None = None):
         self.world = world
         self.widen = widen
         self.settings = settings
@@ -95,8 +104,12 @@ class Search:
         self.solve = solve
         self.lam = score_share(settings, world)
         self.has_heuristic = world.heuristic() is not None
-        self.scale = Scale()
-        self.root = Node()
+        self.scale = scale if scale is not None else Scale()
+        self.root = root if root is not None else Node()
+        self.table = table
+        self.viewer = world.decider if world.decider is not None else 0
+        # nodes from elsewhere (a kept tree, another line) are checked against the game
+        self.checked = root is not None or table is not None
 
     def run(self, budget: Budget, sims: int) -> None:
         """Up to `sims` simulations within the budget (fewer once the root is proved)."""
@@ -116,6 +129,9 @@ class Search:
         while not game.over:
             if node.kids is None:
                 self._expand(node, game)
+            elif self.checked and not fits(node, game):
+                node.kids, node.proved = None, None
+                self._expand(node, game)
             assert node.kids is not None
             fresh = False
             if node.seat < 0:
@@ -129,8 +145,8 @@ class Search:
                 game.apply_index(i)
             kid = node.kids[i]
             if kid is None:  # a new node (a new outcome, too) ends the descent
-                kid = node.kids[i] = Node()
-                fresh = True
+                kid, fresh = self._new_node(node.seat, game)
+                node.kids[i] = kid
             path.append(kid)
             node = kid
             if fresh:
@@ -142,6 +158,19 @@ class Search:
         else:
             ret = rollout(game, self.rng, self.settings, self.has_heuristic, self.lam > 0)
         self._backup(path, ret)
+
+    def _new_node(self, mover: int, game: Game) -> tuple[Node, bool]:
+        """The node after a step (`mover`: who took it, -1 chance), and whether it is new:
+        with transpositions, the node of a position the searching seat would see alike
+        after a step of the same mover, where the search has one."""
+        if self.table is None or game.over:
+            return Node(), True
+        key = f"{mover}|{seen_key(game.view(self.viewer))}"
+        kid = self.table.get(key)
+        if kid is not None:
+            return kid, False
+        kid = self.table[key] = Node()
+        return kid, True
 
     def _expand(self, node: Node, game: Game) -> None:
         n = game.num_options()
@@ -302,6 +331,24 @@ class Search:
         return out
 
 
+def fits(node: Node, game: Game) -> bool:
+    """Whether an opened node fits the position the descent is at: the same decider (or
+    a chance step) and as many options (a kept tree's node, or a transposition's)."""
+    kids = node.kids
+    assert kids is not None
+    if game.is_chance:
+        return node.seat == -1 and len(kids) == game.num_options() and \
+            len(node.odds) == len(kids)
+    return node.seat == game.decider and len(kids) == game.num_options()
+
+
+def seen_key(view: dict[str, Any]) -> str:
+    """A position as a seat sees it, as text: its view without the log (a made-up game
+    keeps none), so equal for a real game and a game made up from its observation."""
+    return json.dumps({k: v for k, v in view.items() if k != "log"}, sort_keys=True,
+                      separators=(",", ":"), default=str)
+
+
 def _key(ret: Returns, seat: int) -> tuple[float, float]:
     places, margin = ret
     return places[seat], (margin[seat] if margin is not None else 0.0)
@@ -310,7 +357,7 @@ def _key(ret: Returns, seat: int) -> tuple[float, float]:
 class MCTSAgent:
     """UCT search on a game made up from what the seat sees (MCTS on a sampled state).
 
-    See the module's docstring."""
+    See the module's docstring; tree reuse and root parallelism, `roots.py`."""
 
     name = "mcts"
     PARAMETERS: tuple[Parameter, ...] = SEARCH_PARAMETERS + (
@@ -320,49 +367,55 @@ class MCTSAgent:
         Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
                   "option while it has fewer than widen * sqrt(visits) (0: every option "
                   "at once)", 0),
+        Parameter("reuse", "bool", False, "keep the tree below the option taken for the "
+                  "seat's next decision, where the next observation is in it"),
+        Parameter("transpose", "bool", False, "share a node between lines to positions "
+                  "the seat would see alike (transpositions)"),
+        Parameter("workers", "int", 1, "searches run side by side in as many processes, "
+                  "each with its own made-up game and the whole budget, their visits "
+                  "added up", 1, 64),
     )
 
     def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True,
-                 widen: float = 0.0, **params: Any):
+                 widen: float = 0.0, reuse: bool = False, transpose: bool = False,
+                 workers: int = 1, **params: Any):
+        from .roots import Kept, Plan, Pool
+
         self.rng = random.Random(seed)
-        self.settings = Settings.of(params)
-        if worlds < 1:
-            raise ValueError("worlds must be at least 1")
-        self.worlds = worlds
-        self.solve = solve
+        settings = Settings.of(params)
+        self.settings = settings
+        if worlds < 1 or workers < 1:
+            raise ValueError("worlds and workers must be at least 1")
         if widen < 0:
             raise ValueError("widen must be at least 0")
+        self.worlds = worlds
+        self.solve = solve
         self.widen = widen
+        self.plan = Plan(settings, solve, widen, reuse, transpose)
+        self.pool = Pool(workers - 1) if workers > 1 else None
+        self.kept: dict[int, Kept] = {}
+        self.played: int | None = None   # the option of the last search, for reuse
         self.last: Report | None = None
 
     def choose(self, observation: Observation) -> int:
+        from .roots import search_move
+
         n = observation.num_options
-        budget = Budget(self.settings)
         if n == 1:
-            self.last = budget.report(1.0)
+            self.last = Budget(self.settings).report(1.0)
             return 0
+        start = time.perf_counter()
+        stats, done = search_move(observation, self.rng, self.plan, self.worlds, self.pool,
+                                  self.kept, self.played)
         totals: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
-        for k in range(self.worlds):
-            world = observation.sample_game(self.rng)
-            search = Search(world, self.settings, self.rng, self.solve, self.widen)
-            share = (self.settings.sims * (k + 1)) // self.worlds - \
-                (self.settings.sims * k) // self.worlds
-            begun = budget.done
-            search.run(budget, share)
-            stats = search.visits()
-            if search.beaten():
-                # every option is proved no better than a loss (or a draw) against perfect
-                # play: the rest of the budget goes to a search without proofs, whose
-                # visits favour the options where an imperfect opponent most often errs
-                hopeful = Search(world, self.settings, self.rng, False, self.widen)
-                hopeful.run(budget, share - (budget.done - begun))
-                stats = [(proved, visits, mean) for (proved, _, _), (_, visits, mean)
-                         in zip(stats, hopeful.visits())]
-            for i, (proved, visits, mean) in enumerate(stats):
+        for unit in stats:
+            for i, (proved, visits, mean) in enumerate(unit):
                 totals[i][0] += proved
                 totals[i][1] += visits
                 totals[i][2] += mean * visits
         best = max(range(n), key=lambda i: (totals[i][0], totals[i][1], totals[i][2]))
         seen = totals[best][1]
-        self.last = budget.report(totals[best][2] / seen if seen else 0.0)
+        self.played = best
+        self.last = Report(done, time.perf_counter() - start,
+                           totals[best][2] / seen if seen else 0.0)
         return best
