@@ -37,7 +37,8 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not insta
               pytest.mark.slow]  # a browser started for each test
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
          "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
-         "games/isle_of_skye/isle_of_skye.rules"]
+         "games/isle_of_skye/isle_of_skye.rules", "games/goofspiel/goofspiel.rules",
+         "games/cleromancy/cleromancy.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +69,18 @@ def create(base: str, game: int, seats: list[str]) -> str:
         return json.load(response)["table"]
 
 
-def seated(browser: Any, base: str, table: str, seat: int) -> Page:
-    """A new person (a browser context of their own) takes a seat at the table."""
-    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
+def seated(browser: Any, base: str, table: str, seat: int, name: str = "",
+           width: int = 1300) -> Page:
+    """A new person (a browser context of their own) takes a seat at the table, giving
+    their name if `name`."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
     page.goto(f"{base}/t/{table}")
+    if name:
+        page.fill("#seat-name", name)
     page.click(f"[data-take='{seat}']")
     page.wait_for_selector(f"body[data-seat='{seat}']")
     return page
@@ -233,3 +241,23 @@ def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, 
     assert "if whisky > 0:" in text  # the house rule's branch, counted
     assert page.locator("tr.chosen").count() == 1
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+
+
+def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, browser):
+    table = create(server, 5, ["person", "person"])
+    ann = seated(browser, server, table, 1, "Ann")
+    bob = seated(browser, server, table, 2, "Bob", width=390)
+    for page in (ann, bob):   # both bid at once: the engine asks player 1 first
+        page.wait_for_selector("#options button[data-option='13']")
+        assert page.inner_text("#status").startswith("Your turn")
+    assert "Bob" in ann.inner_text("#seats") and "Ann" in bob.inner_text("#seats")
+    bob.click("#options button[data-option='13']")
+    bob.wait_for_selector("#status:has-text('in secret')")
+    assert "bid 13" in bob.inner_text("#status") and "Ann" in bob.inner_text("#status")
+    assert "bids" not in ann.inner_text("#log")   # nothing of Bob's bid before the reveal
+    ann.click("#options button[data-option='5']")
+    for page in (ann, bob):
+        wait_turn(page, 1)
+        page.wait_for_selector("#log li:has-text('player 2 bids 13')")
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 390   # a phone's width
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]

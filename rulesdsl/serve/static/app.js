@@ -38,8 +38,37 @@ async function api(path, body) {
 
 // ---- the lobby -------------------------------------------------------------------------
 
+// what this browser remembers: the person's name, and the tables they made or sat at
+// (each table's seat token is kept under its own key, `rulesdsl:ID`)
+const NAME_KEY = "rulesdsl:name", MINE_KEY = "rulesdsl:mine";
+const myName = () => localStorage.getItem(NAME_KEY) || "";
+function remember(id) {
+  let mine = [];
+  try { mine = JSON.parse(localStorage.getItem(MINE_KEY)) || []; } catch { mine = []; }
+  localStorage.setItem(MINE_KEY, JSON.stringify([id, ...mine.filter((t) => t !== id)].slice(0, 30)));
+}
+function myTables() {
+  try { return JSON.parse(localStorage.getItem(MINE_KEY)) || []; } catch { return []; }
+}
+
+function nameInput(input) {
+  input.value = myName();
+  input.onchange = () => localStorage.setItem(NAME_KEY, input.value.trim());
+}
+
+// a table as the lobby lists it: its name (or its game's), the game, its seats
+function tableItem(t, mine) {
+  const li = el("li", {"data-table": t.table});
+  li.append(el("a", {href: `/t/${t.table}`}, t.name || t.game));
+  const free = t.seats.filter((s) => s === "free").length;
+  const seats = `${t.seats.length} seats: ${t.seats.filter((s) => s === "taken").length} taken, ${free} free, ${t.seats.filter((s) => s === "bot").length} bots`;
+  li.append(el("span", {class: "about"}, `${t.name ? `${t.game}, ` : ""}${seats}${t.over ? " — over" : ""}${mine && stored(t.table) ? " — you play here" : ""}`));
+  return li;
+}
+
 async function lobby() {
   $("lobby").hidden = false;
+  nameInput($("your-name"));
   const {games, bots} = await api("/api/games");
   const game = $("game"), players = $("players"), kinds = $("seat-kinds");
   games.forEach((g, i) => game.append(el("option", {value: i}, `${g.name} (${g.file})`)));
@@ -68,23 +97,30 @@ async function lobby() {
     event.preventDefault();
     const seats = [...kinds.querySelectorAll("select")].map((s) => s.value);
     try {
-      const {table} = await api("/api/tables", {game: Number(game.value), seats});
+      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value});
+      remember(table);
       location.href = `/t/${table}`;
     } catch (e) { showError(e.message); }
   };
-  for (const t of await api("/api/tables")) {
-    const li = el("li");
-    li.append(el("a", {href: `/t/${t.table}`}, t.game), ` ${t.seats.join(", ")}`);
-    $("tables").append(li);
+  const kept = [];
+  for (const id of myTables()) {   // a table the server cleared is forgotten
+    try { kept.push(await api(`/api/tables/${encodeURIComponent(id)}`)); } catch { localStorage.removeItem(`rulesdsl:${id}`); }
   }
+  localStorage.setItem(MINE_KEY, JSON.stringify(kept.map((t) => t.table)));
+  $("mine").replaceChildren(...kept.map((t) => tableItem(t, true)));
+  if (!kept.length) $("mine").append(el("li", {class: "hint"}, "none yet: start one below, or take a seat at an open one"));
+  const mine = new Set(kept.map((t) => t.table));
+  const open = (await api("/api/tables")).filter((t) => !mine.has(t.table) && t.seats.includes("free"));
+  $("tables").replaceChildren(...open.map((t) => tableItem(t, false)));
+  if (!open.length) $("tables").append(el("li", {class: "hint"}, "none at the moment"));
 }
 
 // ---- a table ---------------------------------------------------------------------------
 
 const table = {id: null, ws: null, seat: null, screen: null, last: null, filter: null};
 
-function stored() {
-  try { return JSON.parse(localStorage.getItem(`rulesdsl:${table.id}`)); } catch { return null; }
+function stored(id = table.id) {
+  try { return JSON.parse(localStorage.getItem(`rulesdsl:${id}`)); } catch { return null; }
 }
 
 function connect() {
@@ -110,7 +146,7 @@ function receive(message) {
     table.seat = message.seat;
     document.body.dataset.seat = message.seat || "";
     table.screen = message.screen;
-    $("title").textContent = `${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
+    $("title").textContent = `${message.name ? `${message.name}: ` : ""}${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
     return;
   }
   if (message.type === "view") {
@@ -129,8 +165,11 @@ function move(option) {
 
 async function takeSeat(player) {
   try {
-    const {token} = await api(`/api/tables/${table.id}/seats`, {seat: player});
+    const name = $("seat-name").value.trim();
+    if (name) localStorage.setItem(NAME_KEY, name);
+    const {token} = await api(`/api/tables/${table.id}/seats`, {seat: player, name});
     localStorage.setItem(`rulesdsl:${table.id}`, JSON.stringify({seat: player, token}));
+    remember(table.id);
     const old = table.ws;
     table.ws = null;
     old.close();
@@ -138,7 +177,10 @@ async function takeSeat(player) {
   } catch (e) { showError(e.message); }
 }
 
+// this seat's options: those of the decision it takes now, or of a secret step that asks
+// every seat in it at once (the server plays the answer when the rules come to this seat)
 function myOptions() {
+  if (table.last.ahead) return table.last.ahead;
   const d = table.last.view.decision;
   return d && d.options ? d.options : [];
 }
@@ -155,8 +197,12 @@ function draw() {
       (view.result.scores ? ` (scores ${view.result.scores.join(", ")})` : "");
     const link = el("a", {href: `/api/tables/${table.id}/record`, id: "record"}, "download the game's record");
     status.append(" — ", link);
-  } else if (decider === table.seat) { status.textContent = "Your turn"; status.className = "mine"; }
-  else status.textContent = decider ? `Player ${decider} decides` : "";
+  } else if (decider === table.seat || table.last.ahead) {
+    status.textContent = "Your turn";
+    status.className = "mine";
+    if (view.decision.simultaneous && view.decision.simultaneous.length > 1) status.append(" (a secret choice: the others choose at the same time)");
+  } else if (table.last.held) status.textContent = `You chose “${table.last.held}” in secret: waiting for ${waitingFor(view)}`;
+  else status.textContent = decider ? `${capital(seatName(decider))} decides` : "";
   document.title = `${status.className === "mine" ? "● " : ""}${view.game} — rulesdsl`;
   drawSeats(seats);
   drawBoards(view);
@@ -164,14 +210,30 @@ function draw() {
   drawDice(view);
   drawCounters(view);
   drawZones(view);
+  document.querySelectorAll("#table svg:not([viewBox])").forEach(scalable);
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 }
 
+// the seats still to choose in a secret step (all but those that answered ahead)
+function waitingFor(view) {
+  const still = (view.decision.simultaneous || [view.decision.player]).map((p) => p + 1).filter((p) => !table.last.chosen.includes(p));
+  return still.map(seatName).join(" and ");
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// a seat as the page names it: the person's name when they gave one, or "player N"
+function seatName(player) {
+  const s = table.last && table.last.seats[player - 1];
+  return s && s.name ? `${s.name} (player ${player})` : `player ${player}`;
+}
+
 function drawSeats(seats) {
   const box = $("seats");
   box.replaceChildren();
+  $("name-to-sit").hidden = table.seat !== null || !seats.some((s) => !s.taken);
   for (const s of seats) {
     const span = el("span", {}, `player ${s.player}: `);
     span.prepend(el("b", {class: `p${s.player}`}, "● "));
@@ -188,6 +250,12 @@ function drawSeats(seats) {
 }
 
 // ---- boards ----------------------------------------------------------------------------
+
+// a picture drawn at its size that shrinks to the width of a phone (the CSS caps its width)
+function scalable(svg) {
+  const w = svg.getAttribute("width"), h = svg.getAttribute("height");
+  if (w && h) svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+}
 
 // ---- the display declaration: what the screen calls things, hides, groups, and marks -----
 
@@ -539,5 +607,6 @@ const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
 if (match) {
   table.id = match[1];
   $("table").hidden = false;
+  nameInput($("seat-name"));
   connect();
 } else lobby().catch((e) => showError(e.message));
