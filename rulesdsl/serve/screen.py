@@ -20,6 +20,7 @@ from typing import Any
 from ..boards import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..interpreter.game import Rules
 from ..territory import TerritoryBoard
+from .faces import faces, special_cells
 
 SQRT3 = math.sqrt(3)
 
@@ -109,4 +110,6 @@ def screen(rules: Rules) -> dict[str, Any]:
                    "visibility": z.visibility} for name, z in rules.zones.items()],
         "counters": [{"name": name, "keys": list(c.keys), "secret": c.secret}
                      for name, c in rules.counters.items()],
+        "faces": faces(rules),
+        "special": special_cells(rules),
     }

@@ -153,6 +153,8 @@ function receive(message) {
     table.before = table.last ? table.last.view.boards : null;   // to mark what changed
     table.last = message;
     table.filter = null;
+    if (message.turn !== table.shownTurn) table.search = "";   // a new decision: a new search
+    table.shownTurn = message.turn;
     draw();
     document.body.dataset.turn = message.turn;   // for people's tools and the browser tests
     document.body.dataset.over = message.over;
@@ -161,6 +163,12 @@ function receive(message) {
 
 function move(option) {
   table.ws.send(JSON.stringify({type: "move", option, turn: table.last.turn}));
+}
+
+// this seat chooses an option: remembered (a tile and where it goes, to preview its turn)
+function choose(option) {
+  remembered(option);
+  move(option);
 }
 
 async function takeSeat(player) {
@@ -211,6 +219,7 @@ function draw() {
   drawCounters(view);
   drawZones(view);
   document.querySelectorAll("#table svg:not([viewBox])").forEach(scalable);
+  drawLegend(view);
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
@@ -251,6 +260,18 @@ function drawSeats(seats) {
 
 // ---- boards ----------------------------------------------------------------------------
 
+// the special spaces a rule file names (Cronberg's parks and guards): each set its own
+// outline, said in the cell's tooltip and in the legend
+function specialSets(board) { return (table.screen.special || {})[board] || []; }
+function special(node, board, cell) {
+  specialSets(board).forEach(([title, cells], k) => {
+    if (!cells.includes(cell)) return;
+    node.classList.add("special", `special${k % 4}`);
+    node.setAttribute("data-special", title);
+    node.append(el("title", {}, `${cell}: ${title}`, SVG));
+  });
+}
+
 // a picture drawn at its size that shrinks to the width of a phone (the CSS caps its width)
 function scalable(svg) {
   const w = svg.getAttribute("width"), h = svg.getAttribute("height");
@@ -260,7 +281,7 @@ function scalable(svg) {
 // ---- the display declaration: what the screen calls things, hides, groups, and marks -----
 
 const display = () => table.screen.display;
-const nameOf = (name) => display().labels[name] || name;
+const nameOf = (name) => display().labels[name] || words(name);
 const drawn = (name) => !display().hidden.includes(name);
 
 // names in the order the screen draws them: each group's under its title, then the rest
@@ -282,11 +303,12 @@ function pieceText(piece, holding, view) {
   if (playerOf(piece)) return {player: playerOf(piece), text: ""};
   const glyphs = (holding && display().glyphs[holding]) || {};
   const seen = holding && view.components[holding] && view.components[holding][piece];
-  if (!seen) return {player: null, text: glyphs[String(piece)] || String(piece), title: String(piece)};
+  if (!seen) return {player: null, text: glyphs[String(piece)] || words(piece), title: words(piece)};
   const owner = display().owners[holding];
-  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k)).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
-  return {player: owner ? playerOf(seen.counters[owner]) : null, text: glyphs[piece] || seen.label,
-          title: seen.label + (facts.length ? ` (${facts.join(", ")})` : "")};
+  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k) && k !== owner).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
+  const whose = owner ? playerOf(seen.counters[owner]) : null;
+  return {player: whose, text: glyphs[piece] || words(seen.label),
+          title: [faceTitle(holding, piece, view), ...facts].join(" · ") + (whose ? ` — ${seatName(whose)}'s` : "")};
 }
 
 function optionsAt(cell) {
@@ -298,7 +320,7 @@ function cellClick(node, cell) {
   if (!here.length) return;
   node.classList.add("can");
   node.addEventListener("click", () => {
-    if (here.length === 1) move(here[0][0]);
+    if (here.length === 1) choose(here[0][0]);
     else { table.filter = here.map(([id]) => id); drawOptions(table.last.view); }
   });
 }
@@ -308,7 +330,7 @@ function drawPiece(svg, x, y, piece, holding, view, r) {
   const group = el("g", {"data-piece": String(piece)}, null, SVG);
   if (title) group.append(el("title", {}, title, SVG));
   if (player) group.append(el("circle", {cx: x, cy: y, r: text ? r * 1.25 : r, class: `disc p${player}`}, null, SVG));
-  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece"}, text.length > 9 ? text.slice(0, 8) + "…" : text, SVG));
+  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece", "font-size": text.length > 8 ? 9 : 12}, text.length > 13 ? text.slice(0, 12) + "…" : text, SVG));
   svg.append(group);
 }
 
@@ -335,6 +357,7 @@ function drawBoards(view) {
         if (name in cells) rect.classList.add("taken");
         if (changed(board.name, name)) rect.classList.add("fresh");
         cellClick(rect, name);
+        special(rect, board.name, name);
         svg.append(rect);
         if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3);
       }
@@ -351,6 +374,7 @@ function drawBoards(view) {
         if (name in cells) poly.classList.add("taken");
         if (changed(board.name, name)) poly.classList.add("fresh");
         cellClick(poly, name);
+        special(poly, board.name, name);
         svg.append(poly);
         const [cx, cy] = at([corners.reduce((s, c) => s + c[0], 0) / 3, corners.reduce((s, c) => s + c[1], 0) / 3]);
         if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8);
@@ -398,16 +422,8 @@ function drawBoards(view) {
   }
 }
 
-// A territory of tiles: the tiles placed and the empty cells around them. Each tile is
-// four triangles coloured by its edges' terrains (turned as placed), a square for its
-// centre, a line from the centre to each edge where a road ends, and its id.
-const TERRAIN_COLOURS = ["#8fbf6a", "#6aa4d8", "#a39e93", "#d8c36a", "#c98fbf", "#7fcfc0"];
-const terrainColours = {};
-function terrainColour(name) {
-  if (!(name in terrainColours)) terrainColours[name] = TERRAIN_COLOURS[Object.keys(terrainColours).length % TERRAIN_COLOURS.length];
-  return terrainColours[name];
-}
-
+// A territory of tiles: the tiles placed (pieces.js draws each) and the empty cells
+// around them, which a click chooses when an option names them.
 function drawTerritory(board, placed, seat) {
   const xy = {};
   for (const [name, x, y] of board.cells) xy[name] = [x, y];
@@ -416,7 +432,7 @@ function drawTerritory(board, placed, seat) {
   const x0 = Math.max(0, Math.min(...xs) - 1), x1 = Math.min(board.width - 1, Math.max(...xs) + 1);
   const y0 = Math.max(0, Math.min(...ys) - 1), y1 = Math.min(board.height - 1, Math.max(...ys) + 1);
   const wrap = el("div", {class: "territory", "data-seat": seat === null ? "" : String(seat + 1)});
-  if (seat !== null) wrap.append(el("div", {class: "board-name"}, `player ${seat + 1}`));
+  if (seat !== null) wrap.append(el("div", {class: `board-name p${seat + 1}`}, seatName(seat + 1)));
   const svg = el("svg", {width: (x1 - x0 + 1) * UNIT + 30, height: (y1 - y0 + 1) * UNIT + 30}, null, SVG);
   for (const [name, x, y] of board.cells) {
     if (x < x0 || x > x1 || y < y0 || y > y1) continue;
@@ -428,24 +444,9 @@ function drawTerritory(board, placed, seat) {
       continue;
     }
     const [tile, degrees] = placed[name];
-    const look = board.tiles[tile] || {edges: ["", "", "", ""], centre: "", roads: []};
-    const q = Math.round(degrees / 90) % 4;
-    const c = [px + UNIT / 2, py + UNIT / 2];
-    const corners = [[px, py], [px + UNIT, py], [px + UNIT, py + UNIT], [px, py + UNIT]];  // nw, ne, se, sw
     const group = el("g", {"data-cell": name, "data-tile": tile}, null, SVG);
-    group.append(el("title", {}, `${tile} at ${name}, turned ${degrees}`, SVG));
-    for (let d = 0; d < 4; d++) {  // the side facing north, east, south, west
-      const printed = (d - q + 4) % 4;
-      const [a, b] = [corners[d], corners[(d + 1) % 4]];
-      group.append(el("polygon", {points: [a, b, c].map((p) => p.join(",")).join(" "), fill: terrainColour(look.edges[printed]), class: "edge"}, null, SVG));
-    }
-    if (look.centre) group.append(el("rect", {x: c[0] - UNIT / 6, y: c[1] - UNIT / 6, width: UNIT / 3, height: UNIT / 3, fill: terrainColour(look.centre)}, null, SVG));
-    const ends = [[c[0], py], [px + UNIT, c[1]], [c[0], py + UNIT], [px, c[1]]];
-    for (const printed of look.roads) {
-      const [ex, ey] = ends[(printed + q) % 4];
-      group.append(el("line", {x1: c[0], y1: c[1], x2: ex, y2: ey, class: "road", stroke: "#6b4f2a", "stroke-width": 3}, null, SVG));
-    }
-    group.append(el("text", {x: c[0], y: c[1] + UNIT / 3, class: "piece"}, tile.length > 9 ? tile.slice(0, 8) + "…" : tile, SVG));
+    group.append(el("title", {}, `${faceTitle(board.holding, tile, table.last.view)} — at ${name}, turned ${degrees}°`, SVG));
+    drawTile(group, lookOf(board, tile), Math.round(degrees / 90) % 4, px, py, UNIT, board.holding, tile);
     if (changed(board.name, name)) group.classList.add("fresh");
     svg.append(group);
   }
@@ -457,25 +458,64 @@ function drawTerritory(board, placed, seat) {
 
 // ---- options, dice, counters, zones ----------------------------------------------------
 
+const MANY = 12;   // options past which the list is grouped and can be searched
+
 function drawOptions(view) {
   const box = $("options");
   box.replaceChildren();
   const options = myOptions();
   if (!options.length) return;
-  box.append(el("div", {class: "prompt"}, "Your options:"));
-  for (const [id, label] of options) {
-    if (table.filter && !table.filter.includes(id)) continue;
-    const b = el("button", {"data-option": id}, label);
-    b.onclick = () => move(id);
-    b.onmouseenter = () => id.split("+").forEach((c) => document.querySelectorAll(`[data-cell="${CSS.escape(c)}"]`).forEach((n) => n.classList.add("hint")));
-    b.onmouseleave = () => document.querySelectorAll(".hint").forEach((n) => n.classList.remove("hint"));
-    box.append(b);
+  if (!table.filter && turning(options) && turnButtons(box, options, view)) return;
+  const prompt = el("div", {class: "prompt"}, table.filter ? `Your options there (${table.filter.length} of ${options.length}):` : "Your options:");
+  box.append(prompt);
+  let shown = options.filter(([id]) => !table.filter || table.filter.includes(id));
+  if (options.length > MANY && !table.filter) {
+    const search = el("input", {type: "search", id: "option-search", placeholder: `search ${options.length} options, or click the board`, "aria-label": "search the options"});
+    search.value = table.search || "";
+    search.oninput = () => { table.search = search.value; drawList(); search.focus(); };
+    box.append(search);
   }
+  const list = el("div", {class: "option-list"});
+  box.append(list);
+  function drawList() {
+    list.replaceChildren();
+    const q = (table.search || "").trim().toLowerCase();
+    const here = shown.filter(([, label]) => !q || label.toLowerCase().includes(q));
+    const groups = grouped(here);
+    for (const [title, members] of groups) {
+      const holder = title && groups.length > 1 ? el("details", {class: "option-group", open: ""}) : list;
+      if (holder !== list) { holder.append(el("summary", {}, `${title} (${members.length})`)); list.append(holder); }
+      for (const [id, label] of members) holder.append(optionButton(id, label));
+    }
+    if (!here.length) list.append(el("div", {class: "hint"}, "no option says that"));
+  }
+  drawList();
   if (table.filter) {
-    const all = el("button", {}, "show every option");
+    const all = el("button", {class: "all"}, "show every option");
     all.onclick = () => { table.filter = null; drawOptions(view); };
     box.append(all);
   }
+}
+
+function optionButton(id, label) {
+  const b = el("button", {"data-option": id}, label);
+  b.onclick = () => choose(id);
+  b.onmouseenter = () => id.split("+").forEach((c) => document.querySelectorAll(`[data-cell="${CSS.escape(c)}"], [data-card="${CSS.escape(c)}"]`).forEach((n) => n.classList.add("hint")));
+  b.onmouseleave = () => document.querySelectorAll(".hint").forEach((n) => n.classList.remove("hint"));
+  return b;
+}
+
+// many options in groups by the words their labels begin with (before the first figure,
+// bracket or capital after the first word): "place the Cemetery on ...", "buy the ..."
+function grouped(options) {
+  if (options.length <= MANY) return [[null, options]];
+  const groups = new Map();
+  for (const o of options) {
+    const head = o[1].split(/ (?=[\[\d(])/)[0].split(" ").slice(0, 4).join(" ");
+    if (!groups.has(head)) groups.set(head, []);
+    groups.get(head).push(o);
+  }
+  return groups.size > 1 && groups.size < options.length ? [...groups] : [[null, options]];
 }
 
 function drawDice(view) {
@@ -499,22 +539,33 @@ function show(value) {
   return String(value);
 }
 
+// counters: those of each player in a table with a column per player (the seats deciding
+// marked), those of nobody on a line each beside it, under "on the table"
 function drawCounters(view) {
-  const box = $("counters");
+  const box = $("counters"), shared = $("shared");
   box.replaceChildren();
+  shared.replaceChildren();
   const shapes = Object.fromEntries(table.screen.counters.map((c) => [c.name, c]));
-  const perPlayer = (c) => c.keys.length === 1 && c.keys[0] === "player";
+  const perPlayer = (name) => shapes[name].keys.length >= 1 && shapes[name].keys[0] === "player" && Array.isArray(view.counters[name]);
   const rows = ordered(table.screen.counters.map((c) => c.name).filter((n) => n in view.counters));
-  if (!rows.length) return;
+  const theirs = rows.filter(([, n]) => perPlayer(n)), ours = rows.filter(([, n]) => !perPlayer(n));
+  for (const [title, name] of ours) {
+    if (title) shared.append(el("h3", {}, title));
+    const line = el("div", {class: "zone", "data-counter": name});
+    line.append(el("span", {class: "name"}, nameOf(name)), show(view.counters[name]));
+    shared.append(line);
+  }
+  if (!theirs.length) return;
   const head = el("tr");
   head.append(el("th"));
+  const deciding = new Set(view.decision ? (view.decision.simultaneous || [view.decision.player]) : []);
   for (let p = 1; p <= view.players; p++) {
-    const th = el("th", {}, `player ${p}`);
-    if (view.current === p - 1) th.append(" ◀");
+    const th = el("th", {class: `p${p}`}, seatName(p));
+    if (deciding.has(p - 1)) { th.append(" ◀"); th.title = "deciding"; }
     head.append(th);
   }
   box.append(head);
-  for (const [title, name] of rows) {
+  for (const [title, name] of theirs) {
     if (title) {
       const tr = el("tr", {class: "group"});
       tr.append(el("th", {colspan: view.players + 1}, title));
@@ -522,8 +573,7 @@ function drawCounters(view) {
     }
     const tr = el("tr", {"data-counter": name});
     tr.append(el("th", {}, nameOf(name)));
-    if (perPlayer(shapes[name])) tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
-    else tr.append(el("td", {colspan: Math.max(1, view.players)}, show(view.counters[name])));
+    tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
     box.append(tr);
   }
 }
@@ -537,18 +587,31 @@ function cards(row, items, kind, view) {
   let last = null;
   for (const id of items) {
     const seen = (view.components[kind] || {})[id];
-    const facts = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
-    const text = (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "");
-    if (last && last.text === text) {
+    const counted = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && k !== display().owners[kind] && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const key = JSON.stringify([labelOf(kind, id, view), faceOf(kind, id), counted, ownerOf(kind, id, view)]);
+    if (last && last.key === key && !territoryOf(kind)) {
       last.count += 1;
-      last.node.textContent = `${text} × ${last.count}`;
+      last.badge.textContent = `× ${last.count}`;
       continue;
     }
-    const owner = seen && display().owners[kind] ? playerOf(seen.counters[display().owners[kind]]) : null;
-    const node = el("span", {class: owner ? `card owned p${owner}` : "card", "data-card": id}, text);
+    const node = cardNode(kind, id, view, counted);
+    const badge = el("span", {class: "count"});
+    node.append(badge);
+    cardClick(node, id);
     row.append(node);
-    last = {text, count: 1, node};
+    last = {key, count: 1, badge};
   }
+}
+
+// a card or tile that an option names is chosen by a click (or narrows the options)
+function cardClick(node, id) {
+  const here = optionsAt(id);
+  if (!here.length) return;
+  node.classList.add("can");
+  node.addEventListener("click", () => {
+    if (here.length === 1) choose(here[0][0]);
+    else { table.filter = here.map(([o]) => o); drawOptions(table.last.view); }
+  });
 }
 
 function ringZone(row, items, z, view) {
@@ -589,7 +652,7 @@ function drawZones(view) {
   for (const [group, name] of ordered(Object.keys(zones))) {
     const z = zones[name], shown = view.zones[name];
     if (group) box.append(el("h3", {}, group));
-    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of player ${p + 1}`, items]) : [[nameOf(z.name), shown]];
+    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of ${seatName(p + 1)}`, items]) : [[nameOf(z.name), shown]];
     for (const [title, items] of rows) {
       if (Array.isArray(items) ? !items.length : !items.size) continue;  // an empty zone says nothing
       const row = el("div", {class: "zone", "data-zone": title});
