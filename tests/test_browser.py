@@ -194,7 +194,7 @@ def test_a_watcher_sees_each_cromlech_circle_as_a_ring(server, browser):
     shot(page, "cromlech.png")
 
 
-def test_isle_of_skye_draws_each_territory(server, browser):
+def test_isle_of_skye_draws_each_territory_and_the_tiles_in_hand(server, browser):
     table = create(server, 4, ["person", "random"])
     page = seated(browser, server, table, 1)
     land = "[data-board='land']"
@@ -204,7 +204,66 @@ def test_isle_of_skye_draws_each_territory(server, browser):
     assert castle.locator("line.road").count() == 3        # roads north, south and west
     assert castle.locator("polygon.edge").count() == 4
     assert page.locator(f"{land} .territory[data-seat='1'] rect[data-cell='h9']").count() == 1
+    # the tiles not yet placed, in the market before each screen: drawn with their terrains,
+    # each in the colour of the player it lies before
+    market = page.locator("[data-zone='market'] .card.tile")
+    assert market.count() == 6
+    hand = page.locator("[data-zone='market'] .card.tile.p1")
+    assert hand.count() == 3
+    for k in range(6):
+        terrains = market.nth(k).locator("polygon.edge").evaluate_all(
+            "edges => edges.map((e) => e.dataset.terrain)")
+        assert len(terrains) == 4 and all(terrains), terrains
+    legend = page.inner_text("#legend")
+    assert "Water" in legend and "road" in legend
+    # a tile is discarded by a click on it: it is one of the options
+    tile = hand.first.get_attribute("data-card")
+    assert "can" in (hand.first.get_attribute("class") or "")
+    options = page.locator("#options button[data-option]").evaluate_all(
+        "bs => bs.map((b) => b.dataset.option)")
+    assert tile in options
+    hand.first.click()
+    wait_turn(page, 0)
     shot(page, "isle_of_skye.png")
+
+
+def test_a_tiles_turn_is_previewed_before_it_is_placed(server, browser):
+    table = create(server, 4, ["person", "random"])
+    page = seated(browser, server, table, 1)
+    for _ in range(40):   # the person takes the first option until a tile is to be turned
+        page.wait_for_function("document.querySelector('#options button[data-option]') || "
+                               "document.body.dataset.over === 'true'")
+        if page.locator("#options button.turn").count():
+            break
+        turn = int(page.get_attribute("body", "data-turn") or 0)
+        page.click("#options button[data-option]")
+        page.wait_for_function(f"Number(document.body.dataset.turn) > {turn} || "
+                               "document.querySelector('#status').textContent.includes"
+                               "('in secret')")
+    turns = page.locator("#options button.turn")
+    assert turns.count() >= 1
+    assert turns.first.locator(".card.tile polygon.edge").count() == 4
+    assert "How to turn" in page.inner_text("#options")
+
+
+def test_a_click_on_the_board_narrows_the_options(server, browser):
+    table = create(server, 1, ["person", "person", "greedy"])
+    page = seated(browser, server, table, 1)
+    page.click("#options button[data-option='rhomb']")
+    page.wait_for_selector("#option-search")   # many places: grouped, searchable
+    every = page.locator("#options button[data-option]").count()
+    assert every > 12
+    triangle = page.locator("polygon.can[data-cell]").nth(5)
+    cell = triangle.get_attribute("data-cell")
+    triangle.click()
+    page.wait_for_selector("#options button.all")
+    ids = page.locator("#options button[data-option]").evaluate_all(
+        "bs => bs.map((b) => b.dataset.option)")
+    assert 1 < len(ids) < every and all(cell in i.split("+") for i in ids), ids
+    page.click("#options button.all")
+    page.fill("#option-search", f"{cell},")
+    page.wait_for_function("document.querySelectorAll('#options button[data-option]').length"
+                           f" < {every}")
 
 
 def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, tmp_path):
@@ -261,3 +320,87 @@ def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, brow
         page.wait_for_selector("#log li:has-text('player 2 bids 13')")
     assert bob.evaluate("document.documentElement.scrollWidth") <= 390   # a phone's width
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+
+
+# ---- the seed games, several turns each, with two people and a bot ------------------------
+
+# what nobody may read on a game's page: rule-file identifiers (names with underscores,
+# component ids with their numbers), rule source (an option's template, a choose
+# statement), and each game's own internal names
+SOURCE = [r"[{}]", r"\bchoose \w+ in\b", r"\bby p as\b", r"\bNone\b", r"\bnull\b",
+          r"\bundefined\b", r"\[object"]
+RAW = [r"\b[a-z]+_[a-z0-9_]+\b", r"\b[a-z]+(?:-[a-z]+)*-\d+\b", *SOURCE]
+SEED = {   # game: (its place in FILES, its own names that must not show)
+    "cromlech": (3, [r"wound_supply", r"first_player", r"lintel_deck", r"stone_pile"]),
+    "cleromancy": (6, [r"keep_placed", r"turns_taken", r"first_roll", r"\bscion\b"]),
+    "cronberg": (1, [r"games_played", r"\bdeck\b", r"\bcoats_of_arms\b"]),
+    "solstice": (2, [r"objective_deck", r"secret_card", r"skills_offered",
+                     r"outer_lintels\d?", r"turn_number"]),
+    "isle_of_skye": (4, [r"castle_(blue|red|yellow|white|green)", r"completed_mountains",
+                         r"features_\w+", r"per_\w+", r"road_groups"]),
+}
+
+
+def visible_text(page: Page, said: bool) -> str:
+    """What a person reads: the page's own words, its pictures' words and tooltips
+    (`said` False), or what the rule file says through the page (`said`: the log and the
+    options' labels, which its narration and `as` templates make)."""
+    return page.evaluate("""(said) => {
+        const rules = [...document.querySelectorAll('#log li, #options button[data-option]')];
+        if (said) return rules.map((n) => n.innerText).join('\\n');
+        const box = document.body.cloneNode(true);
+        box.querySelectorAll('#log, #options button[data-option]').forEach((n) => n.remove());
+        const pictures = [...document.querySelectorAll('svg text, svg title')];
+        return [box.innerText, ...pictures.map((n) => n.textContent)].join('\\n');
+    }""", said)
+
+
+def play_a_few(pages: list[Page], moves: int, seed: int) -> None:
+    """The people play `moves` moves between them (the bot plays its own), each clicking
+    one of their options at random; a secret answer given ahead counts as a move."""
+    import random
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        if pages[0].get_attribute("body", "data-over") == "true":
+            return
+        for page in pages:   # wait until someone may move, or the game is over
+            page.wait_for_function("document.querySelector('#options button[data-option]') "
+                                   "|| document.body.dataset.over === 'true' || "
+                                   "document.querySelector('#status').textContent.includes"
+                                   "('decides')")
+        mover = next((p for p in pages if p.locator("#options button[data-option]").count()),
+                     None)
+        if mover is None:   # the bot is thinking
+            pages[0].wait_for_timeout(50)
+            continue
+        turn = int(mover.get_attribute("body", "data-turn") or 0)
+        buttons = mover.locator("#options button[data-option]")
+        buttons.nth(chooser.randrange(buttons.count())).click()
+        mover.wait_for_function(f"Number(document.body.dataset.turn) > {turn} || "
+                                "document.body.dataset.over === 'true' || "
+                                "document.querySelector('#status').textContent.includes"
+                                "('in secret')")
+
+
+def assert_words_only(page: Page, own: list[str]) -> None:
+    """The page draws no identifier or rule source; what the rule file says through it
+    (log, option labels) holds no rule source."""
+    import re
+    for text, patterns in ((visible_text(page, False), RAW + own),
+                           (visible_text(page, True), SOURCE)):
+        for pattern in patterns:
+            found = re.search(pattern, text)
+            assert found is None, f"{pattern!r} matches {found.group(0)!r} on the page"
+
+
+@pytest.mark.parametrize("game", sorted(SEED))
+def test_a_seed_game_shows_the_rulebooks_words(server, browser, game):
+    n, own = SEED[game]
+    table = create(server, n, ["person", "person", "greedy"])
+    pages = [seated(browser, server, table, 1, "Ann"), seated(browser, server, table, 2, "Bob")]
+    play_a_few(pages, 14, seed=n)
+    assert int(pages[0].get_attribute("body", "data-turn") or 0) >= 8   # it was played
+    for page in pages:
+        assert_words_only(page, own)
+        assert "Ann" in page.inner_text("#seats") and "Bob" in page.inner_text("#seats")
+        assert page.errors == []  # type: ignore[attr-defined]

@@ -315,6 +315,8 @@ function optionsAt(cell) {
   return myOptions().filter(([id]) => id === cell || id.split("+").includes(cell));
 }
 
+// a cell, crossing, card or tile that options name: a click chooses the one option, or
+// narrows the list to those that use it
 function cellClick(node, cell) {
   const here = optionsAt(cell);
   if (!here.length) return;
@@ -406,7 +408,7 @@ function drawBoards(view) {
       board.cells.forEach(([name], i) => {
         const [x, y] = ends[i];
         const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: "cell", "data-cell": name}, null, SVG);
-        spot.append(el("title", {}, name, SVG));
+        spot.append(el("title", {}, `${nameOf(board.name)}, position ${i + 1}`, SVG));
         if (name in cells) spot.classList.add("taken");
         if (changed(board.name, name)) spot.classList.add("fresh");
         cellClick(spot, name);
@@ -597,21 +599,10 @@ function cards(row, items, kind, view) {
     const node = cardNode(kind, id, view, counted);
     const badge = el("span", {class: "count"});
     node.append(badge);
-    cardClick(node, id);
+    cellClick(node, id);   // a card an option names is chosen by a click too
     row.append(node);
     last = {key, count: 1, badge};
   }
-}
-
-// a card or tile that an option names is chosen by a click (or narrows the options)
-function cardClick(node, id) {
-  const here = optionsAt(id);
-  if (!here.length) return;
-  node.classList.add("can");
-  node.addEventListener("click", () => {
-    if (here.length === 1) choose(here[0][0]);
-    else { table.filter = here.map(([o]) => o); drawOptions(table.last.view); }
-  });
 }
 
 function ringZone(row, items, z, view) {
