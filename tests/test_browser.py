@@ -3,17 +3,18 @@
 Two browser contexts (two people, each with their own storage and seat token) play a
 whole game of tic-tac-toe by clicking the board, and a whole game of Cronberg against
 each other and a bot by clicking their options; a person builds a stone on Solstice's
-ring by clicking a position of its circle; a watcher sees Cromlech's circles drawn as rings
-of their Gariadons. A screenshot of each finished game is
-saved under test-output/. Skipped only when Chromium is not installed (.ci/run installs
-it: `apt-get install chromium`).
+ring by clicking a position of its circle; a watcher sees Cromlech's circles drawn as
+rings of their Gariadons. Each seed game is played several turns by two named people and
+a bot, and its page checked for rule-file identifiers and rule source; Isle of Skye's
+tiles are drawn before they are placed, and their turn previewed; a click on Cronberg's
+board narrows the options; both Goofspiel seats bid at once. A screenshot of some games
+is saved under test-output/ in the test's own folder. Skipped only when Chromium is not
+installed (.ci/run installs it: `apt-get install chromium`).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,12 @@ pytest.importorskip("playwright")
 uvicorn = pytest.importorskip("uvicorn")
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from benchmarks.screens import create, play_a_few, seated  # noqa: E402
 from rulesdsl.serve.app import Served, make_app  # noqa: E402
-from rulesdsl.serve.guard import TOKEN_HEADER, token_in  # noqa: E402
 
 from .test_serve_security import in_a_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "test-output"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                  "(apt-get install chromium; .ci/run installs it)"),
@@ -57,43 +57,16 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def create(base: str, game: int, seats: list[str]) -> str:
-    with urllib.request.urlopen(f"{base}/", timeout=10) as response:
-        token = token_in(response.read().decode())   # as the page sends it
-    assert token is not None
-    request = urllib.request.Request(f"{base}/api/tables", method="POST",
-                                     data=json.dumps({"game": game, "seats": seats}).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              TOKEN_HEADER: token})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)["table"]
-
-
-def seated(browser: Any, base: str, table: str, seat: int, name: str = "",
-           width: int = 1300) -> Page:
-    """A new person (a browser context of their own) takes a seat at the table, giving
-    their name if `name`."""
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    page.goto(f"{base}/t/{table}")
-    if name:
-        page.fill("#seat-name", name)
-    page.click(f"[data-take='{seat}']")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
-    return page
-
-
 def wait_turn(page: Page, past: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.turn) > {past} || "
                            "document.body.dataset.over === 'true'")
 
 
 def shot(page: Page, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / name), full_page=True)
+    """A screenshot, into the test's own folder (the conftest runs each test in one)."""
+    out = Path.cwd() / "test-output"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / name), full_page=True)
 
 
 def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
@@ -109,6 +82,7 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
         wait_turn(two, turn)
     for page in (one, two):
         assert page.inner_text("#status").startswith("Game over: player 1 wins")
+        assert page.locator(".standings li").all_inner_texts() == ["player 1", "player 2"]
     assert two.locator("rect.fresh").get_attribute("data-cell") == "a3"   # the last move
     assert two.title() == "Tic-tac-toe — rulesdsl"
     one.reload()   # a reload keeps the seat (its token is in the page's storage)
@@ -318,7 +292,7 @@ def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, brow
     for page in (ann, bob):
         wait_turn(page, 1)
         page.wait_for_selector("#log li:has-text('player 2 bids 13')")
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 390   # a phone's width
+    assert widest(bob) <= 390   # a phone's width
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
 
 
@@ -355,31 +329,12 @@ def visible_text(page: Page, said: bool) -> str:
     }""", said)
 
 
-def play_a_few(pages: list[Page], moves: int, seed: int) -> None:
-    """The people play `moves` moves between them (the bot plays its own), each clicking
-    one of their options at random; a secret answer given ahead counts as a move."""
-    import random
-    chooser = random.Random(seed)
-    for _ in range(moves):
-        if pages[0].get_attribute("body", "data-over") == "true":
-            return
-        for page in pages:   # wait until someone may move, or the game is over
-            page.wait_for_function("document.querySelector('#options button[data-option]') "
-                                   "|| document.body.dataset.over === 'true' || "
-                                   "document.querySelector('#status').textContent.includes"
-                                   "('decides')")
-        mover = next((p for p in pages if p.locator("#options button[data-option]").count()),
-                     None)
-        if mover is None:   # the bot is thinking
-            pages[0].wait_for_timeout(50)
-            continue
-        turn = int(mover.get_attribute("body", "data-turn") or 0)
-        buttons = mover.locator("#options button[data-option]")
-        buttons.nth(chooser.randrange(buttons.count())).click()
-        mover.wait_for_function(f"Number(document.body.dataset.turn) > {turn} || "
-                                "document.body.dataset.over === 'true' || "
-                                "document.querySelector('#status').textContent.includes"
-                                "('in secret')")
+def widest(page: Page) -> float:
+    """How far right anything on the page reaches, in pixels (the page's width is more
+    than the window's when something does not fit)."""
+    return page.evaluate("""() => Math.max(document.documentElement.scrollWidth,
+        ...[...document.querySelectorAll('#table *')].map((n) =>
+            n.getBoundingClientRect().right + window.scrollX))""")
 
 
 def assert_words_only(page: Page, own: list[str]) -> None:
@@ -397,8 +352,10 @@ def assert_words_only(page: Page, own: list[str]) -> None:
 def test_a_seed_game_shows_the_rulebooks_words(server, browser, game):
     n, own = SEED[game]
     table = create(server, n, ["person", "person", "greedy"])
-    pages = [seated(browser, server, table, 1, "Ann"), seated(browser, server, table, 2, "Bob")]
+    pages = [seated(browser, server, table, 1, "Ann"),
+             seated(browser, server, table, 2, "Bob", width=390)]   # Bob has a phone
     play_a_few(pages, 14, seed=n)
+    assert widest(pages[1]) <= 390
     assert int(pages[0].get_attribute("body", "data-turn") or 0) >= 8   # it was played
     for page in pages:
         assert_words_only(page, own)

@@ -93,3 +93,22 @@ def test_the_lobby_lists_named_tables_newest_first(load_rules):
         assert client.get("/api/tables/nothere").status_code == 404
         bad = client.post("/api/tables", json={"game": 0, "seats": ["person"] * 2, "name": 3})
         assert bad.status_code == 400 and "name" in bad.json()["error"]
+
+
+def test_the_screen_gives_each_components_face_and_the_special_spaces(load_rules):
+    from rulesdsl.serve.screen import screen
+
+    skye = screen(load_rules(ROOT / "games/isle_of_skye/isle_of_skye.rules"))["faces"]
+    assert skye["Tile"]["t01"] == {"text": [], "facts": [["whisky", "1"], ["ship", "2"]]}
+    assert skye["Tile"]["t04"]["facts"] == [["scroll", "per broch"]]   # a word, in words
+    assert ["income", "5"] in skye["Tile"]["castle_blue"]["facts"]      # not a landscape's
+    assert ["back", "castle"] in skye["Tile"]["castle_blue"]["facts"]
+    assert "t20" in skye["Tile"] and "back" not in str(skye["Tile"]["t20"])
+    assert skye["Scoring"]["sheep"] == {"text": ["1 VP per sheep"], "facts": []}
+    cromlech = screen(load_rules(ROOT / "games/cromlech/cromlech.rules"))["faces"]
+    assert ["element", "Fire"] in cromlech["Stone"]["fire-trilithon-1"]["facts"]  # an enum's first
+    cronberg = screen(load_rules(ROOT / "games/cronberg/cronberg.rules"))
+    assert cronberg["faces"]["Rhomb"]["prison"]["facts"] == [["point", "-3"], ["side", "-6"]]
+    assert cronberg["special"] == {"city": [
+        ["parks", ["A4", "B9", "C7", "D6", "E3", "F4"]], ["coats of arms", ["B5", "D10", "F1"]],
+        ["guards", ["B2", "C3", "E8"]]]}

@@ -68,7 +68,10 @@ def plain(value: Any, named: bool, shown: str, common: str, share: float) -> boo
 
 
 def faces(rules: Rules) -> dict[str, dict[str, dict[str, Any]]]:
-    """Per kind, per component id: its `text` (a list) and its `facts` ([name, value])."""
+    """Per kind, per component id: its `text` (a list) and its `facts` ([name, value]);
+    nothing for rules that carry no checked program (a stand-in, as `screen` allows)."""
+    if getattr(rules, "analysis", None) is None or getattr(rules, "program", None) is None:
+        return {}
     kinds = rules.analysis.kinds
     show = rules.program.display.show
     labels = dict((rules.display or {}).get("labels") or {})
@@ -104,6 +107,8 @@ def special_cells(rules: Rules) -> dict[str, list[list[Any]]]:
     one board by name (`define parks() = [A4, B9, C7]`), as [its name in words, its
     cells], so that the page marks them and says what they are. Its name is the display
     label of the define when there is one."""
+    if getattr(rules, "analysis", None) is None:
+        return {}
     labels = dict((rules.display or {}).get("labels") or {})
     cells = {name: set(shape.geometry.names) for name, shape in rules.boards.items()
              if hasattr(shape.geometry, "names")}

@@ -201,10 +201,11 @@ function draw() {
   if (error) status.textContent = `The rules stopped the game: ${error}`;
   else if (over && view.result) {
     const winners = view.result.ranking.map((r, p) => r === 1 ? p + 1 : null).filter((p) => p);
-    status.textContent = `Game over: ${winners.length === view.players ? "nobody wins" : `player ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`}` +
+    status.textContent = `Game over: ${winners.length === view.players ? "nobody wins" : `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`}` +
       (view.result.scores ? ` (scores ${view.result.scores.join(", ")})` : "");
     const link = el("a", {href: `/api/tables/${table.id}/record`, id: "record"}, "download the game's record");
     status.append(" — ", link);
+    status.append(standings(view.result));
   } else if (decider === table.seat || table.last.ahead) {
     status.textContent = "Your turn";
     status.className = "mine";
@@ -223,6 +224,22 @@ function draw() {
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
+}
+
+// the final standing: each seat by its place, with its score; why the game ended when
+// the view says it
+function standings(result) {
+  const box = el("div", {class: "standings"});
+  const why = [result.reason, result.ended, result.why].find((w) => typeof w === "string");
+  if (why) box.append(el("div", {class: "why"}, capital(why)));
+  const order = result.ranking.map((r, p) => [r, p]).sort((a, b) => a[0] - b[0]);
+  const list = el("ol", {class: "places"});
+  for (const [rank, p] of order) {
+    const score = result.scores ? `: ${result.scores[p]}` : "";
+    list.append(el("li", {value: rank, class: `p${p + 1}`}, `${seatName(p + 1)}${score}`));
+  }
+  box.append(list);
+  return box;
 }
 
 // the seats still to choose in a secret step (all but those that answered ahead)
@@ -622,9 +639,19 @@ function ringZone(row, items, z, view) {
   places.forEach((place, k) => {
     const angle = 2 * Math.PI * k / places.length;
     const x = middle + radius * Math.sin(angle), y = middle - radius * Math.cos(angle);
-    const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: at[place].length ? "cell taken" : "cell", "data-place": place}, null, SVG);
+    const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.42, class: at[place].length ? "cell taken" : "cell", "data-place": place}, null, SVG);
     spot.append(el("title", {}, place, SVG));
-    svg.append(spot, el("text", {x, y, class: "piece"}, at[place].length ? at[place].length : "", SVG));
+    svg.append(spot);
+    // the stones standing there, side by side, each by its name's first letter
+    at[place].forEach((id, j) => {
+      const n = at[place].length, sx = x + (j - (n - 1) / 2) * UNIT * 0.34;
+      const owner = ownerOf(z.kind, id, view);
+      const stone = el("g", {"data-card": id, class: "stone"}, null, SVG);
+      stone.append(el("title", {}, `${place}: ${faceTitle(z.kind, id, view)}`, SVG));
+      stone.append(el("circle", {cx: sx, cy: y, r: UNIT * 0.16, class: owner ? `disc p${owner}` : "disc stone-disc"}, null, SVG));
+      stone.append(el("text", {x: sx, y, class: "piece", "font-size": 10}, labelOf(z.kind, id, view).charAt(0), SVG));
+      svg.append(stone);
+    });
   });
   row.append(svg);
   for (const [place, ids] of [...places.map((p) => [p, at[p]]), ["in no place", elsewhere]]) {
