@@ -284,6 +284,8 @@ def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, brow
         page.wait_for_selector("#options button[data-option='13']")
         assert page.inner_text("#status").startswith("Your turn")
     assert "Bob" in ann.inner_text("#seats") and "Ann" in bob.inner_text("#seats")
+    spent = ann.locator("[data-counter='spent'] table tr")   # a row per player, a card each
+    assert spent.count() == 3 and spent.first.locator("th").count() == 14
     bob.click("#options button[data-option='13']")
     bob.wait_for_selector("#status:has-text('in secret')")
     assert "bid 13" in bob.inner_text("#status") and "Ann" in bob.inner_text("#status")

@@ -112,3 +112,15 @@ def test_the_screen_gives_each_components_face_and_the_special_spaces(load_rules
     assert cronberg["special"] == {"city": [
         ["parks", ["A4", "B9", "C7", "D6", "E3", "F4"]], ["coats of arms", ["B5", "D10", "F1"]],
         ["guards", ["B2", "C3", "E8"]]]}
+
+
+def test_a_counter_kept_per_a_key_has_its_headings(load_rules):
+    from rulesdsl.serve.screen import screen
+
+    counters = {c["name"]: c for c in screen(load_rules(GOOFSPIEL))["counters"]}
+    assert counters["spent"]["headings"] == [str(v) for v in range(1, 14)]
+    assert counters["score"]["headings"] is None   # per player only
+    solstice = screen(load_rules(ROOT / "games/solstice/solstice.rules"))["counters"]
+    by_name = {c["name"]: c["headings"] for c in solstice}
+    assert by_name["quarry"] == by_name["supply"] == ["Gold", "White", "Green"]
+    assert by_name["took_part"] is None   # two keys besides none: drawn as before

@@ -567,7 +567,12 @@ function drawCounters(view) {
   const shapes = Object.fromEntries(table.screen.counters.map((c) => [c.name, c]));
   const perPlayer = (name) => shapes[name].keys.length >= 1 && shapes[name].keys[0] === "player" && Array.isArray(view.counters[name]);
   const rows = ordered(table.screen.counters.map((c) => c.name).filter((n) => n in view.counters));
-  const theirs = rows.filter(([, n]) => perPlayer(n)), ours = rows.filter(([, n]) => !perPlayer(n));
+  const keyed = (name) => Boolean(shapes[name].headings) && Array.isArray(view.counters[name]);
+  const theirs = rows.filter(([, n]) => perPlayer(n) && !keyed(n)), ours = rows.filter(([, n]) => !perPlayer(n) && !keyed(n));
+  for (const [title, name] of rows.filter(([, n]) => keyed(n))) {
+    if (title) shared.append(el("h3", {}, title));
+    shared.append(keyedTable(name, shapes[name], view));
+  }
   for (const [title, name] of ours) {
     if (title) shared.append(el("h3", {}, title));
     const line = el("div", {class: "zone", "data-counter": name});
@@ -597,7 +602,28 @@ function drawCounters(view) {
   }
 }
 
-function cards(row, items, kind, view) {
+// a counter kept per key (and per player): a table with the key's values as headings, a
+// row per player (or one row), yes/no as a tick or nothing
+function keyedTable(name, shape, view) {
+  const wrap = el("div", {class: "keyed", "data-counter": name});
+  wrap.append(el("div", {class: "name"}, nameOf(name)));
+  const grid = el("table", {class: "keyed-table"});
+  const head = el("tr");
+  head.append(el("th"), ...shape.headings.map((h) => el("th", {}, words(h))));
+  grid.append(head);
+  const perPlayer = shape.keys[0] === "player";
+  const rows = perPlayer ? view.counters[name].map((values, p) => [seatName(p + 1), values, p + 1]) : [["", view.counters[name], null]];
+  for (const [who, values, p] of rows) {
+    const tr = el("tr");
+    tr.append(el("th", p ? {class: `p${p}`} : {}, who));
+    for (const v of Array.isArray(values) ? values : [values]) tr.append(el("td", {}, v === true ? "✓" : v === false ? "" : show(v)));
+    grid.append(tr);
+  }
+  wrap.append(grid);
+  return wrap;
+}
+
+function cards(row, items, kind, view, omit = null) {
   if (!Array.isArray(items)) {
     if (items.size) row.append(el("span", {class: "card back"}, `${items.size} face down`));
     return;
@@ -606,7 +632,7 @@ function cards(row, items, kind, view) {
   let last = null;
   for (const id of items) {
     const seen = (view.components[kind] || {})[id];
-    const counted = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && k !== display().owners[kind] && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const counted = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && k !== omit && k !== display().owners[kind] && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
     const key = JSON.stringify([labelOf(kind, id, view), faceOf(kind, id), counted, ownerOf(kind, id, view)]);
     if (last && last.key === key && !territoryOf(kind)) {
       last.count += 1;
@@ -658,7 +684,7 @@ function ringZone(row, items, z, view) {
     if (!ids.length) continue;
     const line = el("div", {class: "zone", "data-place": place});
     line.append(el("span", {class: "name"}, place));
-    cards(line, ids, z.kind, view);
+    cards(line, ids, z.kind, view, ring.by);   // the place is the line's title
     row.append(line);
   }
 }
