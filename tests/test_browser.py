@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not insta
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
          "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
          "games/isle_of_skye/isle_of_skye.rules", "games/goofspiel/goofspiel.rules",
-         "games/cleromancy/cleromancy.rules"]
+         "games/cleromancy/cleromancy.rules", "games/yacht/yacht.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -92,17 +92,31 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
 
 
 def from_the_lobby(browser: Any, base: str) -> str:
-    """A person starts a Cronberg table of two people and a bot on the lobby's form."""
+    """A person starts a Cronberg table of two people and a bot on the lobby's form, under
+    a name; the lobby lists it among their tables, and another person's lobby among the
+    open ones, newest first."""
     page = browser.new_context().new_page()
     page.goto(base)
+    page.fill("#your-name", "Cleo")
     page.select_option("#game", label="Cronberg (cronberg.rules)")
     page.select_option("#players", "3")
     page.select_option("[data-seat='2']", "person")
     page.select_option("[data-seat='3']", "greedy")
+    page.fill("#table-name", "Friday's city")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")
     table = page.url.rsplit("/", 1)[1]
+    page.goto(base)
+    assert page.input_value("#your-name") == "Cleo"   # kept for the next table
+    page.wait_for_selector(f"#mine li[data-table='{table}']")
+    assert page.inner_text(f"#mine li[data-table='{table}']").startswith("Friday's city")
     page.context.close()
+    other = browser.new_context().new_page()
+    other.goto(base)
+    other.wait_for_selector(f"#tables li[data-table='{table}']")
+    assert other.locator("#tables li").first.get_attribute("data-table") == table  # newest
+    assert other.locator("#mine li[data-table]").count() == 0
+    other.context.close()
     return table
 
 
@@ -218,6 +232,17 @@ def test_a_tiles_turn_is_previewed_before_it_is_placed(server, browser):
     assert turns.count() >= 1
     assert turns.first.locator(".card.tile polygon.edge").count() == 4
     assert "How to turn" in page.inner_text("#options")
+
+
+def test_dice_show_their_faces(server, browser):
+    table = create(server, 7, ["person", "random"])
+    page = seated(browser, server, table, 1)
+    page.wait_for_selector("#dice .die.pips")
+    dice = page.locator("#dice [data-dice='hand'] .die")
+    assert dice.count() == 5
+    for k in range(5):   # as many pips as the face says
+        face = int(dice.nth(k).get_attribute("data-face") or 0)
+        assert dice.nth(k).locator("circle.pip").count() == face
 
 
 def test_a_click_on_the_board_narrows_the_options(server, browser):

@@ -489,7 +489,7 @@ function drawOptions(view) {
   box.append(prompt);
   let shown = options.filter(([id]) => !table.filter || table.filter.includes(id));
   if (options.length > MANY && !table.filter) {
-    const search = el("input", {type: "search", id: "option-search", placeholder: `search ${options.length} options, or click the board`, "aria-label": "search the options"});
+    const search = el("input", {type: "search", id: "option-search", placeholder: `search ${options.length} options${document.querySelector("#table .can") ? ", or click the board" : ""}`, "aria-label": "search the options"});
     search.value = table.search || "";
     search.oninput = () => { table.search = search.value; drawList(); search.focus(); };
     box.append(search);
@@ -545,7 +545,7 @@ function drawDice(view) {
     if (title) box.append(el("h3", {}, title));
     const row = el("div", {class: "zone", "data-dice": name});
     row.append(el("span", {class: "name"}, nameOf(name)));
-    for (const f of faces) row.append(el("span", {class: "die"}, f === null ? "–" : f));
+    for (const f of faces) row.append(dieNode(f));
     box.append(row);
   }
 }

@@ -207,3 +207,23 @@ function turnButtons(box, options, view) {
   box.append(row);
   return true;
 }
+
+// ---- dice ------------------------------------------------------------------------------
+
+// where the pips of 1 to 6 sit on a die's face, in thirds of its side
+const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+  6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
+
+// a die showing its face: pips for 1 to 6, the face's name for anything else
+function dieNode(face) {
+  const node = el("span", {class: "die", "data-face": face === null ? "" : String(face)});
+  if (face === null) { node.textContent = "–"; return node; }
+  if (!(face in PIPS)) { node.textContent = words(face); return node; }
+  const size = 30, svg = el("svg", {width: size, height: size, role: "img", "aria-label": String(face)}, null, SVG);
+  svg.append(el("title", {}, String(face), SVG));
+  for (const [x, y] of PIPS[face]) svg.append(el("circle", {cx: 6 + x * 9, cy: 6 + y * 9, r: 3, class: "pip"}, null, SVG));
+  node.append(svg);
+  node.classList.add("pips");
+  return node;
+}
