@@ -124,3 +124,17 @@ def test_a_counter_kept_per_a_key_has_its_headings(load_rules):
     by_name = {c["name"]: c["headings"] for c in solstice}
     assert by_name["quarry"] == by_name["supply"] == ["Gold", "White", "Green"]
     assert by_name["took_part"] is None   # two keys besides none: drawn as before
+
+
+def test_the_rules_say_what_each_component_shows(load_rules):
+    rules = load_rules(ROOT / "games/cronberg/cronberg.rules")
+    assert rules.labels("Rhomb")[:3] == ["City hall", "Church", "Cathedral"]
+    fields = rules.fields("Rhomb")
+    assert list(fields) == ["name", "point", "side"]
+    assert (fields["point"][2], fields["side"][2]) == (4, 8)   # numbers as they are
+    cromlech = load_rules(ROOT / "games/cromlech/cromlech.rules")
+    assert cromlech.fields("Stone")["element"][0] == "Fire"     # an enum's value by name
+    with pytest.raises(KeyError):
+        rules.fields("Nothing")
+    with pytest.raises(KeyError):
+        rules.labels("Nothing")

@@ -57,44 +57,35 @@ def drawn_fields(rules: Rules, kind: str) -> set[str]:
     return out
 
 
-def plain(value: Any, named: bool, shown: str, common: str, share: float) -> bool:
-    """Whether a value says nothing: none, no, empty, zero (a number, not the first value
-    of an enum or a kind: `named`), or a word most hold alike."""
-    if value is None or value is False or value == [] or value == "":
+def plain(value: Any, common: Any, share: float) -> bool:
+    """Whether a value says nothing: none, no, zero, empty, or a word most hold alike."""
+    if value is None or value is False or value == "" or value == "[]" or \
+            (type(value) is int and value == 0):
         return True
-    if value == 0 and not named:
-        return True
-    return isinstance(value, str) and shown == common and share > 0.5
+    return isinstance(value, str) and value == common and share > 0.5
 
 
 def faces(rules: Rules) -> dict[str, dict[str, dict[str, Any]]]:
-    """Per kind, per component id: its `text` (a list) and its `facts` ([name, value]);
-    nothing for rules that carry no checked program (a stand-in, as `screen` allows)."""
-    if getattr(rules, "analysis", None) is None or getattr(rules, "program", None) is None:
-        return {}
-    kinds = rules.analysis.kinds
-    show = rules.program.display.show
+    """Per kind, per component id: its `text` (a list) and its `facts` ([name, value])."""
     labels = dict((rules.display or {}).get("labels") or {})
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for kind, info in kinds.items():
+    for kind in rules.kinds:
         ids = rules.components(kind)
-        names = field_names(info.fields, labels)
+        fields = rules.fields(kind)
+        names = field_names(list(fields), labels)
         skip = drawn_fields(rules, kind) | {"id"}
-        component_labels = rules.program.display.components[kind][1]
         faces_of: dict[str, dict[str, Any]] = {c: {"text": [], "facts": []} for c in ids}
-        for f in info.fields:
+        for f, column in fields.items():
             if f in skip:
                 continue
-            column = info.columns[f]
-            shown = [show(v, info.types[f]) for v in column]
-            common, held = Counter(shown).most_common(1)[0]
-            for k, c in enumerate(ids):
-                value, text = column[k], shown[k]
-                if plain(value, isinstance(info.types[f], tuple), text, common,
-                         held / max(1, len(ids))) or \
-                        text == component_labels[k] or text == c:
+            common, held = Counter(map(str, column)).most_common(1)[0]
+            for c, label, value in zip(ids, rules.labels(kind), column):
+                text = value if isinstance(value, str) else \
+                    ("yes" if value else "no") if isinstance(value, bool) else str(value)
+                if plain(value, common, held / max(1, len(ids))) or text in (c, label):
                     continue
-                if isinstance(value, str) and len(value.split()) >= PROSE:
+                if isinstance(value, str) and len(value.split()) >= PROSE and \
+                        not value.startswith("["):   # a list is a figure, not a text
                     faces_of[c]["text"].append(text)
                 else:   # a word of the data file ("per_cattle") as people read it
                     faces_of[c]["facts"].append([names[f], text.strip("[]").replace("_", " ")])
@@ -107,14 +98,14 @@ def special_cells(rules: Rules) -> dict[str, list[list[Any]]]:
     one board by name (`define parks() = [A4, B9, C7]`), as [its name in words, its
     cells], so that the page marks them and says what they are. Its name is the display
     label of the define when there is one."""
-    if getattr(rules, "analysis", None) is None:
-        return {}
     labels = dict((rules.display or {}).get("labels") or {})
     cells = {name: set(shape.geometry.names) for name, shape in rules.boards.items()
              if hasattr(shape.geometry, "names")}
     out: dict[str, list[list[Any]]] = {}
-    for name, define in rules.analysis.defines.items():
-        body = define.body
+    for define in rules.tree.items:
+        if not isinstance(define, A.DefineDecl):
+            continue
+        name, body = define.name, define.body
         if define.params or not isinstance(body, A.ListLit) or not body.items or \
                 not all(isinstance(i, A.Name) for i in body.items):
             continue

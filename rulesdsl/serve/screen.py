@@ -107,15 +107,12 @@ def headings(rules: Rules, keys: tuple[str, ...]) -> list[str] | None:
     key = rest[0]
     try:
         return rules.enum(key)
-    except (KeyError, AttributeError):
+    except KeyError:
         pass
     try:
-        ids = rules.components(key)
-    except (KeyError, AttributeError):
+        return rules.labels(key)
+    except KeyError:   # a set of dice: its dice by number
         return None
-    program = getattr(rules, "program", None)
-    labels = program.display.components[key][1] if program is not None else ids
-    return [str(label) for label in labels]
 
 
 def screen(rules: Rules) -> dict[str, Any]:

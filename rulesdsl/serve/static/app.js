@@ -555,6 +555,7 @@ function show(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
   if (Array.isArray(value)) return value.map(show).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${words(k)} ${show(v)}`).join(", ");
   return String(value);
 }
 
@@ -616,7 +617,8 @@ function keyedTable(name, shape, view) {
   for (const [who, values, p] of rows) {
     const tr = el("tr");
     tr.append(el("th", p ? {class: `p${p}`} : {}, who));
-    for (const v of Array.isArray(values) ? values : [values]) tr.append(el("td", {}, v === true ? "✓" : v === false ? "" : show(v)));
+    const cells = Array.isArray(values) ? values : values && typeof values === "object" ? shape.headings.map((h) => values[h]) : [values];
+    for (const v of cells) tr.append(el("td", {}, v === true ? "✓" : v === false || v === undefined ? "" : show(v)));
     grid.append(tr);
   }
   wrap.append(grid);
