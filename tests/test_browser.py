@@ -3,17 +3,18 @@
 Two browser contexts (two people, each with their own storage and seat token) play a
 whole game of tic-tac-toe by clicking the board, and a whole game of Cronberg against
 each other and a bot by clicking their options; a person builds a stone on Solstice's
-ring by clicking a position of its circle; a watcher sees Cromlech's circles drawn as rings
-of their Gariadons. A screenshot of each finished game is
-saved under test-output/. Skipped only when Chromium is not installed (.ci/run installs
-it: `apt-get install chromium`).
+ring by clicking a position of its circle; a watcher sees Cromlech's circles drawn as
+rings of their Gariadons. Each seed game is played several turns by two named people and
+a bot, and its page checked for rule-file identifiers and rule source; Isle of Skye's
+tiles are drawn before they are placed, and their turn previewed; a click on Cronberg's
+board narrows the options; both Goofspiel seats bid at once. A screenshot of some games
+is saved under test-output/ in the test's own folder. Skipped only when Chromium is not
+installed (.ci/run installs it: `apt-get install chromium`).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,20 +25,20 @@ pytest.importorskip("playwright")
 uvicorn = pytest.importorskip("uvicorn")
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from benchmarks.screens import create, play_a_few, seated  # noqa: E402
 from rulesdsl.serve.app import Served, make_app  # noqa: E402
-from rulesdsl.serve.guard import TOKEN_HEADER, token_in  # noqa: E402
 
 from .test_serve_security import in_a_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "test-output"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                  "(apt-get install chromium; .ci/run installs it)"),
               pytest.mark.slow]  # a browser started for each test
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
          "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
-         "games/isle_of_skye/isle_of_skye.rules"]
+         "games/isle_of_skye/isle_of_skye.rules", "games/goofspiel/goofspiel.rules",
+         "games/cleromancy/cleromancy.rules", "games/yacht/yacht.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -56,36 +57,16 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def create(base: str, game: int, seats: list[str]) -> str:
-    with urllib.request.urlopen(f"{base}/", timeout=10) as response:
-        token = token_in(response.read().decode())   # as the page sends it
-    assert token is not None
-    request = urllib.request.Request(f"{base}/api/tables", method="POST",
-                                     data=json.dumps({"game": game, "seats": seats}).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              TOKEN_HEADER: token})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)["table"]
-
-
-def seated(browser: Any, base: str, table: str, seat: int) -> Page:
-    """A new person (a browser context of their own) takes a seat at the table."""
-    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
-    page.set_default_timeout(15_000)
-    page.goto(f"{base}/t/{table}")
-    page.click(f"[data-take='{seat}']")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
-    return page
-
-
 def wait_turn(page: Page, past: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.turn) > {past} || "
                            "document.body.dataset.over === 'true'")
 
 
 def shot(page: Page, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / name), full_page=True)
+    """A screenshot, into the test's own folder (the conftest runs each test in one)."""
+    out = Path.cwd() / "test-output"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / name), full_page=True)
 
 
 def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
@@ -101,6 +82,7 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
         wait_turn(two, turn)
     for page in (one, two):
         assert page.inner_text("#status").startswith("Game over: player 1 wins")
+        assert page.locator(".standings li").all_inner_texts() == ["player 1", "player 2"]
     assert two.locator("rect.fresh").get_attribute("data-cell") == "a3"   # the last move
     assert two.title() == "Tic-tac-toe — rulesdsl"
     one.reload()   # a reload keeps the seat (its token is in the page's storage)
@@ -110,17 +92,31 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
 
 
 def from_the_lobby(browser: Any, base: str) -> str:
-    """A person starts a Cronberg table of two people and a bot on the lobby's form."""
+    """A person starts a Cronberg table of two people and a bot on the lobby's form, under
+    a name; the lobby lists it among their tables, and another person's lobby among the
+    open ones, newest first."""
     page = browser.new_context().new_page()
     page.goto(base)
+    page.fill("#your-name", "Cleo")
     page.select_option("#game", label="Cronberg (cronberg.rules)")
     page.select_option("#players", "3")
     page.select_option("[data-seat='2']", "person")
     page.select_option("[data-seat='3']", "greedy")
+    page.fill("#table-name", "Friday's city")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")
     table = page.url.rsplit("/", 1)[1]
+    page.goto(base)
+    assert page.input_value("#your-name") == "Cleo"   # kept for the next table
+    page.wait_for_selector(f"#mine li[data-table='{table}']")
+    assert page.inner_text(f"#mine li[data-table='{table}']").startswith("Friday's city")
     page.context.close()
+    other = browser.new_context().new_page()
+    other.goto(base)
+    other.wait_for_selector(f"#tables li[data-table='{table}']")
+    assert other.locator("#tables li").first.get_attribute("data-table") == table  # newest
+    assert other.locator("#mine li[data-table]").count() == 0
+    other.context.close()
     return table
 
 
@@ -186,7 +182,7 @@ def test_a_watcher_sees_each_cromlech_circle_as_a_ring(server, browser):
     shot(page, "cromlech.png")
 
 
-def test_isle_of_skye_draws_each_territory(server, browser):
+def test_isle_of_skye_draws_each_territory_and_the_tiles_in_hand(server, browser):
     table = create(server, 4, ["person", "random"])
     page = seated(browser, server, table, 1)
     land = "[data-board='land']"
@@ -196,7 +192,77 @@ def test_isle_of_skye_draws_each_territory(server, browser):
     assert castle.locator("line.road").count() == 3        # roads north, south and west
     assert castle.locator("polygon.edge").count() == 4
     assert page.locator(f"{land} .territory[data-seat='1'] rect[data-cell='h9']").count() == 1
+    # the tiles not yet placed, in the market before each screen: drawn with their terrains,
+    # each in the colour of the player it lies before
+    market = page.locator("[data-zone='market'] .card.tile")
+    assert market.count() == 6
+    hand = page.locator("[data-zone='market'] .card.tile.p1")
+    assert hand.count() == 3
+    for k in range(6):
+        terrains = market.nth(k).locator("polygon.edge").evaluate_all(
+            "edges => edges.map((e) => e.dataset.terrain)")
+        assert len(terrains) == 4 and all(terrains), terrains
+    legend = page.inner_text("#legend")
+    assert "Water" in legend and "road" in legend
+    # a tile is discarded by a click on it: it is one of the options
+    tile = hand.first.get_attribute("data-card")
+    assert "can" in (hand.first.get_attribute("class") or "")
+    options = page.locator("#options button[data-option]").evaluate_all(
+        "bs => bs.map((b) => b.dataset.option)")
+    assert tile in options
+    hand.first.click()
+    wait_turn(page, 0)
     shot(page, "isle_of_skye.png")
+
+
+def test_a_tiles_turn_is_previewed_before_it_is_placed(server, browser):
+    table = create(server, 4, ["person", "random"])
+    page = seated(browser, server, table, 1)
+    for _ in range(40):   # the person takes the first option until a tile is to be turned
+        page.wait_for_function("document.querySelector('#options button[data-option]') || "
+                               "document.body.dataset.over === 'true'")
+        if page.locator("#options button.turn").count():
+            break
+        turn = int(page.get_attribute("body", "data-turn") or 0)
+        page.click("#options button[data-option]")
+        page.wait_for_function(f"Number(document.body.dataset.turn) > {turn} || "
+                               "document.querySelector('#status').textContent.includes"
+                               "('in secret')")
+    turns = page.locator("#options button.turn")
+    assert turns.count() >= 1
+    assert turns.first.locator(".card.tile polygon.edge").count() == 4
+    assert "How to turn" in page.inner_text("#options")
+
+
+def test_dice_show_their_faces(server, browser):
+    table = create(server, 7, ["person", "random"])
+    page = seated(browser, server, table, 1)
+    page.wait_for_selector("#dice .die.pips")
+    dice = page.locator("#dice [data-dice='hand'] .die")
+    assert dice.count() == 5
+    for k in range(5):   # as many pips as the face says
+        face = int(dice.nth(k).get_attribute("data-face") or 0)
+        assert dice.nth(k).locator("circle.pip").count() == face
+
+
+def test_a_click_on_the_board_narrows_the_options(server, browser):
+    table = create(server, 1, ["person", "person", "greedy"])
+    page = seated(browser, server, table, 1)
+    page.click("#options button[data-option='rhomb']")
+    page.wait_for_selector("#option-search")   # many places: grouped, searchable
+    every = page.locator("#options button[data-option]").count()
+    assert every > 12
+    triangle = page.locator("polygon.can[data-cell]").nth(5)
+    cell = triangle.get_attribute("data-cell")
+    triangle.click()
+    page.wait_for_selector("#options button.all")
+    ids = page.locator("#options button[data-option]").evaluate_all(
+        "bs => bs.map((b) => b.dataset.option)")
+    assert 1 < len(ids) < every and all(cell in i.split("+") for i in ids), ids
+    page.click("#options button.all")
+    page.fill("#option-search", f"{cell},")
+    page.wait_for_function("document.querySelectorAll('#options button[data-option]').length"
+                           f" < {every}")
 
 
 def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, tmp_path):
@@ -233,3 +299,92 @@ def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, 
     assert "if whisky > 0:" in text  # the house rule's branch, counted
     assert page.locator("tr.chosen").count() == 1
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+
+
+def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, browser):
+    table = create(server, 5, ["person", "person"])
+    ann = seated(browser, server, table, 1, "Ann")
+    bob = seated(browser, server, table, 2, "Bob", width=390)
+    for page in (ann, bob):   # both bid at once: the engine asks player 1 first
+        page.wait_for_selector("#options button[data-option='13']")
+        assert page.inner_text("#status").startswith("Your turn")
+    assert "Bob" in ann.inner_text("#seats") and "Ann" in bob.inner_text("#seats")
+    spent = ann.locator("[data-counter='spent'] table tr")   # a row per player, a card each
+    assert spent.count() == 3 and spent.first.locator("th").count() == 14
+    bob.click("#options button[data-option='13']")
+    bob.wait_for_selector("#status:has-text('in secret')")
+    assert "bid 13" in bob.inner_text("#status") and "Ann" in bob.inner_text("#status")
+    assert "bids" not in ann.inner_text("#log")   # nothing of Bob's bid before the reveal
+    ann.click("#options button[data-option='5']")
+    for page in (ann, bob):
+        wait_turn(page, 1)
+        page.wait_for_selector("#log li:has-text('player 2 bids 13')")
+    assert widest(bob) <= 390   # a phone's width
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+
+
+# ---- the seed games, several turns each, with two people and a bot ------------------------
+
+# what nobody may read on a game's page: rule-file identifiers (names with underscores,
+# component ids with their numbers), rule source (an option's template, a choose
+# statement), and each game's own internal names
+SOURCE = [r"[{}]", r"\bchoose \w+ in\b", r"\bby p as\b", r"\bNone\b", r"\bnull\b",
+          r"\bundefined\b", r"\[object"]
+RAW = [r"\b[a-z]+_[a-z0-9_]+\b", r"\b[a-z]+(?:-[a-z]+)*-\d+\b", *SOURCE]
+SEED = {   # game: (its place in FILES, its own names that must not show)
+    "cromlech": (3, [r"wound_supply", r"first_player", r"lintel_deck", r"stone_pile"]),
+    "cleromancy": (6, [r"keep_placed", r"turns_taken", r"first_roll", r"\bscion\b"]),
+    "cronberg": (1, [r"games_played", r"\bdeck\b", r"\bcoats_of_arms\b"]),
+    "solstice": (2, [r"objective_deck", r"secret_card", r"skills_offered",
+                     r"outer_lintels\d?", r"turn_number"]),
+    "isle_of_skye": (4, [r"castle_(blue|red|yellow|white|green)", r"completed_mountains",
+                         r"features_\w+", r"per_\w+", r"road_groups"]),
+}
+
+
+def visible_text(page: Page, said: bool) -> str:
+    """What a person reads: the page's own words, its pictures' words and tooltips
+    (`said` False), or what the rule file says through the page (`said`: the log and the
+    options' labels, which its narration and `as` templates make)."""
+    return page.evaluate("""(said) => {
+        const rules = [...document.querySelectorAll('#log li, #options button[data-option]')];
+        if (said) return rules.map((n) => n.innerText).join('\\n');
+        const box = document.body.cloneNode(true);
+        box.querySelectorAll('#log, #options button[data-option]').forEach((n) => n.remove());
+        const pictures = [...document.querySelectorAll('svg text, svg title')];
+        return [box.innerText, ...pictures.map((n) => n.textContent)].join('\\n');
+    }""", said)
+
+
+def widest(page: Page) -> float:
+    """How far right anything on the page reaches, in pixels (the page's width is more
+    than the window's when something does not fit)."""
+    return page.evaluate("""() => Math.max(document.documentElement.scrollWidth,
+        ...[...document.querySelectorAll('#table *')].map((n) =>
+            n.getBoundingClientRect().right + window.scrollX))""")
+
+
+def assert_words_only(page: Page, own: list[str]) -> None:
+    """The page draws no identifier or rule source; what the rule file says through it
+    (log, option labels) holds no rule source."""
+    import re
+    for text, patterns in ((visible_text(page, False), RAW + own),
+                           (visible_text(page, True), SOURCE)):
+        for pattern in patterns:
+            found = re.search(pattern, text)
+            assert found is None, f"{pattern!r} matches {found.group(0)!r} on the page"
+
+
+@pytest.mark.parametrize("game", sorted(SEED))
+def test_a_seed_game_shows_the_rulebooks_words(server, browser, game):
+    n, own = SEED[game]
+    table = create(server, n, ["person", "person", "greedy"])
+    pages = [seated(browser, server, table, 1, "Ann"),
+             seated(browser, server, table, 2, "Bob", width=390)]   # Bob has a phone
+    play_a_few(pages, 14, seed=n)
+    assert widest(pages[1]) <= 390
+    assert int(pages[0].get_attribute("body", "data-turn") or 0) >= 8   # it was played
+    for page in pages:
+        assert_words_only(page, own)
+        assert "Ann" in page.inner_text("#seats") and "Bob" in page.inner_text("#seats")
+        assert page.errors == []  # type: ignore[attr-defined]

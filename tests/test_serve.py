@@ -417,7 +417,9 @@ def test_the_screen_takes_the_display_declaration(load_rules):
         "roads": [0, 2, 3]}
 
     class Declared:   # rules whose `display:` says more than the game file does
-        components = cleromancy.components
+        components, fields, kinds, tree, labels, enum = (
+            cleromancy.components, cleromancy.fields, cleromancy.kinds, cleromancy.tree,
+            cleromancy.labels, cleromancy.enum)
         boards, zones, counters, name = (cleromancy.boards, cleromancy.zones,
                                          cleromancy.counters, cleromancy.name)
         display = {"hidden": ["turns_taken"], "labels": {"mana": "mana crystals"},

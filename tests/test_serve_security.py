@@ -11,8 +11,6 @@ what it shows.
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -111,27 +109,10 @@ def test_a_client_may_keep_only_so_many_unfinished_tables(client, monkeypatch):
 def in_a_thread(app: Any, **options: Any) -> Iterator[str]:
     """The app under uvicorn with these options, on a free port of this machine, in a
     thread; its address."""
-    import uvicorn
+    from benchmarks.screens import serving
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    # log_config None: uvicorn's own would reconfigure logging, closing the handlers
-    # pytest captures the logs of every test with
-    server = uvicorn.Server(uvicorn.Config(app, **{"host": "127.0.0.1",
-                                                   "log_level": "warning", **options,
-                                                   "port": port, "log_config": None}))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(400):
-        if server.started:
-            break
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serving(app, **options) as base:
+        yield base
 
 
 @contextmanager

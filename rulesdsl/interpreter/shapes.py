@@ -124,6 +124,13 @@ class Shapes:
             raise KeyError(f"{self.name} has no kind of component named {kind!r}")
         return list(self.program.display.components[kind][0])
 
+    def labels(self, kind: str) -> list[str]:
+        """The labels of the components of a kind, in the order of `components(kind)`: what
+        views call them ("Fire Trilithon", "prize 3")."""
+        if kind not in self.program.display.components:
+            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
+        return list(self.program.display.components[kind][1])
+
     def tiles(self, board: str) -> dict[str, tuple[list[str], str, list[int]]]:
         """How the tiles of a territory look, by id: their edges' terrains (north, east,
         south, west, as printed), their centre's ("" without one) and the sides where a
@@ -134,6 +141,18 @@ class Shapes:
         disp = self.program.display
         return tile_looks(shape, self.declared.kinds[shape.kind],
                           disp.components[shape.kind][0], disp.show)
+
+    def fields(self, kind: str) -> dict[str, list[Any]]:
+        """What a kind of component's data says (its printed faces): each field with its
+        value for each component, in the order of `components(kind)`, as views show
+        values (numbers, yes/no and none as they are, the rest by name: "Water",
+        "[Gold]")."""
+        info = self.declared.kinds.get(kind)
+        if info is None:
+            raise KeyError(f"{self.name} has no kind of component named {kind!r}")
+        disp = self.program.display
+        return {f: [shown(disp, v, info.types[f]) for v in info.columns[f]]
+                for f in info.fields}
 
     def value(self, name: str) -> Any:
         """The value of a constant or setting."""

@@ -250,25 +250,37 @@ class Server:
                              "bots": sorted(REGISTRY.names())})
 
     async def list_tables(self, request: Request) -> Response:
-        """What the lobby shows: the tables still being played, each with its game and
-        whether each seat is free, taken or a bot's (no names, no finished tables)."""
+        """What the lobby shows: the tables still being played, newest first, each with its
+        game, the name its maker gave it (if any) and whether each seat is free, taken or a
+        bot's (no person's name, no finished tables)."""
         self.expire()
-        return JSONResponse([{"table": k, "game": live.table.rules.name,
-                              "seats": [seat_state(s) for s in live.table.seats]}
-                             for k, live in self.tables.items() if not live.table.over])
+        return JSONResponse([lobby_entry(k, live) for k, live in
+                             reversed(self.tables.items()) if not live.table.over])
+
+    async def one_table(self, request: Request) -> Response:
+        """One table as the lobby lists it, finished or not (the lobby's "your tables":
+        the page knows their addresses)."""
+        try:
+            key = request.path_params["table"]
+            live = self.live(key)
+        except Refused as err:
+            return error(err, 404)
+        return JSONResponse({**lobby_entry(key, live), "over": live.table.over})
 
     async def create(self, request: Request) -> Response:
         try:
             self.check_rate(request)
             data = await body(request)
-            n, seats = data.get("game", 0), data.get("seats")
+            n, seats, name = data.get("game", 0), data.get("seats"), data.get("name", "")
             if type(n) is not int or not 0 <= n < len(self.games):
                 raise Refused(f"'game' must be a number from 0 to {len(self.games) - 1}")
             if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
                 raise Refused("'seats' must be a list: \"person\" or a bot's name per seat")
+            if not isinstance(name, str):
+                raise Refused("a table's 'name' is a string")
             served = self.games[n]
             try:
-                table = Table(served.rules, served.file, seats)
+                table = Table(served.rules, served.file, seats, name=name)
             except RulesError as err:
                 raise Refused(err.diagnostics[0].message) from None
             key = self.add(table, address(request))
@@ -395,6 +407,16 @@ def address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
+def lobby_entry(key: str, live: Live) -> dict[str, Any]:
+    """A table as the lobby lists it: its game, its name when its maker gave one, and
+    whether each seat is free, taken or a bot's."""
+    entry: dict[str, Any] = {"table": key, "game": live.table.rules.name,
+                             "seats": [seat_state(s) for s in live.table.seats]}
+    if live.table.name:
+        entry["name"] = live.table.name
+    return entry
+
+
 def seat_state(seat: Seat) -> str:
     """A seat as the lobby shows it."""
     return "bot" if seat.kind != PERSON else "taken" if seat.taken else "free"
@@ -436,6 +458,7 @@ def make_app(games: list[Served], bot_delay: float = 0.5,
         Route("/api/games", server.list_games),
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables", server.create, methods=["POST"]),
+        Route("/api/tables/{table}", server.one_table, methods=["GET"]),
         Route("/api/tables/{table}/seats", server.take, methods=["POST"]),
         Route("/api/tables/{table}/record", server.record),
         WebSocketRoute("/ws/{table}", server.play),

@@ -20,6 +20,7 @@ from typing import Any
 from ..boards.grids import CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from ..boards.territory import TerritoryBoard
 from ..interpreter.game import Rules
+from .faces import faces, special_cells
 
 SQRT3 = math.sqrt(3)
 
@@ -96,6 +97,24 @@ def _is_kind(rules: Rules, name: str) -> bool:
     return True
 
 
+def headings(rules: Rules, keys: tuple[str, ...]) -> list[str] | None:
+    """The headings of a counter's one key besides the player (an enum's values, a kind's
+    components, as views name them), for the page to draw it as a table; None for a
+    counter with no such key, or more than one."""
+    rest = keys[1:] if keys[:1] == ("player",) else keys
+    if len(rest) != 1:
+        return None
+    key = rest[0]
+    try:
+        return rules.enum(key)
+    except KeyError:
+        pass
+    try:
+        return rules.labels(key)
+    except KeyError:   # a set of dice: its dice by number
+        return None
+
+
 def screen(rules: Rules) -> dict[str, Any]:
     """The shapes of a rule file's game, as plain JSON for the page."""
     return {
@@ -107,6 +126,9 @@ def screen(rules: Rules) -> dict[str, Any]:
                    for name, shape in rules.boards.items()],
         "zones": [{"name": name, "kind": z.kind, "per_player": z.per_player,
                    "visibility": z.visibility} for name, z in rules.zones.items()],
-        "counters": [{"name": name, "keys": list(c.keys), "secret": c.secret}
+        "counters": [{"name": name, "keys": list(c.keys), "secret": c.secret,
+                      "headings": headings(rules, c.keys)}
                      for name, c in rules.counters.items()],
+        "faces": faces(rules),
+        "special": special_cells(rules),
     }

@@ -38,8 +38,37 @@ async function api(path, body) {
 
 // ---- the lobby -------------------------------------------------------------------------
 
+// what this browser remembers: the person's name, and the tables they made or sat at
+// (each table's seat token is kept under its own key, `rulesdsl:ID`)
+const NAME_KEY = "rulesdsl:name", MINE_KEY = "rulesdsl:mine";
+const myName = () => localStorage.getItem(NAME_KEY) || "";
+function remember(id) {
+  let mine = [];
+  try { mine = JSON.parse(localStorage.getItem(MINE_KEY)) || []; } catch { mine = []; }
+  localStorage.setItem(MINE_KEY, JSON.stringify([id, ...mine.filter((t) => t !== id)].slice(0, 30)));
+}
+function myTables() {
+  try { return JSON.parse(localStorage.getItem(MINE_KEY)) || []; } catch { return []; }
+}
+
+function nameInput(input) {
+  input.value = myName();
+  input.onchange = () => localStorage.setItem(NAME_KEY, input.value.trim());
+}
+
+// a table as the lobby lists it: its name (or its game's), the game, its seats
+function tableItem(t, mine) {
+  const li = el("li", {"data-table": t.table});
+  li.append(el("a", {href: `/t/${t.table}`}, t.name || t.game));
+  const free = t.seats.filter((s) => s === "free").length;
+  const seats = `${t.seats.length} seats: ${t.seats.filter((s) => s === "taken").length} taken, ${free} free, ${t.seats.filter((s) => s === "bot").length} bots`;
+  li.append(el("span", {class: "about"}, `${t.name ? `${t.game}, ` : ""}${seats}${t.over ? " — over" : ""}${mine && stored(t.table) ? " — you play here" : ""}`));
+  return li;
+}
+
 async function lobby() {
   $("lobby").hidden = false;
+  nameInput($("your-name"));
   const {games, bots} = await api("/api/games");
   const game = $("game"), players = $("players"), kinds = $("seat-kinds");
   games.forEach((g, i) => game.append(el("option", {value: i}, `${g.name} (${g.file})`)));
@@ -68,23 +97,30 @@ async function lobby() {
     event.preventDefault();
     const seats = [...kinds.querySelectorAll("select")].map((s) => s.value);
     try {
-      const {table} = await api("/api/tables", {game: Number(game.value), seats});
+      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value});
+      remember(table);
       location.href = `/t/${table}`;
     } catch (e) { showError(e.message); }
   };
-  for (const t of await api("/api/tables")) {
-    const li = el("li");
-    li.append(el("a", {href: `/t/${t.table}`}, t.game), ` ${t.seats.join(", ")}`);
-    $("tables").append(li);
+  const kept = [];
+  for (const id of myTables()) {   // a table the server cleared is forgotten
+    try { kept.push(await api(`/api/tables/${encodeURIComponent(id)}`)); } catch { localStorage.removeItem(`rulesdsl:${id}`); }
   }
+  localStorage.setItem(MINE_KEY, JSON.stringify(kept.map((t) => t.table)));
+  $("mine").replaceChildren(...kept.map((t) => tableItem(t, true)));
+  if (!kept.length) $("mine").append(el("li", {class: "hint"}, "none yet: start one below, or take a seat at an open one"));
+  const mine = new Set(kept.map((t) => t.table));
+  const open = (await api("/api/tables")).filter((t) => !mine.has(t.table) && t.seats.includes("free"));
+  $("tables").replaceChildren(...open.map((t) => tableItem(t, false)));
+  if (!open.length) $("tables").append(el("li", {class: "hint"}, "none at the moment"));
 }
 
 // ---- a table ---------------------------------------------------------------------------
 
 const table = {id: null, ws: null, seat: null, screen: null, last: null, filter: null};
 
-function stored() {
-  try { return JSON.parse(localStorage.getItem(`rulesdsl:${table.id}`)); } catch { return null; }
+function stored(id = table.id) {
+  try { return JSON.parse(localStorage.getItem(`rulesdsl:${id}`)); } catch { return null; }
 }
 
 function connect() {
@@ -110,13 +146,15 @@ function receive(message) {
     table.seat = message.seat;
     document.body.dataset.seat = message.seat || "";
     table.screen = message.screen;
-    $("title").textContent = `${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
+    $("title").textContent = `${message.name ? `${message.name}: ` : ""}${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
     return;
   }
   if (message.type === "view") {
     table.before = table.last ? table.last.view.boards : null;   // to mark what changed
     table.last = message;
     table.filter = null;
+    if (message.turn !== table.shownTurn) table.search = "";   // a new decision: a new search
+    table.shownTurn = message.turn;
     draw();
     document.body.dataset.turn = message.turn;   // for people's tools and the browser tests
     document.body.dataset.over = message.over;
@@ -127,10 +165,19 @@ function move(option) {
   table.ws.send(JSON.stringify({type: "move", option, turn: table.last.turn}));
 }
 
+// this seat chooses an option: remembered (a tile and where it goes, to preview its turn)
+function choose(option) {
+  remembered(option);
+  move(option);
+}
+
 async function takeSeat(player) {
   try {
-    const {token} = await api(`/api/tables/${table.id}/seats`, {seat: player});
+    const name = $("seat-name").value.trim();
+    if (name) localStorage.setItem(NAME_KEY, name);
+    const {token} = await api(`/api/tables/${table.id}/seats`, {seat: player, name});
     localStorage.setItem(`rulesdsl:${table.id}`, JSON.stringify({seat: player, token}));
+    remember(table.id);
     const old = table.ws;
     table.ws = null;
     old.close();
@@ -138,7 +185,10 @@ async function takeSeat(player) {
   } catch (e) { showError(e.message); }
 }
 
+// this seat's options: those of the decision it takes now, or of a secret step that asks
+// every seat in it at once (the server plays the answer when the rules come to this seat)
 function myOptions() {
+  if (table.last.ahead) return table.last.ahead;
   const d = table.last.view.decision;
   return d && d.options ? d.options : [];
 }
@@ -151,12 +201,17 @@ function draw() {
   if (error) status.textContent = `The rules stopped the game: ${error}`;
   else if (over && view.result) {
     const winners = view.result.ranking.map((r, p) => r === 1 ? p + 1 : null).filter((p) => p);
-    status.textContent = `Game over: ${winners.length === view.players ? "nobody wins" : `player ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`}` +
+    status.textContent = `Game over: ${winners.length === view.players ? "nobody wins" : `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`}` +
       (view.result.scores ? ` (scores ${view.result.scores.join(", ")})` : "");
     const link = el("a", {href: `/api/tables/${table.id}/record`, id: "record"}, "download the game's record");
     status.append(" — ", link);
-  } else if (decider === table.seat) { status.textContent = "Your turn"; status.className = "mine"; }
-  else status.textContent = decider ? `Player ${decider} decides` : "";
+    status.append(standings(view.result));
+  } else if (decider === table.seat || table.last.ahead) {
+    status.textContent = "Your turn";
+    status.className = "mine";
+    if (view.decision.simultaneous && view.decision.simultaneous.length > 1) status.append(" (a secret choice: the others choose at the same time)");
+  } else if (table.last.held) status.textContent = `You chose “${table.last.held}” in secret: waiting for ${waitingFor(view)}`;
+  else status.textContent = decider ? `${capital(seatName(decider))} decides` : "";
   document.title = `${status.className === "mine" ? "● " : ""}${view.game} — rulesdsl`;
   drawSeats(seats);
   drawBoards(view);
@@ -164,14 +219,47 @@ function draw() {
   drawDice(view);
   drawCounters(view);
   drawZones(view);
+  document.querySelectorAll("#table svg:not([viewBox])").forEach(scalable);
+  drawLegend(view);
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 }
 
+// the final standing: each seat by its place, with its score; why the game ended when
+// the view says it
+function standings(result) {
+  const box = el("div", {class: "standings"});
+  const why = [result.reason, result.ended, result.why].find((w) => typeof w === "string");
+  if (why) box.append(el("div", {class: "why"}, capital(why)));
+  const order = result.ranking.map((r, p) => [r, p]).sort((a, b) => a[0] - b[0]);
+  const list = el("ol", {class: "places"});
+  for (const [rank, p] of order) {
+    const score = result.scores ? `: ${result.scores[p]}` : "";
+    list.append(el("li", {value: rank, class: `p${p + 1}`}, `${seatName(p + 1)}${score}`));
+  }
+  box.append(list);
+  return box;
+}
+
+// the seats still to choose in a secret step (all but those that answered ahead)
+function waitingFor(view) {
+  const still = (view.decision.simultaneous || [view.decision.player]).map((p) => p + 1).filter((p) => !table.last.chosen.includes(p));
+  return still.map(seatName).join(" and ");
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// a seat as the page names it: the person's name when they gave one, or "player N"
+function seatName(player) {
+  const s = table.last && table.last.seats[player - 1];
+  return s && s.name ? `${s.name} (player ${player})` : `player ${player}`;
+}
+
 function drawSeats(seats) {
   const box = $("seats");
   box.replaceChildren();
+  $("name-to-sit").hidden = table.seat !== null || !seats.some((s) => !s.taken);
   for (const s of seats) {
     const span = el("span", {}, `player ${s.player}: `);
     span.prepend(el("b", {class: `p${s.player}`}, "● "));
@@ -189,10 +277,28 @@ function drawSeats(seats) {
 
 // ---- boards ----------------------------------------------------------------------------
 
+// the special spaces a rule file names (Cronberg's parks and guards): each set its own
+// outline, said in the cell's tooltip and in the legend
+function specialSets(board) { return (table.screen.special || {})[board] || []; }
+function special(node, board, cell) {
+  specialSets(board).forEach(([title, cells], k) => {
+    if (!cells.includes(cell)) return;
+    node.classList.add("special", `special${k % 4}`);
+    node.setAttribute("data-special", title);
+    node.append(el("title", {}, `${cell}: ${title}`, SVG));
+  });
+}
+
+// a picture drawn at its size that shrinks to the width of a phone (the CSS caps its width)
+function scalable(svg) {
+  const w = svg.getAttribute("width"), h = svg.getAttribute("height");
+  if (w && h) svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+}
+
 // ---- the display declaration: what the screen calls things, hides, groups, and marks -----
 
 const display = () => table.screen.display;
-const nameOf = (name) => display().labels[name] || name;
+const nameOf = (name) => display().labels[name] || words(name);
 const drawn = (name) => !display().hidden.includes(name);
 
 // names in the order the screen draws them: each group's under its title, then the rest
@@ -214,23 +320,26 @@ function pieceText(piece, holding, view) {
   if (playerOf(piece)) return {player: playerOf(piece), text: ""};
   const glyphs = (holding && display().glyphs[holding]) || {};
   const seen = holding && view.components[holding] && view.components[holding][piece];
-  if (!seen) return {player: null, text: glyphs[String(piece)] || String(piece), title: String(piece)};
+  if (!seen) return {player: null, text: glyphs[String(piece)] || words(piece), title: words(piece)};
   const owner = display().owners[holding];
-  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k)).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
-  return {player: owner ? playerOf(seen.counters[owner]) : null, text: glyphs[piece] || seen.label,
-          title: seen.label + (facts.length ? ` (${facts.join(", ")})` : "")};
+  const facts = Object.entries(seen.counters).filter(([k]) => drawn(k) && k !== owner).map(([k, v]) => `${nameOf(k)} ${show(v)}`);
+  const whose = owner ? playerOf(seen.counters[owner]) : null;
+  return {player: whose, text: glyphs[piece] || words(seen.label),
+          title: [faceTitle(holding, piece, view), ...facts].join(" · ") + (whose ? ` — ${seatName(whose)}'s` : "")};
 }
 
 function optionsAt(cell) {
   return myOptions().filter(([id]) => id === cell || id.split("+").includes(cell));
 }
 
+// a cell, crossing, card or tile that options name: a click chooses the one option, or
+// narrows the list to those that use it
 function cellClick(node, cell) {
   const here = optionsAt(cell);
   if (!here.length) return;
   node.classList.add("can");
   node.addEventListener("click", () => {
-    if (here.length === 1) move(here[0][0]);
+    if (here.length === 1) choose(here[0][0]);
     else { table.filter = here.map(([id]) => id); drawOptions(table.last.view); }
   });
 }
@@ -240,7 +349,7 @@ function drawPiece(svg, x, y, piece, holding, view, r) {
   const group = el("g", {"data-piece": String(piece)}, null, SVG);
   if (title) group.append(el("title", {}, title, SVG));
   if (player) group.append(el("circle", {cx: x, cy: y, r: text ? r * 1.25 : r, class: `disc p${player}`}, null, SVG));
-  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece"}, text.length > 9 ? text.slice(0, 8) + "…" : text, SVG));
+  if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece", "font-size": text.length > 8 ? 9 : 12}, text.length > 13 ? text.slice(0, 12) + "…" : text, SVG));
   svg.append(group);
 }
 
@@ -267,6 +376,7 @@ function drawBoards(view) {
         if (name in cells) rect.classList.add("taken");
         if (changed(board.name, name)) rect.classList.add("fresh");
         cellClick(rect, name);
+        special(rect, board.name, name);
         svg.append(rect);
         if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3);
       }
@@ -283,6 +393,7 @@ function drawBoards(view) {
         if (name in cells) poly.classList.add("taken");
         if (changed(board.name, name)) poly.classList.add("fresh");
         cellClick(poly, name);
+        special(poly, board.name, name);
         svg.append(poly);
         const [cx, cy] = at([corners.reduce((s, c) => s + c[0], 0) / 3, corners.reduce((s, c) => s + c[1], 0) / 3]);
         if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8);
@@ -314,7 +425,7 @@ function drawBoards(view) {
       board.cells.forEach(([name], i) => {
         const [x, y] = ends[i];
         const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: "cell", "data-cell": name}, null, SVG);
-        spot.append(el("title", {}, name, SVG));
+        spot.append(el("title", {}, `${nameOf(board.name)}, position ${i + 1}`, SVG));
         if (name in cells) spot.classList.add("taken");
         if (changed(board.name, name)) spot.classList.add("fresh");
         cellClick(spot, name);
@@ -330,16 +441,8 @@ function drawBoards(view) {
   }
 }
 
-// A territory of tiles: the tiles placed and the empty cells around them. Each tile is
-// four triangles coloured by its edges' terrains (turned as placed), a square for its
-// centre, a line from the centre to each edge where a road ends, and its id.
-const TERRAIN_COLOURS = ["#8fbf6a", "#6aa4d8", "#a39e93", "#d8c36a", "#c98fbf", "#7fcfc0"];
-const terrainColours = {};
-function terrainColour(name) {
-  if (!(name in terrainColours)) terrainColours[name] = TERRAIN_COLOURS[Object.keys(terrainColours).length % TERRAIN_COLOURS.length];
-  return terrainColours[name];
-}
-
+// A territory of tiles: the tiles placed (pieces.js draws each) and the empty cells
+// around them, which a click chooses when an option names them.
 function drawTerritory(board, placed, seat) {
   const xy = {};
   for (const [name, x, y] of board.cells) xy[name] = [x, y];
@@ -348,7 +451,7 @@ function drawTerritory(board, placed, seat) {
   const x0 = Math.max(0, Math.min(...xs) - 1), x1 = Math.min(board.width - 1, Math.max(...xs) + 1);
   const y0 = Math.max(0, Math.min(...ys) - 1), y1 = Math.min(board.height - 1, Math.max(...ys) + 1);
   const wrap = el("div", {class: "territory", "data-seat": seat === null ? "" : String(seat + 1)});
-  if (seat !== null) wrap.append(el("div", {class: "board-name"}, `player ${seat + 1}`));
+  if (seat !== null) wrap.append(el("div", {class: `board-name p${seat + 1}`}, seatName(seat + 1)));
   const svg = el("svg", {width: (x1 - x0 + 1) * UNIT + 30, height: (y1 - y0 + 1) * UNIT + 30}, null, SVG);
   for (const [name, x, y] of board.cells) {
     if (x < x0 || x > x1 || y < y0 || y > y1) continue;
@@ -360,24 +463,9 @@ function drawTerritory(board, placed, seat) {
       continue;
     }
     const [tile, degrees] = placed[name];
-    const look = board.tiles[tile] || {edges: ["", "", "", ""], centre: "", roads: []};
-    const q = Math.round(degrees / 90) % 4;
-    const c = [px + UNIT / 2, py + UNIT / 2];
-    const corners = [[px, py], [px + UNIT, py], [px + UNIT, py + UNIT], [px, py + UNIT]];  // nw, ne, se, sw
     const group = el("g", {"data-cell": name, "data-tile": tile}, null, SVG);
-    group.append(el("title", {}, `${tile} at ${name}, turned ${degrees}`, SVG));
-    for (let d = 0; d < 4; d++) {  // the side facing north, east, south, west
-      const printed = (d - q + 4) % 4;
-      const [a, b] = [corners[d], corners[(d + 1) % 4]];
-      group.append(el("polygon", {points: [a, b, c].map((p) => p.join(",")).join(" "), fill: terrainColour(look.edges[printed]), class: "edge"}, null, SVG));
-    }
-    if (look.centre) group.append(el("rect", {x: c[0] - UNIT / 6, y: c[1] - UNIT / 6, width: UNIT / 3, height: UNIT / 3, fill: terrainColour(look.centre)}, null, SVG));
-    const ends = [[c[0], py], [px + UNIT, c[1]], [c[0], py + UNIT], [px, c[1]]];
-    for (const printed of look.roads) {
-      const [ex, ey] = ends[(printed + q) % 4];
-      group.append(el("line", {x1: c[0], y1: c[1], x2: ex, y2: ey, class: "road", stroke: "#6b4f2a", "stroke-width": 3}, null, SVG));
-    }
-    group.append(el("text", {x: c[0], y: c[1] + UNIT / 3, class: "piece"}, tile.length > 9 ? tile.slice(0, 8) + "…" : tile, SVG));
+    group.append(el("title", {}, `${faceTitle(board.holding, tile, table.last.view)} — at ${name}, turned ${degrees}°`, SVG));
+    drawTile(group, lookOf(board, tile), Math.round(degrees / 90) % 4, px, py, UNIT, board.holding, tile);
     if (changed(board.name, name)) group.classList.add("fresh");
     svg.append(group);
   }
@@ -389,25 +477,64 @@ function drawTerritory(board, placed, seat) {
 
 // ---- options, dice, counters, zones ----------------------------------------------------
 
+const MANY = 12;   // options past which the list is grouped and can be searched
+
 function drawOptions(view) {
   const box = $("options");
   box.replaceChildren();
   const options = myOptions();
   if (!options.length) return;
-  box.append(el("div", {class: "prompt"}, "Your options:"));
-  for (const [id, label] of options) {
-    if (table.filter && !table.filter.includes(id)) continue;
-    const b = el("button", {"data-option": id}, label);
-    b.onclick = () => move(id);
-    b.onmouseenter = () => id.split("+").forEach((c) => document.querySelectorAll(`[data-cell="${CSS.escape(c)}"]`).forEach((n) => n.classList.add("hint")));
-    b.onmouseleave = () => document.querySelectorAll(".hint").forEach((n) => n.classList.remove("hint"));
-    box.append(b);
+  if (!table.filter && turning(options) && turnButtons(box, options, view)) return;
+  const prompt = el("div", {class: "prompt"}, table.filter ? `Your options there (${table.filter.length} of ${options.length}):` : "Your options:");
+  box.append(prompt);
+  let shown = options.filter(([id]) => !table.filter || table.filter.includes(id));
+  if (options.length > MANY && !table.filter) {
+    const search = el("input", {type: "search", id: "option-search", placeholder: `search ${options.length} options${document.querySelector("#table .can") ? ", or click the board" : ""}`, "aria-label": "search the options"});
+    search.value = table.search || "";
+    search.oninput = () => { table.search = search.value; drawList(); search.focus(); };
+    box.append(search);
   }
+  const list = el("div", {class: "option-list"});
+  box.append(list);
+  function drawList() {
+    list.replaceChildren();
+    const q = (table.search || "").trim().toLowerCase();
+    const here = shown.filter(([, label]) => !q || label.toLowerCase().includes(q));
+    const groups = grouped(here);
+    for (const [title, members] of groups) {
+      const holder = title && groups.length > 1 ? el("details", {class: "option-group", open: ""}) : list;
+      if (holder !== list) { holder.append(el("summary", {}, `${title} (${members.length})`)); list.append(holder); }
+      for (const [id, label] of members) holder.append(optionButton(id, label));
+    }
+    if (!here.length) list.append(el("div", {class: "hint"}, "no option says that"));
+  }
+  drawList();
   if (table.filter) {
-    const all = el("button", {}, "show every option");
+    const all = el("button", {class: "all"}, "show every option");
     all.onclick = () => { table.filter = null; drawOptions(view); };
     box.append(all);
   }
+}
+
+function optionButton(id, label) {
+  const b = el("button", {"data-option": id}, label);
+  b.onclick = () => choose(id);
+  b.onmouseenter = () => id.split("+").forEach((c) => document.querySelectorAll(`[data-cell="${CSS.escape(c)}"], [data-card="${CSS.escape(c)}"]`).forEach((n) => n.classList.add("hint")));
+  b.onmouseleave = () => document.querySelectorAll(".hint").forEach((n) => n.classList.remove("hint"));
+  return b;
+}
+
+// many options in groups by the words their labels begin with (before the first figure,
+// bracket or capital after the first word): "place the Cemetery on ...", "buy the ..."
+function grouped(options) {
+  if (options.length <= MANY) return [[null, options]];
+  const groups = new Map();
+  for (const o of options) {
+    const head = o[1].split(/ (?=[\[\d(])/)[0].split(" ").slice(0, 4).join(" ");
+    if (!groups.has(head)) groups.set(head, []);
+    groups.get(head).push(o);
+  }
+  return groups.size > 1 && groups.size < options.length ? [...groups] : [[null, options]];
 }
 
 function drawDice(view) {
@@ -418,7 +545,7 @@ function drawDice(view) {
     if (title) box.append(el("h3", {}, title));
     const row = el("div", {class: "zone", "data-dice": name});
     row.append(el("span", {class: "name"}, nameOf(name)));
-    for (const f of faces) row.append(el("span", {class: "die"}, f === null ? "–" : f));
+    for (const f of faces) row.append(dieNode(f));
     box.append(row);
   }
 }
@@ -428,25 +555,42 @@ function show(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
   if (Array.isArray(value)) return value.map(show).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${words(k)} ${show(v)}`).join(", ");
   return String(value);
 }
 
+// counters: those of each player in a table with a column per player (the seats deciding
+// marked), those of nobody on a line each beside it, under "on the table"
 function drawCounters(view) {
-  const box = $("counters");
+  const box = $("counters"), shared = $("shared");
   box.replaceChildren();
+  shared.replaceChildren();
   const shapes = Object.fromEntries(table.screen.counters.map((c) => [c.name, c]));
-  const perPlayer = (c) => c.keys.length === 1 && c.keys[0] === "player";
+  const perPlayer = (name) => shapes[name].keys.length >= 1 && shapes[name].keys[0] === "player" && Array.isArray(view.counters[name]);
   const rows = ordered(table.screen.counters.map((c) => c.name).filter((n) => n in view.counters));
-  if (!rows.length) return;
+  const keyed = (name) => Boolean(shapes[name].headings) && Array.isArray(view.counters[name]);
+  const theirs = rows.filter(([, n]) => perPlayer(n) && !keyed(n)), ours = rows.filter(([, n]) => !perPlayer(n) && !keyed(n));
+  for (const [title, name] of rows.filter(([, n]) => keyed(n))) {
+    if (title) shared.append(el("h3", {}, title));
+    shared.append(keyedTable(name, shapes[name], view));
+  }
+  for (const [title, name] of ours) {
+    if (title) shared.append(el("h3", {}, title));
+    const line = el("div", {class: "zone", "data-counter": name});
+    line.append(el("span", {class: "name"}, nameOf(name)), show(view.counters[name]));
+    shared.append(line);
+  }
+  if (!theirs.length) return;
   const head = el("tr");
   head.append(el("th"));
+  const deciding = new Set(view.decision ? (view.decision.simultaneous || [view.decision.player]) : []);
   for (let p = 1; p <= view.players; p++) {
-    const th = el("th", {}, `player ${p}`);
-    if (view.current === p - 1) th.append(" ◀");
+    const th = el("th", {class: `p${p}`}, seatName(p));
+    if (deciding.has(p - 1)) { th.append(" ◀"); th.title = "deciding"; }
     head.append(th);
   }
   box.append(head);
-  for (const [title, name] of rows) {
+  for (const [title, name] of theirs) {
     if (title) {
       const tr = el("tr", {class: "group"});
       tr.append(el("th", {colspan: view.players + 1}, title));
@@ -454,13 +598,34 @@ function drawCounters(view) {
     }
     const tr = el("tr", {"data-counter": name});
     tr.append(el("th", {}, nameOf(name)));
-    if (perPlayer(shapes[name])) tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
-    else tr.append(el("td", {colspan: Math.max(1, view.players)}, show(view.counters[name])));
+    tr.append(...view.counters[name].map((v) => el("td", {}, show(v))));
     box.append(tr);
   }
 }
 
-function cards(row, items, kind, view) {
+// a counter kept per key (and per player): a table with the key's values as headings, a
+// row per player (or one row), yes/no as a tick or nothing
+function keyedTable(name, shape, view) {
+  const wrap = el("div", {class: "keyed", "data-counter": name});
+  wrap.append(el("div", {class: "name"}, nameOf(name)));
+  const grid = el("table", {class: "keyed-table"});
+  const head = el("tr");
+  head.append(el("th"), ...shape.headings.map((h) => el("th", {}, words(h))));
+  grid.append(head);
+  const perPlayer = shape.keys[0] === "player";
+  const rows = perPlayer ? view.counters[name].map((values, p) => [seatName(p + 1), values, p + 1]) : [["", view.counters[name], null]];
+  for (const [who, values, p] of rows) {
+    const tr = el("tr");
+    tr.append(el("th", p ? {class: `p${p}`} : {}, who));
+    const cells = Array.isArray(values) ? values : values && typeof values === "object" ? shape.headings.map((h) => values[h]) : [values];
+    for (const v of cells) tr.append(el("td", {}, v === true ? "✓" : v === false || v === undefined ? "" : show(v)));
+    grid.append(tr);
+  }
+  wrap.append(grid);
+  return wrap;
+}
+
+function cards(row, items, kind, view, omit = null) {
   if (!Array.isArray(items)) {
     if (items.size) row.append(el("span", {class: "card back"}, `${items.size} face down`));
     return;
@@ -469,17 +634,19 @@ function cards(row, items, kind, view) {
   let last = null;
   for (const id of items) {
     const seen = (view.components[kind] || {})[id];
-    const facts = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
-    const text = (seen ? seen.label : id) + (facts.length ? ` (${facts.join(", ")})` : "");
-    if (last && last.text === text) {
+    const counted = seen ? Object.entries(seen.counters).filter(([k, v]) => drawn(k) && k !== omit && k !== display().owners[kind] && v !== false && v !== 0 && v !== null).map(([k, v]) => `${nameOf(k)} ${show(v)}`) : [];
+    const key = JSON.stringify([labelOf(kind, id, view), faceOf(kind, id), counted, ownerOf(kind, id, view)]);
+    if (last && last.key === key && !territoryOf(kind)) {
       last.count += 1;
-      last.node.textContent = `${text} × ${last.count}`;
+      last.badge.textContent = `× ${last.count}`;
       continue;
     }
-    const owner = seen && display().owners[kind] ? playerOf(seen.counters[display().owners[kind]]) : null;
-    const node = el("span", {class: owner ? `card owned p${owner}` : "card", "data-card": id}, text);
+    const node = cardNode(kind, id, view, counted);
+    const badge = el("span", {class: "count"});
+    node.append(badge);
+    cellClick(node, id);   // a card an option names is chosen by a click too
     row.append(node);
-    last = {text, count: 1, node};
+    last = {key, count: 1, badge};
   }
 }
 
@@ -500,16 +667,26 @@ function ringZone(row, items, z, view) {
   places.forEach((place, k) => {
     const angle = 2 * Math.PI * k / places.length;
     const x = middle + radius * Math.sin(angle), y = middle - radius * Math.cos(angle);
-    const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.32, class: at[place].length ? "cell taken" : "cell", "data-place": place}, null, SVG);
+    const spot = el("circle", {cx: x, cy: y, r: UNIT * 0.42, class: at[place].length ? "cell taken" : "cell", "data-place": place}, null, SVG);
     spot.append(el("title", {}, place, SVG));
-    svg.append(spot, el("text", {x, y, class: "piece"}, at[place].length ? at[place].length : "", SVG));
+    svg.append(spot);
+    // the stones standing there, side by side, each by its name's first letter
+    at[place].forEach((id, j) => {
+      const n = at[place].length, sx = x + (j - (n - 1) / 2) * UNIT * 0.34;
+      const owner = ownerOf(z.kind, id, view);
+      const stone = el("g", {"data-card": id, class: "stone"}, null, SVG);
+      stone.append(el("title", {}, `${place}: ${faceTitle(z.kind, id, view)}`, SVG));
+      stone.append(el("circle", {cx: sx, cy: y, r: UNIT * 0.16, class: owner ? `disc p${owner}` : "disc stone-disc"}, null, SVG));
+      stone.append(el("text", {x: sx, y, class: "piece", "font-size": 10}, labelOf(z.kind, id, view).charAt(0), SVG));
+      svg.append(stone);
+    });
   });
   row.append(svg);
   for (const [place, ids] of [...places.map((p) => [p, at[p]]), ["in no place", elsewhere]]) {
     if (!ids.length) continue;
     const line = el("div", {class: "zone", "data-place": place});
     line.append(el("span", {class: "name"}, place));
-    cards(line, ids, z.kind, view);
+    cards(line, ids, z.kind, view, ring.by);   // the place is the line's title
     row.append(line);
   }
 }
@@ -521,7 +698,7 @@ function drawZones(view) {
   for (const [group, name] of ordered(Object.keys(zones))) {
     const z = zones[name], shown = view.zones[name];
     if (group) box.append(el("h3", {}, group));
-    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of player ${p + 1}`, items]) : [[nameOf(z.name), shown]];
+    const rows = z.per_player ? shown.map((items, p) => [`${nameOf(z.name)} of ${seatName(p + 1)}`, items]) : [[nameOf(z.name), shown]];
     for (const [title, items] of rows) {
       if (Array.isArray(items) ? !items.length : !items.size) continue;  // an empty zone says nothing
       const row = el("div", {class: "zone", "data-zone": title});
@@ -539,5 +716,6 @@ const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
 if (match) {
   table.id = match[1];
   $("table").hidden = false;
+  nameInput($("seat-name"));
   connect();
 } else lobby().catch((e) => showError(e.message));
