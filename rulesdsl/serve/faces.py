@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import ast as A
 from ..interpreter.game import Rules
-from ..territory import TerritoryBoard
+from ..boards.territory import TerritoryBoard
 
 PROSE = 3    # words in a value that make it a text rather than a figure
 
