@@ -803,7 +803,13 @@ class ExampleDecl(Named):
 class DisplayItem(Node):
     """One line of a `display:` block:
     - `hide a, b`: counters or zones the screen does not draw (the rules' bookkeeping);
-    - `label a "text"`: what the screen calls a counter or zone;
+    - `label a "text"`: what the screen calls a counter or zone; `label Kind by field`:
+      each component of a kind called by the value of one of its fields; `label board
+      cells "noun"`: the cells of a board called "noun 1", "noun 2", ...;
+    - `ask rule [name] "text"`: the question a decision of a rule asks (the choice naming
+      `name`, or every decision of the rule);
+    - `tell rule [name] "text"`: how a screen tells everyone of a decision, after the
+      chooser's name (`{choice}`: what was chosen; `or "text"`: when it is `done`);
     - `group "title": a, b`: things drawn together under a title, in this order;
     - `glyph Kind by field: Value "g", ...`: the mark of a piece on a board, by the value of
       one of its fields (or `glyph Enum: Value "g"` for boards holding an enum's values);
@@ -811,11 +817,12 @@ class DisplayItem(Node):
     - `ring zone by counter`: the zone drawn as a ring of the values of an enum, each
       component at the value its counter (kept per component) holds."""
 
-    what: str             # hide, label, group, glyph, owner, ring
-    names: list[Name]     # what it is about: counters, zones, a kind, an enum
-    text: str | None = None    # the label or the group's title
-    by: Name | None = None     # glyph: the field; owner, ring: the counter
+    what: str             # hide, label, cells, group, glyph, owner, ring, ask, tell
+    names: list[Name]     # what it is about: counters, zones, a kind, an enum, a rule
+    text: str | None = None    # the label, the group's title, the question or told line
+    by: Name | None = None     # glyph, label: the field; owner, ring: the counter
     glyphs: list[tuple[Name, str]] = []
+    done: str | None = None    # tell: the line for `done` of a `choose optional`
 
 
 class DisplayDecl(Node):

@@ -163,10 +163,12 @@ def check_resolved(resolved: Resolved, run_examples: bool = True,
 
 def _examine(rules: Rules, run_examples: bool, path: str, play: int,
              records: str | Path | None) -> list[Diagnostic]:
-    """The failures of the file's examples, and of `play` games per number of players."""
+    """The checker's warnings, the failures of the file's examples, and of `play` games
+    per number of players."""
     from .interpreter.examples import run_examples as run
 
-    diags = run(rules) if run_examples else []
+    diags = [d for d in rules.analysis.diagnostics if d.severity != "error"]  # warnings
+    diags += run(rules) if run_examples else []
     if play:
         from .validate import play_check
 

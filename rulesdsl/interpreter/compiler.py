@@ -74,6 +74,7 @@ class Site:
     # and the deciding frame (the sampler's, after it deals hidden components anew), or
     # None where they cannot be (a menu, the subsets of `choose any`, a roll)
     options: Any = None
+    name: str = ""       # the name a choice binds (`choose t in ...`: t), for the display
 
 
 @dataclass(frozen=True)
@@ -1166,7 +1167,7 @@ class Compiler(ExpressionCompiler):
         site = Site("choose", self.proc_name, s.span, element(dt) or ANY, self.slot(var),
                     label=self.label_function(s.label, cand),
                     done_label=self.label_function(s.done_label, cand), secret=s.secret,
-                    options=self.options_function(again))
+                    options=self.options_function(again), name=s.var)
         site.type = var.type
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
                                   check_empty=not s.optional)
@@ -1197,7 +1198,7 @@ class Compiler(ExpressionCompiler):
         else:
             options = E.call("_subsets", E.call("_uniq", domain), E.const(self.sid(s.span)))
         site = Site("any", self.proc_name, s.span, var.type, self.slot(var),
-                    label=self.label_function(s.label, cand))
+                    label=self.label_function(s.label, cand), name=s.var)
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         return self.stmts(s.body, resume) if s.body is not None else resume
 

@@ -32,12 +32,13 @@ from .public import (
     Result,
     ZoneShape,
 )
-from .reading import Reading
+from .reading import Line, Reading
 from .runtime import SUSPEND, RuleRuntimeError
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
 from .state import State, seed_to_rng
 from .stepping import advance, describe, failure
 from .views import screen, shown, view
+from .words import Words
 
 __all__ = ["SAVE_FORMAT", "Chance", "Decision", "Game", "Option", "Result", "Rules"]
 
@@ -162,6 +163,11 @@ class Rules:
             out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
                                    else holds[1])
         return out
+
+    @cached_property
+    def words(self) -> Words:
+        """What a screen says of this game's decisions, components and log (words.py)."""
+        return Words(self.analysis, self.program.display, self.program.sites)
 
     @cached_property
     def display(self) -> dict[str, Any]:
@@ -335,7 +341,7 @@ class Game(Reading):
     # to make and quicker to read
     __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
                  "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by",
-                 "origin")
+                 "origin", "_told")
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
@@ -362,6 +368,8 @@ class Game(Reading):
         # a game the sampler made up: (the seat, the sample seed, the length of the history
         # when it was made), so that an error in it says so (see `made_up`)
         self.origin: tuple[int, int, int] | None = None
+        # the log's decisions as a screen tells them (see words.py), by line of the log
+        self._told: dict[int, str] = {}
 
     @property
     def history(self) -> list[int]:
@@ -579,9 +587,25 @@ class Game(Reading):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
+        decision = self.decision
+        words = self.rules.words
+        asked = words.prompt(self.st.pending[0], decision.secret) \
+            if decision is not None and self.st.pending is not None else ""
         return view(self.st, self.rules.analysis, self.rules.layout, self.program.display,
-                    seat, self.decision,
-                    self.result, self.log_for(seat))
+                    seat, decision, self.result,
+                    [line.text for line in self.screen_lines() if line.told(seat)],
+                    words, asked)
+
+    def screen_lines(self, since: int = 0) -> list[Line]:
+        """The log from line `since` on as a screen tells it (see words.py): each decision
+        in the third person, components and cells by the names the display gives them."""
+        words = self.rules.words
+        out = []
+        for k, (to, text) in enumerate((self.st.log or [])[since:], start=since):
+            told = self._told.get(k)
+            if told != "":  # a decision the rules' own narration tells
+                out.append(Line(told if told is not None else words.say(text), to))
+        return out
 
     # ---- acting ------------------------------------------------------------------------
 
@@ -725,6 +749,8 @@ class Game(Reading):
         assert log is not None
         label = self._guard(lambda: self._label(i), self.program.sites[p[0]].span)
         who = p[1]
+        if who >= 0:
+            self._told[len(log)] = self.rules.words.told(p[0], who, p[2][i], label)
         if who < 0:
             log.append((None, f"chance: {label}"))
         elif p[0] not in self.rules.secret_sites:
@@ -778,9 +804,11 @@ class Game(Reading):
         new.rules = self.rules
         new.program = self.program
         new.st = self.st.copy()
+        new._told = {}
         if narrated and self.st.log is not None:
             new.st.log = self.st.log[:]
             new.st.said = self.st.said
+            new._told = dict(self._told)
         new.seed = self.seed
         recent = self._recent
         if recent:  # what this game chose since it was last copied: shared from now on

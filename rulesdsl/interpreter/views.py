@@ -27,6 +27,7 @@ from .layout import Layout
 from .public import Decision, Result
 from .state import State
 from .visibility import row_seen, unseen_components, zone_seen
+from .words import Words
 
 HIDDEN = "?"
 
@@ -77,7 +78,11 @@ def per_component(info: CounterInfo) -> str | None:
 
 
 def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
-         decision: Decision | None, result: Result | None, log: list[str]) -> dict[str, Any]:
+         decision: Decision | None, result: Result | None, log: list[str],
+         words: Words | None = None, asked: str = "") -> dict[str, Any]:
+    """What `seat` sees, in the words of the rules' display (`words`: option labels and
+    components as the screen names them, the question the decision asks)."""
+    words = words if words is not None else Words(a, disp, [])
     unseen = unseen_components(a, layout, st, seat)
     out: dict[str, Any] = {
         "game": a.game_name,
@@ -90,7 +95,7 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None
                         for f in st.v[layout.dice[name]:layout.dice[name] + d.count]]
                  for name, d in a.dice.items()},
         "zones": _zones(st, a, layout, disp, seat),
-        "components": _components(st, a, layout, disp, unseen),
+        "components": _components(st, a, layout, disp, unseen, words),
     }
     if decision is not None:
         out["decision"] = {"player": decision.player}
@@ -99,8 +104,10 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None
         if decision.offered_by is not None:
             out["decision"]["offered_by"] = decision.offered_by
         if decision.player == seat:
-            out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
-            out["decision"]["prompt"] = decision.prompt
+            out["decision"]["options"] = [[o.id, words.say(o.label)]
+                                          for o in decision.options]
+            out["decision"]["prompt"] = asked or ("Your secret choice" if decision.secret
+                                                  else "Your choice")
     out["log"] = log
     if result is not None:
         out["result"] = {"ranking": result.ranking, "scores": result.scores}
@@ -190,7 +197,7 @@ def _zones(st: State, a: Analysis, layout: Layout, disp: Display,
 
 
 def _components(st: State, a: Analysis, layout: Layout, disp: Display,
-                unseen: dict[str, set[int]]) -> dict[str, Any]:
+                unseen: dict[str, set[int]], words: Words) -> dict[str, Any]:
     """Each component the viewer may see: its label and its counters (not the secret
     ones: a secret counter kept per component is nobody's)."""
     kept: dict[str, list[CounterInfo]] = {}
@@ -200,10 +207,10 @@ def _components(st: State, a: Analysis, layout: Layout, disp: Display,
             kept.setdefault(kind, []).append(info)
     out: dict[str, Any] = {}
     for kind, components in a.kinds.items():
-        ids, labels = disp.components[kind]
+        ids = disp.components[kind][0]
         hidden = unseen.get(kind, set())
         counters = kept.get(kind, [])
-        out[kind] = {ids[c]: {"label": labels[c],
+        out[kind] = {ids[c]: {"label": words.component(kind, c),
                               "counters": {k.name: shown(disp, st.v[layout.counter[k.name]
                                                                      + c], k.type)
                                            for k in counters}}
