@@ -167,7 +167,7 @@ def _examine(rules: Rules, run_examples: bool, path: str, play: int,
     per number of players."""
     from .interpreter.examples import run_examples as run
 
-    diags = [d for d in rules.analysis.diagnostics if d.severity != "error"]  # warnings
+    diags = list(rules.warnings)
     diags += run(rules) if run_examples else []
     if play:
         from .validate import play_check

@@ -164,6 +164,11 @@ class Rules:
                                    else holds[1])
         return out
 
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        """What the checker warned of (W001: a name shown as it is written)."""
+        return [d for d in self.analysis.diagnostics if d.severity != "error"]
+
     @cached_property
     def words(self) -> Words:
         """What a screen says of this game's decisions, components and log (words.py)."""

@@ -90,6 +90,14 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None
         "players": st.np,
         "current": st.v[0],
         "counters": _counters(st, a, layout, disp, seat, unseen),
+        # the table's layout: counters that belong to nobody, and the headings of the keys
+        # after the player of a counter kept per player and per something else
+        "shared": [n for n, info in a.counters.items() if not info.stat
+                   and per_component(info) is None and not any(
+                       d[0] == "player" for d in info.dims)],
+        "headings": {n: [_keys(a, words, d) for d in info.dims[1:]]
+                     for n, info in a.counters.items() if not info.stat and
+                     len(info.dims) > 1 and info.dims[0][0] == "player"},
         "boards": _boards(st, a, layout, disp),
         "dice": {name: [shown(disp, f, a.dies[d.die].face_type)
                         for f in st.v[layout.dice[name]:layout.dice[name] + d.count]]
@@ -110,8 +118,22 @@ def view(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None
                                                   else "Your choice")
     out["log"] = log
     if result is not None:
-        out["result"] = {"ranking": result.ranking, "scores": result.scores}
+        out["result"] = {"ranking": result.ranking, "scores": result.scores,
+                         "ended_by": result.ended_by}
     return out
+
+
+def _keys(a: Analysis, words: Words, dim: tuple[str, str, int, int]) -> list[str]:
+    """The headings of one key of a counter: an enum's values, the components of a kind
+    as the screen calls them, numbers."""
+    kind, name, size, low = dim
+    if kind == "enum":
+        return list(a.enums[name].labels)
+    if kind == "kind":
+        return [words.component(name, c) for c in range(size)]
+    if kind == "player":
+        return [f"player {p + 1}" for p in range(size)]
+    return [str(low + k) for k in range(size)]
 
 
 def _counters(st: State, a: Analysis, layout: Layout, disp: Display, seat: int | None,
