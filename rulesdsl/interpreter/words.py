@@ -11,8 +11,9 @@ build the t36". A screen shows them in the words the rule file's `display:` decl
   line; without one, "Your choice" (or "Your secret choice");
 - a decision told to everyone in the third person (`tell build t "builds the {choice}"`:
   "player 2 builds the tile 36"; `{label}`: the option's label); without one, the
-  option's label after the chooser's name, or the label alone when it names the chooser first ("player 1 guesses Build"); an empty
-  `tell` line says nothing, where the rules' own narration tells the decision.
+  option's label after the chooser's name, or the label alone when it names the chooser
+  first ("player 1 guesses Build"); an empty `tell` line says nothing, where the rules'
+  own narration tells the decision.
 """
 
 from __future__ import annotations
