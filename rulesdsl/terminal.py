@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,6 +24,7 @@ from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
 from .limits import MAX_RECORD_BYTES
+from .menu import Choice, listing, missing, pick
 from .paths import Unreadable, read_text
 from .runner import describe_result
 from .territory import TerritoryBoard, draw_territory
@@ -87,8 +90,12 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                                                     key=lambda cp: board.names.index(cp[0]))]
             continue
         if isinstance(board, RingBoard):
-            lines += ring_lines(board, {c: mark(p, short=True) for c, p in cells.items()})
-            lines.append("    " + "  ".join(f"{c}={mark(p)}" for c, p in sorted(
+            lines += ring_lines(board, {c: mark(p, short=True) for c, p in cells.items()},
+                                screen.get("cells", {}).get(name, ""))
+            noun = screen.get("cells", {}).get(name)
+            lines.append("    " + "  ".join(
+                f"{noun + ' ' + str(board.names.index(c) + 1) if noun else c}={mark(p)}"
+                for c, p in sorted(
                 cells.items(), key=lambda cp: board.names.index(cp[0]))))
             continue
         rows: dict[str, list[str]] = {}
@@ -117,6 +124,9 @@ def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules)
         out += draw_territory(board, placed, looks)
     out.append("    (a letter per edge and the centre: its terrain; a capital: a road "
                "ends there)")
+    terrains = sorted({t for edges, centre, _ in rules.tiles(board.name).values()
+                       for t in [*edges, centre] if t})
+    out.append("    (" + ", ".join(f"{t[:1].lower()} {t}" for t in terrains) + ")")
     return out
 
 
@@ -167,13 +177,15 @@ class TerritoryWatch:
 
 
 
-def ring_lines(board: RingBoard, marks: dict[str, str]) -> list[str]:
+def ring_lines(board: RingBoard, marks: dict[str, str], noun: str = "") -> list[str]:
     """A ring drawn as a circle of marks (`.` for an empty position), its first position at
     the top and the others clockwise (an open arc leaves a gap at the top). A mark is at
     most two characters; a line under the circle says how to count round it."""
     ends = "; its two ends are not neighbours" if board.open else ""
+    first, last = (f"{noun} 1", f"{noun} {board.size}") if noun else \
+        (f"{board.name}1", f"{board.name}{board.size}")
     return _circle(board, [marks.get(n, ".") for n in board.names]) + [
-        f"    ({board.name}1 at the top, then clockwise to {board.name}{board.size}{ends})"]
+        f"    ({first} at the top, then clockwise to {last}{ends})"]
 
 
 def _circle(board: RingBoard, marks: list[str]) -> list[str]:
@@ -237,23 +249,36 @@ def _component(view: dict[str, Any], rules: Rules, kind: str, cid: str,
     return f"{seen['label']} ({facts})" if facts else seen["label"]
 
 
-def show_state(view: dict[str, Any], rules: Rules) -> list[str]:
-    """The boards, counters, dice and zones of a seat's view, as lines of text: what the
-    rules' `display:` hides is left out, its groups are drawn under their titles."""
+def show_state(view: dict[str, Any], rules: Rules, width: int = 80) -> list[str]:
+    """The boards, counters, dice and zones of a seat's view, as lines of text within
+    `width` columns: the counters that belong to nobody first, then the players' as a
+    table (the seat deciding marked), a counter kept per player and per something else as
+    a table with its keys as headings; what the rules' `display:` hides is left out, its
+    groups are drawn under their titles."""
     screen = rules.display
     lines = draw_boards(view, rules)
     shown: dict[str, list[str]] = {}
+    columns: dict[str, list[Any]] = {}
     for name, value in view["counters"].items():
         shape = rules.counters[name]
-        if any(key in view["components"] for key in shape.keys):
+        if any(key in view["components"] for key in shape.keys) or name in screen["hidden"]:
             continue  # a counter kept per component and per something else: not drawn
-        if shape.keys and shape.keys[0] == "player":
-            value = "; ".join(f"player {p + 1}: {text(row)}" for p, row in enumerate(value))
-        shown[name] = [f"{_title(name, screen)}: {text(value)}"]
+        title = _title(name, screen)
+        headings = view.get("headings", {}).get(name)
+        in_group = any(name in g for _, g in screen["groups"])
+        if list(shape.keys) == ["player"] and not in_group:
+            columns[title] = value
+        elif shape.keys and shape.keys[0] == "player":
+            shown[name] = _keyed(title, headings[0] if headings and len(headings) == 1
+                                 else None, value, width)
+        else:
+            shown[name] = [f"{title}: {text(value)}"]
     for name, faces in view["dice"].items():
         shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
     shown.update(_zones(view, rules))
     grouped = {n for _, names in screen["groups"] for n in names}
+    deciding = view.get("decision", {}).get("player")
+    lines += _players(columns, view["players"], deciding, width)
     for name, drawn in shown.items():
         if name not in screen["hidden"] and name not in grouped:
             lines += drawn
@@ -262,7 +287,45 @@ def show_state(view: dict[str, Any], rules: Rules) -> list[str]:
         if inside:
             lines.append(f"{title}:")
             lines += [f"  {line}" for line in inside]
-    return lines
+    return [w for line in lines for w in (textwrap.wrap(line, width, subsequent_indent="    ")
+                                          if len(line) > width else [line])]
+
+
+def _players(columns: dict[str, list[Any]], players: int, deciding: int | None,
+             width: int) -> list[str]:
+    """The counters kept per player as one table, a row per seat, the seat deciding marked;
+    as a line per counter when the table is wider than the screen."""
+    if not columns:
+        return []
+    heads = list(columns)
+    sizes = [max(len(h), *(len(text(v)) for v in columns[h])) for h in heads]
+    rows = ["          " + "  ".join(f"{h:>{n}}" for h, n in zip(heads, sizes, strict=True))]
+    for p in range(players):
+        mark = "  < deciding" if p == deciding else ""
+        rows.append(f"  player {p + 1:<2}" + "  ".join(
+            f"{text(columns[h][p]):>{n}}" for h, n in zip(heads, sizes, strict=True)) + mark)
+    if max(len(r) for r in rows) <= width:
+        return rows
+    return [f"{h}: " + "; ".join(f"player {p + 1}: {text(v)}" for p, v in enumerate(vs))
+            for h, vs in columns.items()]
+
+
+def _keyed(title: str, heads: list[str] | None, rows: list[Any], width: int) -> list[str]:
+    """A counter kept per player and per one other key: a table, the key's values as its
+    headings; as a line per player when it is wider than the screen."""
+    if heads is not None:
+        sizes = [max(len(h), *(len(text(r[k])) for r in rows)) for k, h in enumerate(heads)]
+        table = [f"{title}:", "           " + " ".join(
+            f"{h:>{n}}" for h, n in zip(heads, sizes, strict=True))]
+        table += [f"  player {p + 1:<2} " + " ".join(
+            f"{text(v):>{n}}" for v, n in zip(row, sizes, strict=True))
+            for p, row in enumerate(rows)]
+        if max(len(t) for t in table) <= width:
+            return table
+        return [f"{title}:"] + [f"  player {p + 1}: " + ", ".join(
+            f"{h} {text(v)}" for h, v in zip(heads, row, strict=True))
+            for p, row in enumerate(rows)]
+    return [f"{title}: " + "; ".join(f"player {p + 1}: {text(r)}" for p, r in enumerate(rows))]
 
 
 def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
@@ -288,9 +351,9 @@ def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
     return out
 
 
-def asking(who: int, decision: Decision | None) -> str:
-    """The line that asks a seat to decide: a secret choice, a turn of a round played at
-    once, an answer to an offer say so."""
+def asking(who: int, decision: Decision | None, question: str = "") -> str:
+    """The line that asks a seat to decide: the question the display gives it; a secret
+    choice, a turn of a round played at once, an answer to an offer say so."""
     line = f"player {who + 1}, your choice"
     if decision is None:
         return line + ":"
@@ -304,6 +367,8 @@ def asking(who: int, decision: Decision | None) -> str:
         line += f" ({names} play this round at the same time)"
     if decision.offered_by is not None:
         line = f"player {who + 1}, player {decision.offered_by + 1} makes you an offer"
+    if question and question not in ("Your choice", "Your secret choice"):
+        return f"{line}: {question}"
     return line + ":"
 
 
@@ -323,16 +388,66 @@ def read_save(rules: Rules, path: str) -> Game:
     return rules.load_game(data)
 
 
+class Seats:
+    """What the person at the terminal is told, for the seats they play. Playing several
+    seats (hot seat), a line told to only some of them waits until one of those seats is
+    next to decide, after the terminal has asked for the screen to be passed to it: so a
+    secret choice is never shown to the next person."""
+
+    def __init__(self, game: Game, seats: set[int], say: Callable[[str], None],
+                 width: int = 80):
+        self.game, self.seats, self.width = game, seats, width
+        self.raw = say
+        self.said = 0
+        self.held: dict[int, list[str]] = {s: [] for s in seats}
+        self.at: int | None = None  # the seat the screen was last passed to
+
+    def say(self, line: str) -> None:
+        for part in textwrap.wrap(line, self.width, subsequent_indent="    ") or [""]:
+            self.raw(part)
+
+    def tell(self) -> None:
+        """Say the new lines of the log, as the screen words them (see words.py)."""
+        new = self.game.screen_lines(self.said)
+        self.said = len(self.game.log)
+        for line in new:
+            told = [s for s in self.seats if line.told(s)]
+            if len(told) == len(self.seats) or (told and len(self.seats) == 1) \
+                    or told == [self.at]:  # the screen is with the seat told
+                self.say(f"  {line.text}")
+            else:
+                for s in told:
+                    self.held[s].append(line.text)
+
+    def hand_to(self, who: int, secret: bool, stdin: TextIO) -> bool:
+        """Before a seat decides: with several seats, ask for the screen to be passed to
+        it when it changes (and, after a secret choice, clear what was on it); then say
+        what was held for it. False at the end of the input."""
+        if len(self.seats) > 1 and self.at != who:
+            if self.at is not None and secret:
+                self.raw("\n" * 40)  # what the last seat chose scrolls off the screen
+            self.say(f"-- pass the screen to player {who + 1}, then press Enter --")
+            if not stdin.readline():
+                return False
+        self.at = who
+        for text in self.held[who]:
+            self.say(f"  {text}")
+        self.held[who] = []
+        return True
+
+
 def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None,
-                     ask_forced: bool = False) -> int:
+                     ask_forced: bool = False, width: int | None = None) -> int:
     """Play `game` to its end: the person answers for `seats`, `agents` for the others.
     The person is shown the lines of the log their seats were told, as they are said. A
     decision of the person's with one option is taken for them, and said (unless
-    `ask_forced`): the record holds it as any other."""
+    `ask_forced`): the record holds it as any other. Lines are drawn within `width`
+    columns (by default the terminal's)."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
+    width = width or shutil.get_terminal_size((80, 24)).columns
     rules = game.rules
 
     def say(text: str = "") -> None:
@@ -340,20 +455,11 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
 
     game.auto_chance = False
     game.narrate()
-    said = 0  # a resumed game first tells again what the person's seats were told
-
-    def tell() -> None:
-        nonlocal said
-        new = game.lines(said)
-        said += len(new)
-        for line in new:
-            if any(line.told(seat) for seat in seats):
-                say(f"  {line.text}")
-
+    person = Seats(game, seats, say, width)  # a resumed game first tells again what was told
     say(f"{rules.name}: you play seat{'s' if len(seats) > 1 else ''} "
         + ", ".join(str(s + 1) for s in sorted(seats)))
     while not game.over:
-        tell()
+        person.tell()
         if game.is_chance:
             game.roll_chance()
             continue
@@ -363,53 +469,90 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         if who not in seats:
             game.apply_index(_bot_move(agents[who], seen, say))
             continue
-        options = seen.options
+        decision = seen.decision
+        if not person.hand_to(who, decision is not None and decision.secret, stdin):
+            say("\nend of input: the game is left unfinished")
+            return 1
+        view = seen.view
+        options = view["decision"]["options"]
         if len(options) == 1 and not ask_forced:
-            say(f"  player {who + 1} (you): {options[0].label}, the only option")
+            say(f"  player {who + 1} (you): {options[0][1]}, the only option")
             game.apply_index(0)
             continue
         say()
-        for line in show_state(seen.view, rules):
+        for line in show_state(view, rules, width):
             say(line)
-        say(asking(who, seen.decision))
-        for n, opt in enumerate(options, start=1):
-            say(f"  {n:>3}. {opt.label}   [{opt.id}]")
-        while True:
-            stdout.write("> ")
-            stdout.flush()
-            answer = stdin.readline()
-            if not answer:
-                say("\nend of input: the game is left unfinished")
-                return 1
-            answer = answer.strip()
-            if answer == "quit":
-                say("game left unfinished")
-                return 0
-            if answer.startswith("save "):
-                target = answer[5:].strip()
-                try:
-                    Path(target).write_text(json.dumps(game.to_json()), encoding="utf-8")
-                    say(f"saved to {target}; resume with: rulesdsl play "
-                        f"{rules.path} --load {target}")
-                except OSError as err:
-                    say(f"cannot save to {target}: {err}")
-                continue
-            ids = [o.id for o in options]
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                chosen = int(answer) - 1
-            elif answer in ids:
-                chosen = ids.index(answer)
-            else:
-                chosen = -1
-            if chosen >= 0:
-                game.apply_index(chosen)
-                break
-            say(f"  type a number from 1 to {len(options)}, an option id, "
-                "'save FILE' or 'quit'")
-    tell()
+        question = asking(who, decision, view["decision"]["prompt"])
+        chosen = _ask(game, view, "\n".join(textwrap.wrap(question, width)), stdin, stdout,
+                      width)
+        if chosen is None:
+            return 1
+        if chosen < 0:
+            return 0
+        game.apply_index(chosen)
+    person.tell()
+    say()
+    for line in show_state(game.view(min(seats) if seats else None), rules, width):
+        say(line)
     for line in describe_result(game):
         say(line)
     return 0
+
+
+def _ask(game: Game, view: dict[str, Any], question: str, stdin: TextIO, stdout: TextIO,
+         width: int) -> int | None:
+    """The index of the option the person picks (-1: they quit; None: the input ended).
+    A word or coordinate narrows a long list; `save FILE` saves the game."""
+    choices = [Choice(n, oid, label)
+               for n, (oid, label) in enumerate(view["decision"]["options"], start=1)]
+    shown = choices
+
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    say(question)
+    for line in listing(shown, width):
+        say(line)
+    while True:
+        stdout.write("> ")
+        stdout.flush()
+        answer = stdin.readline()
+        if not answer:
+            say("\nend of input: the game is left unfinished")
+            return None
+        answer = answer.strip()
+        if answer == "quit":
+            say("game left unfinished")
+            return -1
+        if answer.startswith("save "):
+            _save(game, answer[5:].strip(), say)
+            continue
+        if not answer:
+            shown = choices
+            for line in listing(shown, width):
+                say(line)
+            continue
+        picked, narrowed = pick(shown if not answer.isdigit() else choices, answer)
+        if picked is None and not narrowed and shown is not choices:
+            picked, narrowed = pick(choices, answer)  # a word of the whole list
+        if picked is not None:
+            return picked.number - 1
+        if narrowed:
+            shown = narrowed
+            for line in listing(shown, width):
+                say(line)
+            say("  (an empty line shows every option again)")
+            continue
+        say(missing(choices, answer))
+
+
+def _save(game: Game, target: str, say: Callable[[str], None]) -> None:
+    try:
+        Path(target).write_text(json.dumps(game.to_json()), encoding="utf-8")
+        say(f"saved to {target}; resume with: rulesdsl play "
+            f"{game.rules.path} --load {target}")
+    except OSError as err:
+        say(f"cannot save to {target}: {err}")
 
 
 def _bot_move(agent: Any, seen: Observation, say: Callable[[str], None]) -> int:

@@ -58,7 +58,7 @@ def screen(a: Analysis, disp: Display) -> dict[str, Any]:
             glyphs[name] = {labels[v]: g for v, g in enumerate(marks) if g}
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
-            "glyphs": glyphs, "owners": dict(d.owners),
+            "glyphs": glyphs, "owners": dict(d.owners), "cells": dict(d.cells),
             "rings": {zone: {"by": by, "places": list(a.enums[_enum_of(a, by)].labels)}
                       for zone, by in d.rings.items()}}
 
