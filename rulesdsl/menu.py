@@ -11,10 +11,12 @@ the answer says so and what the options are.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 
-LONG = 12  # more options than this are shown as groups
+LONG = 12   # more options than this are shown as groups
+SHOWN = 8   # a group shows this many of its options; a typed word finds the others
 
 
 @dataclass(frozen=True)
@@ -27,24 +29,37 @@ class Choice:
 
 
 def listing(choices: list[Choice], width: int) -> list[str]:
-    """The lines that show the options: each numbered, or, for a long list, grouped by
-    what their labels share before their last word."""
+    """The lines that show the options: each numbered, or, for a long list, in groups by
+    the first words their labels share (as many words as leave at most LONG groups), each
+    option by the rest of its label and its number; a group of more than SHOWN shows its
+    first few and how many more a typed word would find."""
     if len(choices) <= LONG:
         return _wrapped([f"  {c.number:>3}. {c.label}" for c in choices], width, 9)
-    groups: dict[str, list[Choice]] = {}
-    for c in choices:
-        head, _, tail = c.label.rpartition(" ")
-        groups.setdefault(head if tail else c.label, []).append(c)
-    lines = [f"  {len(choices)} options; type a number, or a word or coordinate of one "
-             "to narrow them:"]
+    groups = _grouped(choices)
+    lines = [f"  {len(choices)} options: type a number, or a word or coordinate of one "
+             "to narrow them"]
     for head, members in groups.items():
         if len(members) == 1:
-            c = members[0]
-            lines.append(f"{c.number:>3}. {c.label}")
+            lines.append(f"  {members[0].number:>3}. {members[0].label}")
             continue
-        lasts = ", ".join(f"{c.label.rpartition(' ')[2]} ({c.number})" for c in members)
-        lines.append(f"     {head}: {lasts}")
-    return _wrapped(lines, width, 7)
+        tails = [f"{c.label[len(head):].strip() or c.label} ({c.number})" for c in members]
+        more = f", and {len(tails) - SHOWN} more" if len(tails) > SHOWN else ""
+        lines.append(f"       {head} ...: {', '.join(tails[:SHOWN])}{more}")
+    return _wrapped(lines, width, 9)
+
+
+def _grouped(choices: list[Choice]) -> dict[str, list[Choice]]:
+    """The options by the first words of their labels: the most words that leave at most
+    LONG groups (one word at least)."""
+    best: dict[str, list[Choice]] = {}
+    for k in range(1, 1 + max(len(c.label.split()) for c in choices)):
+        groups: dict[str, list[Choice]] = {}
+        for c in choices:
+            groups.setdefault(" ".join(c.label.split()[:k]), []).append(c)
+        if len(groups) > LONG and best:
+            break
+        best = groups
+    return best
 
 
 def _wrapped(lines: list[str], width: int, indent: int) -> list[str]:
@@ -67,10 +82,10 @@ def pick(choices: list[Choice], answer: str) -> tuple[Choice | None, list[Choice
     for c in choices:
         if low in (c.id.lower(), c.label.lower()):
             return c, [c]
-    words = low.split()
+    words = re.findall(r"[\w-]+", low)
     narrowed = [c for c in choices
-                if all(w in c.label.lower().split() or w in c.id.lower().split("-")
-                       or w == c.id.lower() for w in words)]
+                if all(w in re.findall(r"[\w-]+", c.label.lower()) or w == c.id.lower()
+                       or w in c.id.lower().split("-") for w in words)]
     if len(narrowed) == 1:
         return narrowed[0], narrowed
     return None, narrowed

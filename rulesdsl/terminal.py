@@ -18,16 +18,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .agents import Report
-from .boards import LETTERS, RingBoard, SquareBoard
+from .boards import LETTERS, CornerBoard, RingBoard, SquareBoard, TriangleBoard
 from .diagnostics import RulesError
 from .interpreter.game import Game, Rules
 from .interpreter.observation import Observation
 from .interpreter.public import Decision
+from .lattice_text import triangle_lines
 from .limits import MAX_RECORD_BYTES
 from .menu import Choice, listing, missing, pick
 from .paths import Unreadable, read_text
 from .runner import describe_result
-from .territory import TerritoryBoard, draw_territory
+from .territory import TerritoryBoard, draw_territory, tile_block
 
 
 def text(value: Any) -> str:
@@ -73,11 +74,20 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
 
         board = shape.geometry
         if isinstance(board, TerritoryBoard):
-            lines += territory_lines(_title(name, screen), board, cells, rules)
+            lines += territory_lines(_title(name, screen), board, cells, rules, view)
             continue
+        if isinstance(board, CornerBoard) and any(
+                b.geometry is board.of for n, b in rules.boards.items()
+                if n not in screen["hidden"]):
+            continue  # drawn on the triangles it is the corners of
         lines.append(f"{_title(name, screen)}:")
+        if isinstance(board, TriangleBoard):
+            lines += _triangles(view, rules, name, board, mark)
+            continue
+        special = {cell: glyph for cells_, glyph, _ in screen.get("marks", {}).get(name, [])
+                   for cell in cells_}  # `mark`: the special cells, where they are empty
         if isinstance(board, SquareBoard):
-            marks = {c: mark(p, short=True) for c, p in cells.items()}
+            marks = {**special, **{c: mark(p, short=True) for c, p in cells.items()}}
             width = max([1, *(len(m) for m in marks.values())])
             for y in reversed(range(board.height)):
                 row = [marks.get(c, ".")
@@ -90,7 +100,8 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                                                     key=lambda cp: board.names.index(cp[0]))]
             continue
         if isinstance(board, RingBoard):
-            lines += ring_lines(board, {c: mark(p, short=True) for c, p in cells.items()},
+            lines += ring_lines(board, {**special,
+                                        **{c: mark(p, short=True) for c, p in cells.items()}},
                                 screen.get("cells", {}).get(name, ""))
             noun = screen.get("cells", {}).get(name)
             lines.append("    " + "  ".join(
@@ -107,26 +118,95 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
     return lines
 
 
+def _triangles(view: dict[str, Any], rules: Rules, name: str, board: TriangleBoard,
+               mark: Callable[..., str]) -> list[str]:
+    """A hexagon of triangles drawn in its shape, its crossings on it (see lattice_text),
+    then a legend and what covers which triangles."""
+    screen = rules.display
+    cells = view["boards"][name]
+    marks = {cell: glyph for cells_, glyph, _ in screen.get("marks", {}).get(name, [])
+             for cell in cells_}
+    corners = next(((n, b.geometry) for n, b in rules.boards.items()
+                    if isinstance(b.geometry, CornerBoard) and b.geometry.of is board), None)
+    tokens: dict[str, str] = {}
+    if corners is not None:
+        holds = rules.boards[corners[0]].holding
+        kind = holds if holds in view["components"] else None
+        tokens = {c: mark(p, kind, holds, short=True)
+                  for c, p in view["boards"][corners[0]].items()}
+    lines = triangle_lines(board, {c: mark(p, short=True) for c, p in cells.items()}, marks,
+                           corners[1] if corners else None, tokens)
+    legend = [f"{g} {w}" for _, g, w in screen.get("marks", {}).get(name, [])]
+    if corners is not None:
+        legend.append("+ a free crossing")
+    lines.append("    (rows named at the left, cells numbered from the left in each row"
+                 + "".join(f"; {x}" for x in legend) + ")")
+    covered: dict[str, list[str]] = {}
+    for cell, piece in cells.items():
+        covered.setdefault(piece, []).append(cell)
+    for piece, where in covered.items():
+        lines.append(f"    {mark(piece, short=True)}: {mark(piece)} on {', '.join(where)}")
+    return lines
+
+
 def tile_looks(rules: Rules, board: str) -> dict[str, Any]:
     """How each tile of a territory is drawn: a letter per edge, one for the centre, roads."""
     return {tile: ([e[:1].lower() or "?" for e in edges], centre[:1].lower() or "*", roads)
             for tile, (edges, centre, roads) in rules.tiles(board).items()}
 
 
-def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules) -> list[str]:
-    """Each territory drawn tile by tile, under its owner's name (see draw_territory)."""
+def territory_lines(title: str, board: TerritoryBoard, cells: Any, rules: Rules,
+                    view: dict[str, Any] | None = None) -> list[str]:
+    """Each territory drawn tile by tile, under its owner's name (see draw_territory),
+    then a legend of its letters and glyphs."""
     looks = tile_looks(rules, board.name)
+    marks = tile_marks(view, rules, board.kind) if view is not None else {}
     seats = cells if isinstance(cells, list) else [cells]
     out = []
     for p, placed in enumerate(seats):
         owner = f" of player {p + 1}" if isinstance(cells, list) else ""
         out.append(f"{title}{owner}:")
-        out += draw_territory(board, placed, looks)
-    out.append("    (a letter per edge and the centre: its terrain; a capital: a road "
-               "ends there)")
+        out += draw_territory(board, placed, looks, marks)
+    return out + tile_legend(rules, board)
+
+
+def tile_legend(rules: Rules, board: TerritoryBoard) -> list[str]:
+    """What the letters and glyphs of a drawn tile mean."""
     terrains = sorted({t for edges, centre, _ in rules.tiles(board.name).values()
                        for t in [*edges, centre] if t})
-    out.append("    (" + ", ".join(f"{t[:1].lower()} {t}" for t in terrains) + ")")
+    features = rules.display.get("features", {}).get(board.kind, [])
+    out = ["    (a letter per edge and the centre: its terrain; a capital: a road "
+           "ends there)",
+           "    (" + ", ".join(f"{t[:1].lower()} {t}" for t in terrains) + ")"]
+    if features:
+        out.append("    (in the corners: " + ", ".join(f"{g} {w}" for g, w in features) + ")")
+    return out
+
+
+def tile_marks(view: dict[str, Any], rules: Rules, kind: str) -> dict[str, str]:
+    """The glyphs of each tile's features the view shows, one per unit (`feature`)."""
+    glyphs = {w: g for g, w in rules.display.get("features", {}).get(kind, [])}
+    return {cid: "".join(glyphs.get(w, "") * n for w, n in seen.get("features", {}).items())
+            for cid, seen in view["components"].get(kind, {}).items()}
+
+
+def tile_row(view: dict[str, Any], rules: Rules, board: TerritoryBoard, items: list[str],
+             width: int) -> list[str]:
+    """The tiles of a zone drawn side by side, not yet turned, each numbered as the list
+    under them numbers it."""
+    looks = tile_looks(rules, board.name)
+    marks = tile_marks(view, rules, board.kind)
+    per_line = max(1, (width - 4) // 6)
+    out: list[str] = []
+    for start in range(0, len(items), per_line):
+        rows = ["    "] * 4
+        for k, cid in enumerate(items[start:start + per_line], start=start + 1):
+            edges, centre, roads = looks[cid]
+            side = [c.upper() if d in roads else c for d, c in enumerate(edges)]
+            for r, line in enumerate(tile_block(side, centre, marks.get(cid, ""))):
+                rows[r] += f" {line}  "
+            rows[3] += f"{k:^5} "
+        out += [r.rstrip() for r in rows]
     return out
 
 
@@ -136,7 +216,7 @@ def territories(view: dict[str, Any], rules: Rules) -> list[str]:
             if isinstance(shape.geometry, TerritoryBoard)
             and name not in rules.display["hidden"]
             for line in territory_lines(_title(name, rules.display), shape.geometry,
-                                        view["boards"][name], rules)]
+                                        view["boards"][name], rules, view)]
 
 
 class TerritoryWatch:
@@ -172,7 +252,8 @@ class TerritoryWatch:
                     before[p] = dict(placed)
                     owner = f" of player {p + 1}" if isinstance(cells, list) else ""
                     out.append(f"{_title(name, self.rules.display)}{owner}:")
-                    out += draw_territory(board, placed, tile_looks(self.rules, name))
+                    out += draw_territory(board, placed, tile_looks(self.rules, name),
+                                          tile_marks(view, self.rules, board.kind))
         return out
 
 
@@ -275,7 +356,7 @@ def show_state(view: dict[str, Any], rules: Rules, width: int = 80) -> list[str]
             shown[name] = [f"{title}: {text(value)}"]
     for name, faces in view["dice"].items():
         shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
-    shown.update(_zones(view, rules))
+    shown.update(_zones(view, rules, width))
     grouped = {n for _, names in screen["groups"] for n in names}
     deciding = view.get("decision", {}).get("player")
     lines += _players(columns, view["players"], deciding, width)
@@ -328,12 +409,17 @@ def _keyed(title: str, heads: list[str] | None, rows: list[Any], width: int) -> 
     return [f"{title}: " + "; ".join(f"player {p + 1}: {text(r)}" for p, r in enumerate(rows))]
 
 
-def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
+def _zones(view: dict[str, Any], rules: Rules, width: int = 80) -> dict[str, list[str]]:
     """Each zone that holds something, as the seat sees it: its components, each with the
     counters kept per component that have left their first value; a hidden zone by its
-    size."""
+    size; tiles of a territory not yet placed drawn side by side, numbered."""
     out: dict[str, list[str]] = {}
     screen = rules.display
+    boards = {shape.geometry.kind: shape.geometry for shape in rules.boards.values()
+              if isinstance(shape.geometry, TerritoryBoard)}
+    placed = {t for name, shape in rules.boards.items()
+              if isinstance(shape.geometry, TerritoryBoard)
+              for cells in _seats(view["boards"][name]) for t, _ in cells.values()}
     for name, shape in rules.zones.items():
         shown = view["zones"][name]
         lines = out.setdefault(name, [])
@@ -345,10 +431,19 @@ def _zones(view: dict[str, Any], rules: Rules) -> dict[str, list[str]]:
                     lines.append(f"{title}: {items['size']} hidden")
             elif items and name in screen["rings"]:
                 lines += [f"{title}:", *zone_ring(view, rules, name, items)]
+            elif items and shape.kind in boards and not placed.intersection(items):
+                lines += [f"{title}:", *tile_row(view, rules, boards[shape.kind], items, width)]
+                lines += [f"    {k}. {_component(view, rules, shape.kind, c, True)}"
+                          for k, c in enumerate(items, start=1)]
             elif items:  # an empty zone says nothing
                 lines.append(f"{title}: " + ", ".join(
                     _component(view, rules, shape.kind, c, True) for c in items))
     return out
+
+
+def _seats(cells: Any) -> list[dict[str, Any]]:
+    """A territory's cells per seat (one territory shared by all: a list of one)."""
+    return cells if isinstance(cells, list) else [cells]
 
 
 def asking(who: int, decision: Decision | None, question: str = "") -> str:

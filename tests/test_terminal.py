@@ -52,11 +52,11 @@ def test_screens_use_words_within_the_width(game, players, width):
 def test_a_coordinate_narrows_a_long_list_and_the_board_stays():
     lines = screens("cronberg", 2, 60, ["token", "d4"])
     text = "\n".join(lines)
-    assert "options; type a number, or a word or coordinate" in text
+    assert "options: type a number, or a word or coordinate" in text
     assert "player 1: place a token at d4" in text or "place a token at d4" in text
     # the list is grouped: no line per option, the board drawn above it
     assert sum(line.strip().startswith(("1.", "2.", "3.")) for line in lines) <= 4
-    assert "crossings:" in text
+    assert "city:" in text and "+ a free crossing" in " ".join(text.split())
 
 
 def test_a_missing_option_is_explained():
@@ -82,3 +82,52 @@ def test_a_hot_seat_secret_choice_is_not_shown_to_the_next_person():
     # player 1's bid was told to player 1 only; player 2's screen does not say it
     assert "bid 13" in text[:before]  # told at once to the seat that chose
     assert "player 1: bid 13" not in after.split("pass the screen to player 1")[0]
+
+
+WORDS = '''game "Marks"
+players 2
+
+kind Card(id, title, stars):
+    "c1", "the Sun", 2
+    "c2", "the Moon", 0
+zone hand per player: Card public
+board track: ring 4
+
+define start() = [track1]
+
+display:
+    label Card by title
+    label track cells "space"
+    feature Card stars "*" "star"
+    mark start "S" "the start"
+    ask play c "Which card do you play?"
+    tell play c "plays {choice}"
+
+setup:
+    move Card[1] to hand of player 1
+    move Card[2] to hand of player 2
+
+play:
+    turns:
+        choose c in hand of current as "play {c}"
+        choose s in track where s is empty as "put it at {s}"
+        if current == player 2:
+            end game
+'''
+
+
+def test_marks_features_and_words_reach_the_view_and_the_terminal():
+    rules = rulesdsl.load_text(WORDS)
+    game = rules.new_game(narrate=True)
+    view = game.view(0)
+    assert view["decision"]["prompt"] == "Which card do you play?"
+    assert view["components"]["Card"]["c1"] == {"label": "the Sun", "counters": {},
+                                                "features": {"star": 2}}
+    assert rules.display["marks"] == {"track": [[["track1"], "S", "the start"]]}
+    from rulesdsl.terminal import show_state
+    drawn = "\n".join(show_state(view, rules, 60))
+    assert " S" in drawn and "space 1 at the top" in drawn
+    game.apply("c1")
+    game.apply("track2")
+    assert game.view(1)["log"] == ["player 1 plays the Sun", "player 1: put it at space 2"]
+    assert game.log == ["player 1: play c1", "player 1: put it at track2"]

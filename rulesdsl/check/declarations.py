@@ -402,6 +402,10 @@ class DeclarationChecker(ExpressionChecker):
                 self.label_by(item)
             elif item.what in ("ask", "tell"):
                 self.ask_or_tell(item)
+            elif item.what == "feature":
+                self.feature(item)
+            elif item.what == "mark":
+                self.mark(item)
             elif item.what == "cells":
                 board = item.names[0]
                 if board.name not in self.a.boards:
@@ -466,6 +470,50 @@ class DeclarationChecker(ExpressionChecker):
         span = self.first.get(name, ("", None))[1]
         self.a.diagnostics.append(Diagnostic("W001", message, span, "warning",
                                              hint=f"give it a label: {fix}"))
+
+    def feature(self, item: A.DisplayItem) -> None:
+        """`feature Kind field "g" "word"`: a field of numbers, each unit drawn as g."""
+        kind, by = item.names[0], item.by
+        assert by is not None
+        info = self.a.kinds.get(kind.name)
+        glyph = item.done or ""
+        if info is None:
+            self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
+                     hint=self.suggest(kind.name))
+        elif by.name not in info.fields or not all(
+                v is None or (isinstance(v, int) and not isinstance(v, bool))
+                for v in info.columns[by.name]):
+            self.err("E090", f"a feature of a {kind.name} is a field of it that holds numbers",
+                     by.span, hint=f"the fields of {kind.name}: {', '.join(info.fields)}")
+        elif len(glyph) != 1 or not glyph.isprintable() or glyph == " ":
+            self.err("E090", f"a feature's glyph is one character, not {glyph!r}", by.span)
+        else:
+            self.a.display.features.setdefault(kind.name, []).append(
+                (by.name, glyph, item.text or by.name))
+
+    def mark(self, item: A.DisplayItem) -> None:
+        """`mark name "g" "word"`: the cells a definition without parameters lists, all of
+        one board, marked g on it."""
+        name = item.names[0]
+        d = self.a.defines.get(name.name)
+        cells = d.body.items if d is not None and not d.params and \
+            isinstance(d.body, A.ListLit) else None
+        boards = {b for c in cells or [] if isinstance(c, A.Name)
+                  for b in self.a.cells.get(c.name, [])}
+        glyph = item.done or ""
+        if cells is None or not cells or len(boards) != 1 or not all(
+                isinstance(c, A.Name) and c.name in self.a.cells for c in cells):
+            self.err("E090", f"'{name.name}' is no definition without parameters that lists "
+                     "cells of one board", name.span,
+                     hint="for example: define parks() = [A4, B9, C7]")
+        elif not 1 <= len(glyph) <= 2 or not glyph.isprintable() or glyph.strip() != glyph:
+            self.err("E090", f"a mark is one or two characters, not {glyph!r}", name.span)
+        else:
+            board = boards.pop()
+            names = self.a.boards[board].names
+            self.a.display.marks.setdefault(board, []).append(
+                ([names.index(c.name) for c in cells if isinstance(c, A.Name)], glyph,
+                 item.text or name.name))
 
     def label_by(self, item: A.DisplayItem) -> None:
         """`label Kind by field`: each component of a kind called by one of its fields."""

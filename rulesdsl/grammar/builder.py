@@ -435,6 +435,16 @@ class AstBuilder(Transformer):
         return self._display(meta, "cells", [c[0]], text=self.plain(c[1]))
 
     @v_args(meta=True)
+    def display_feature(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "feature", [c[0]], by=self.refs(c[1])[0],
+                             glyphs=[], text=self.plain(c[3]), done=self.plain(c[2]))
+
+    @v_args(meta=True)
+    def display_mark(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "mark", [c[0]], text=self.plain(c[2]),
+                             done=self.plain(c[1]))
+
+    @v_args(meta=True)
     def display_ask(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "ask", c[:2], text=self.plain(c[2]))
 

@@ -59,6 +59,11 @@ def screen(a: Analysis, disp: Display) -> dict[str, Any]:
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
             "glyphs": glyphs, "owners": dict(d.owners), "cells": dict(d.cells),
+            "features": {kind: [[glyph, word] for _, glyph, word in fs]
+                         for kind, fs in d.features.items()},
+            "marks": {board: [[[a.boards[board].names[c] for c in cells], glyph, word]
+                              for cells, glyph, word in ms]
+                      for board, ms in d.marks.items()},
             "rings": {zone: {"by": by, "places": list(a.enums[_enum_of(a, by)].labels)}
                       for zone, by in d.rings.items()}}
 
@@ -232,7 +237,12 @@ def _components(st: State, a: Analysis, layout: Layout, disp: Display,
         ids = disp.components[kind][0]
         hidden = unseen.get(kind, set())
         counters = kept.get(kind, [])
+        features = a.display.features.get(kind, [])
         out[kind] = {ids[c]: {"label": words.component(kind, c),
+                              **({"features": {word: components.columns[f][c]
+                                               for f, _, word in features
+                                               if components.columns[f][c]}}
+                                 if features else {}),
                               "counters": {k.name: shown(disp, st.v[layout.counter[k.name]
                                                                      + c], k.type)
                                            for k in counters}}
