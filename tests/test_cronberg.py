@@ -4,6 +4,7 @@ end only when nobody can act, and several games in a row with the scores carried
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -93,4 +94,7 @@ def test_playing_at_the_terminal_draws_the_triangles(rules):
                             stdin=io.StringIO("1\n" * 200), stdout=out)
     text = out.getvalue()
     assert code == 0 and "Result:" in text
-    assert "city:" in text and "crossings:" in text and "A1" in text
+    # the triangles in their rows, the crossings between them, the special ones marked
+    assert "city:" in text and "A1" in text
+    assert re.search(r"^  A +/\\ \\/ /\\", text, re.MULTILINE)
+    assert re.search(r"^  a +\+ +\+", text, re.MULTILINE) and "P park" in text

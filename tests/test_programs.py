@@ -22,8 +22,8 @@ PROGRAMS = REPO / "tests" / "programs"
 DOC = REPO / "docs" / "diagnostics.md"
 PREFIX = "# | "
 HEADER = "# Expected output of `rulesdsl check` (rewrite: python tests/regen_programs.py):"
-CODE = re.compile(r'"([ERGCVP][0-9]{3})"')
-DOC_CODE = re.compile(r"^#+ *([ERGCVP][0-9]{3})\b", re.MULTILINE)
+CODE = re.compile(r'"([ERGCVPW][0-9]{3})"')
+DOC_CODE = re.compile(r"^#+ *([ERGCVPW][0-9]{3})\b", re.MULTILINE)
 
 
 def programs() -> list[Path]:

@@ -135,6 +135,7 @@ def test_the_terminal_draws_each_territory() -> None:
         "     G",
         "     d ",
         "    (a letter per edge and the centre: its terrain; a capital: a road ends there)",
+        "    (g Grass, r Rock, w Water)",
     ]
     assert lines[0] in show_state(game.view(0), game.rules)
 

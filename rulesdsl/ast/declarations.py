@@ -290,7 +290,17 @@ class ExampleDecl(Named):
 class DisplayItem(Node):
     """One line of a `display:` block:
     - `hide a, b`: counters or zones the screen does not draw (the rules' bookkeeping);
-    - `label a "text"`: what the screen calls a counter or zone;
+    - `label a "text"`: what the screen calls a counter or zone; `label Kind by field`:
+      each component of a kind called by the value of one of its fields; `label board
+      cells "noun"`: the cells of a board called "noun 1", "noun 2", ...;
+    - `feature Kind field "g" "word"`: a component whose field holds a number above 0 is
+      drawn with the glyph g (once per unit) and described by the word;
+    - `mark name "g" "word"`: the cells a constant or a definition without parameters
+      lists (parks, guards) marked g on their board, "word" in its legend;
+    - `ask rule [name] "text"`: the question a decision of a rule asks (the choice naming
+      `name`, or every decision of the rule);
+    - `tell rule [name] "text"`: how a screen tells everyone of a decision, after the
+      chooser's name (`{choice}`: what was chosen; `or "text"`: when it is `done`);
     - `group "title": a, b`: things drawn together under a title, in this order;
     - `glyph Kind by field: Value "g", ...`: the mark of a piece on a board, by the value of
       one of its fields (or `glyph Enum: Value "g"` for boards holding an enum's values);
@@ -298,11 +308,13 @@ class DisplayItem(Node):
     - `ring zone by counter`: the zone drawn as a ring of the values of an enum, each
       component at the value its counter (kept per component) holds."""
 
-    what: str             # hide, label, group, glyph, owner, ring
-    names: list[Name]     # what it is about: counters, zones, a kind, an enum
-    text: str | None = None    # the label or the group's title
-    by: Name | None = None     # glyph: the field; owner, ring: the counter
+    what: str             # hide, label, cells, group, glyph, owner, ring, feature, mark, ask,
+    #                       tell
+    names: list[Name]     # what it is about: counters, zones, a kind, an enum, a rule
+    text: str | None = None    # the label, the group's title, the question or told line
+    by: Name | None = None     # glyph, label: the field; owner, ring: the counter
     glyphs: list[tuple[Name, str]] = []
+    done: str | None = None    # tell: the line for `done`; feature, mark: the glyph
 
 
 class DisplayDecl(Node):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from typing import Any
 
 from .. import ast as A
@@ -19,7 +20,7 @@ from ..boards.territory import (
     TurnBoard,
     turns_name,
 )
-from ..diagnostics import Span
+from ..diagnostics import Diagnostic, Span
 from ..limits import MAX_COMPONENTS, MAX_LIMIT, MAX_SLOTS
 from .analysis import (
     CounterInfo,
@@ -33,6 +34,7 @@ from .analysis import (
     ZoneInfo,
     is_a,
     plural,
+    walk,
 )
 from .bindings import Var
 from .expressions import ExpressionChecker
@@ -396,7 +398,22 @@ class DeclarationChecker(ExpressionChecker):
         info = self.a.display
         drawn = set(self.a.counters) | set(self.a.zones) | set(self.a.dice) | set(self.a.boards)
         for item in d.items:
-            if item.what in ("hide", "label", "group"):
+            if item.what == "label" and item.by is not None:
+                self.label_by(item)
+            elif item.what in ("ask", "tell"):
+                self.ask_or_tell(item)
+            elif item.what == "feature":
+                self.feature(item)
+            elif item.what == "mark":
+                self.mark(item)
+            elif item.what == "cells":
+                board = item.names[0]
+                if board.name not in self.a.boards:
+                    self.err("E090", f"'{board.name}' is not a board of the game", board.span,
+                             hint=self.suggest(board.name))
+                else:
+                    self.a.display.cells[board.name] = item.text or board.name
+            elif item.what in ("hide", "label", "group"):
                 for n in item.names:
                     if n.name not in drawn:
                         self.err("E090", f"'{n.name}' is no counter, zone, board or dice of "
@@ -414,6 +431,134 @@ class DeclarationChecker(ExpressionChecker):
                 self.ring(item)
             else:
                 self.owner(item)
+
+    def screen_names(self) -> None:
+        """W001: a name that reaches a screen reading as an identifier (joined by `_`,
+        letters and digits mixed, a capital inside a word) with no label to show instead:
+        a counter, zone, board or dice the display does not hide, a component called by
+        such a field, a ring's positions, an enum value."""
+        d = self.a.display
+        shown = [*self.a.counters, *self.a.zones, *self.a.boards, *self.a.dice]
+        for name in shown:
+            info = self.a.counters.get(name)
+            if name in d.hidden or name in d.labels or (info is not None and info.stat):
+                continue
+            if raw(name):
+                self.warn(name, f"'{name}' reaches a screen as it is written",
+                          f'label {name} "..." (or hide {name})')
+        for name, board in self.a.boards.items():
+            if isinstance(board, RingBoard) and name not in d.hidden and name not in d.cells \
+                    and raw(board.names[0]):
+                self.warn(name, f"the positions of {name} reach a screen as {board.names[0]}, "
+                          f"{board.names[1] if len(board.names) > 1 else '...'}, ...",
+                          f'label {name} cells "..." (a noun: "... 1", "... 2")')
+        for name, kind in self.a.kinds.items():
+            field = "name" if "name" in kind.fields else kind.fields[0]
+            first = next((v for v in kind.columns.get(field, []) if isinstance(v, str) and
+                          raw(v)), None)
+            if name not in d.names and first is not None:
+                self.warn(name, f"a {name} reaches a screen by its {field}, such as '{first}'",
+                          f"label {name} by FIELD (a field of words)")
+        for name, enum in self.a.enums.items():
+            for value, label in zip(enum.values, enum.labels, strict=True):
+                if value == label and raw(value) and value in self.first:
+                    self.warn(value, f"the value {value} of {name} reaches a screen as it "
+                              "is written", f'{value} "..." in the enum')
+
+    def warn(self, name: str, message: str, fix: str) -> None:
+        """A warning at the declaration of `name` (W001)."""
+        span = self.first.get(name, ("", None))[1]
+        self.a.diagnostics.append(Diagnostic("W001", message, span, "warning",
+                                             hint=f"give it a label: {fix}"))
+
+    def feature(self, item: A.DisplayItem) -> None:
+        """`feature Kind field "g" "word"`: a field of numbers, each unit drawn as g."""
+        kind, by = item.names[0], item.by
+        assert by is not None
+        info = self.a.kinds.get(kind.name)
+        glyph = item.done or ""
+        if info is None:
+            self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
+                     hint=self.suggest(kind.name))
+        elif by.name not in info.fields or not all(
+                v is None or (isinstance(v, int) and not isinstance(v, bool))
+                for v in info.columns[by.name]):
+            self.err("E090", f"a feature of a {kind.name} is a field of it that holds numbers",
+                     by.span, hint=f"the fields of {kind.name}: {', '.join(info.fields)}")
+        elif len(glyph) != 1 or not glyph.isprintable() or glyph == " ":
+            self.err("E090", f"a feature's glyph is one character, not {glyph!r}", by.span)
+        else:
+            self.a.display.features.setdefault(kind.name, []).append(
+                (by.name, glyph, item.text or by.name))
+
+    def mark(self, item: A.DisplayItem) -> None:
+        """`mark name "g" "word"`: the cells a definition without parameters lists, all of
+        one board, marked g on it."""
+        name = item.names[0]
+        d = self.a.defines.get(name.name)
+        cells = d.body.items if d is not None and not d.params and \
+            isinstance(d.body, A.ListLit) else None
+        boards = {b for c in cells or [] if isinstance(c, A.Name)
+                  for b in self.a.cells.get(c.name, [])}
+        glyph = item.done or ""
+        if cells is None or not cells or len(boards) != 1 or not all(
+                isinstance(c, A.Name) and c.name in self.a.cells for c in cells):
+            self.err("E090", f"'{name.name}' is no definition without parameters that lists "
+                     "cells of one board", name.span,
+                     hint="for example: define parks() = [A4, B9, C7]")
+        elif not 1 <= len(glyph) <= 2 or not glyph.isprintable() or glyph.strip() != glyph:
+            self.err("E090", f"a mark is one or two characters, not {glyph!r}", name.span)
+        else:
+            board = boards.pop()
+            names = self.a.boards[board].names
+            self.a.display.marks.setdefault(board, []).append(
+                ([names.index(c.name) for c in cells if isinstance(c, A.Name)], glyph,
+                 item.text or name.name))
+
+    def label_by(self, item: A.DisplayItem) -> None:
+        """`label Kind by field`: each component of a kind called by one of its fields."""
+        kind, by = item.names[0], item.by
+        assert by is not None
+        if kind.name not in self.a.kinds:
+            self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
+                     hint=self.suggest(kind.name))
+        elif by.name not in self.a.kinds[kind.name].fields:
+            self.err("E090", f"'{by.name}' is not a field of {kind.name}", by.span,
+                     hint=f"the fields of {kind.name}: "
+                     f"{', '.join(self.a.kinds[kind.name].fields)}")
+        else:
+            self.a.display.names[kind.name] = by.name
+
+    def ask_or_tell(self, item: A.DisplayItem) -> None:
+        """`ask rule [name] "text"`, `tell rule [name] "text"`: the rule (or `play`,
+        `setup`) must be the game's, and the name a choice of it (the name it binds) or an
+        option of one of its menus."""
+        rule = item.names[0]
+        bodies = {name: r.body for name, r in self.a.rules.items()}
+        for decl in self.a.file.items:
+            if isinstance(decl, (A.PlayDecl, A.SetupDecl)):
+                bodies["play" if isinstance(decl, A.PlayDecl) else "setup"] = decl.body
+        if rule.name not in bodies:
+            self.err("E090", f"'{rule.name}' is no rule of the game (nor play or setup)",
+                     rule.span, hint=self.suggest(rule.name))
+            return
+        key = rule.name
+        if len(item.names) > 1:
+            name = item.names[1]
+            choices = decision_names(bodies[rule.name])
+            replaced = rule.name in self.a.rules and \
+                self.a.rules[rule.name].span.file != item.span.file
+            if name.name not in choices and replaced:
+                return  # a base's line about a rule its variant replaced: nothing to say
+            if name.name not in choices:
+                self.err("E090", f"'{name.name}' names no choice of {rule.name}", name.span,
+                         hint=f"its choices: {', '.join(choices) or 'none'}")
+                return
+            key = f"{rule.name} {name.name}"
+        table = self.a.display.asks if item.what == "ask" else self.a.display.tells
+        table[key] = item.text or ""
+        if item.done is not None:
+            table[f"{key} done"] = item.done
 
     def glyphs(self, item: A.DisplayItem) -> None:
         target = item.names[0]
@@ -672,3 +817,21 @@ class DeclarationChecker(ExpressionChecker):
             for k in [k for k in self.a.define_args if k >= made]:
                 del self.a.define_args[k]
             self.instances = known
+
+
+def decision_names(body: list) -> list[str]:
+    """The names the decisions of a block bind (`choose t in ...`: t) and the options of
+    its menus, in order."""
+    out: list[str] = []
+    for s in walk(body):
+        if isinstance(s, (A.Choose, A.ChooseAny, A.Offer)):
+            out.append(s.var)
+        elif isinstance(s, A.ChooseMenu):
+            out += [o.id for o in s.options]
+    return list(dict.fromkeys(out))
+
+
+def raw(name: str) -> bool:
+    """Whether a name reads as an identifier rather than words: `_` in it, a letter and
+    a digit side by side (t36, outer3), or a capital after a small letter (RendAttack)."""
+    return "_" in name or bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]|[a-z][A-Z]", name))

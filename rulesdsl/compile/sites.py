@@ -105,7 +105,7 @@ class Sites(Generator):
         site = Site("choose", self.proc_name, s.span, element(dt) or ANY, self.slot(var),
                     label=self.label_function(s.label, cand),
                     done_label=self.label_function(s.done_label, cand), secret=s.secret,
-                    options=self.options_function(again))
+                    options=self.options_function(again), name=s.var)
         site.type = var.type
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span,
                                   check_empty=not s.optional)
@@ -136,7 +136,7 @@ class Sites(Generator):
         else:
             options = E.call("_subsets", E.call("_uniq", domain), E.const(self.sid(s.span)))
         site = Site("any", self.proc_name, s.span, var.type, self.slot(var),
-                    label=self.label_function(s.label, cand))
+                    label=self.label_function(s.label, cand), name=s.var)
         resume = self.suspend_for(site, options, self.decider(s.by, s.span), pos, s.span)
         return self.stmts(s.body, resume) if s.body is not None else resume
 

@@ -367,6 +367,49 @@ class AstBuilder(Transformer):
         return self._display(meta, "label", [c[0]], text=self.plain(c[1]))
 
     @v_args(meta=True)
+    def display_label_by(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "label", [c[0]], by=self.refs(c[1])[0])
+
+    @v_args(meta=True)
+    def display_label_cells(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "cells", [c[0]], text=self.plain(c[1]))
+
+    @v_args(meta=True)
+    def display_feature(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "feature", [c[0]], by=self.refs(c[1])[0],
+                             glyphs=[], text=self.plain(c[3]), done=self.plain(c[2]))
+
+    @v_args(meta=True)
+    def display_mark(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "mark", [c[0]], text=self.plain(c[2]),
+                             done=self.plain(c[1]))
+
+    @v_args(meta=True)
+    def display_ask(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "ask", c[:2], text=self.plain(c[2]))
+
+    @v_args(meta=True)
+    def display_tell(self, meta: Any, c: list) -> A.DisplayItem:
+        done = self.told(c[3]) if c[3] is not None else None
+        return self._display(meta, "tell", c[:2], text=self.told(c[2]),
+                             by=None, glyphs=[], done=done)
+
+    def told(self, tok: Token) -> str:
+        """The text of a `tell` line: plain words, `{choice}` (the value chosen) and
+        `{label}` (the option's label)."""
+        lit = self.string(tok)
+        out = []
+        for part in lit.parts:
+            if isinstance(part, str):
+                out.append(part.replace("{", "{{").replace("}", "}}"))
+            elif isinstance(part, A.Name) and part.name in ("choice", "label"):
+                out.append("{" + part.name + "}")
+            else:
+                raise StringError("a told line shows only {choice}, the value chosen, and "
+                                  "{label}, the option's label", lit.span)
+        return "".join(out)
+
+    @v_args(meta=True)
     def display_group(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "group", c[1:], text=self.plain(c[0]))
 

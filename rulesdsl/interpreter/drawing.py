@@ -43,12 +43,14 @@ def tile_looks(board: TerritoryBoard, kind: Any, ids: list[str],
 
 
 def draw_territory(board: TerritoryBoard, placed: dict[str, list],
-                   looks: dict[str, tuple[list[str], str, list[int]]]) -> list[str]:
+                   looks: dict[str, tuple[list[str], str, list[int]]],
+                   corners: dict[str, str] | None = None) -> list[str]:
     """A territory as text: three lines of three characters per row of tiles, from the
     northernmost row down, over the columns and rows its tiles reach. `looks` gives for
     each tile id its four edges' letters as printed, its centre's letter and the sides
     where a road ends. Each edge shows its terrain's letter, a capital where a road ends
-    there; the middle shows the centre's."""
+    there; the middle shows the centre's; the four corners the glyphs `corners` gives a
+    tile (its features), up to four."""
     if not placed:
         return ["    (no tile)"]
     spots = {name: board.xy(board.names.index(name)) for name in placed}
@@ -68,9 +70,16 @@ def draw_territory(board: TerritoryBoard, placed: dict[str, list],
                 q = degrees // 90 % 4
                 side = [edges[(d - q) % 4] for d in range(4)]
                 side = [c.upper() if (d - q) % 4 in roads else c for d, c in enumerate(side)]
-                block = [f" {side[0]} ", f"{side[3]}{centre}{side[1]}", f" {side[2]} "]
+                block = tile_block(side, centre, (corners or {}).get(tile, ""))
             for k in range(3):
                 rows[k] += block[k] + " "
         lines += [rows[0].rstrip(), rows[1].rstrip(), rows[2].rstrip()]
     lines.append("    " + " ".join(f" {LETTERS[x]} " for x in range(min(xs), max(xs) + 1)))
     return lines
+
+
+def tile_block(side: list[str], centre: str, marks: str) -> list[str]:
+    """One tile as three lines of three characters: its edges' letters (north, east,
+    south, west) round its centre's, the first four of `marks` in its corners."""
+    c = (marks + "    ")[:4]
+    return [f"{c[0]}{side[0]}{c[1]}", f"{side[3]}{centre}{side[1]}", f"{c[2]}{side[2]}{c[3]}"]

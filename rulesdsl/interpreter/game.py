@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
 from .public import Audience, Chance, Decision, Option, Result
-from .reading import Reading
+from .reading import Line, Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
 from .shapes import Shapes
 from .state import State, seed_to_rng
@@ -179,7 +179,7 @@ class Game(Reading):
     # to make and quicker to read
     __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
                  "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by",
-                 "origin")
+                 "origin", "_told")
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
@@ -206,6 +206,8 @@ class Game(Reading):
         # a game the sampler made up: (the seat, the sample seed, the length of the history
         # when it was made), so that an error in it says so (see `made_up`)
         self.origin: tuple[int, int, int] | None = None
+        # the log's decisions as a screen tells them (see words.py), by line of the log
+        self._told: dict[int, str] = {}
 
     @property
     def history(self) -> list[int]:
@@ -421,9 +423,25 @@ class Game(Reading):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the game (see `views.py`); None: an onlooker."""
+        decision = self.decision
+        words = self.rules.words
+        asked = words.prompt(self.st.pending[SITE], decision.secret) \
+            if decision is not None and self.st.pending is not None else ""
         return view(self.st, self.rules.declared, self.rules.layout, self.program.display,
-                    seat, self.decision,
-                    self.result, self.log_for(seat))
+                    seat, decision, self.result,
+                    [line.text for line in self.screen_lines() if line.told(seat)],
+                    words, asked)
+
+    def screen_lines(self, since: int = 0) -> list[Line]:
+        """The log from line `since` on as a screen tells it (see words.py): each decision
+        in the third person, components and cells by the names the display gives them."""
+        words = self.rules.words
+        out = []
+        for k, (to, text) in enumerate((self.st.log or [])[since:], start=since):
+            told = self._told.get(k)
+            if told != "":  # a decision the rules' own narration tells
+                out.append(Line(told if told is not None else words.say(text), to))
+        return out
 
     # ---- acting ------------------------------------------------------------------------
 
@@ -567,6 +585,8 @@ class Game(Reading):
         assert log is not None
         label = self._guard(lambda: self._label(i), self.program.sites[p[SITE]].span)
         who = p[WHO]
+        if who != CHANCE:
+            self._told[len(log)] = self.rules.words.told(p[SITE], who, p[OFFERED][i], label)
         if who == CHANCE:
             log.append((None, f"chance: {label}"))
         elif p[SITE] not in self.rules.secret_sites:
@@ -620,9 +640,11 @@ class Game(Reading):
         new.rules = self.rules
         new.program = self.program
         new.st = self.st.copy()
+        new._told = {}
         if narrated and self.st.log is not None:
             new.st.log = self.st.log[:]
             new.st.said = self.st.said
+            new._told = dict(self._told)
         new.seed = self.seed
         recent = self._recent
         if recent:  # what this game chose since it was last copied: shared from now on

@@ -52,7 +52,10 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
         world = _dealt_now(world, seat, rng)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
-    world.st.log = [line for line in log if told(line[0], seat)] if log is not None else None
+    kept = [k for k, line in enumerate(log or []) if told(line[0], seat)]
+    world.st.log = [log[k] for k in kept] if log is not None else None
+    # the screen's words for the lines kept (words.py), at their new places
+    world._told = {n: game._told[k] for n, k in enumerate(kept) if k in game._told}
     world.st.said = game.st.said
     world._disclosed = {}
     if seed is not None:

@@ -17,6 +17,7 @@ from ..program.program import Program, teams_of
 from .drawing import tile_looks
 from .public import BoardShape, CounterShape, DiceShape, ZoneShape
 from .views import screen, shown
+from .words import Words
 
 
 class Shapes:
@@ -104,6 +105,11 @@ class Shapes:
             out[name] = BoardShape(board, holds if holds is None or isinstance(holds, str)
                                    else holds[1])
         return out
+
+    @cached_property
+    def words(self) -> Words:
+        """What a screen says of this game's decisions, components and log (words.py)."""
+        return Words(self.declared, self.program.display, self.program.sites)
 
     @cached_property
     def display(self) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from .drawing import territory_view
 from .public import Decision, Result
 from .state import State
 from .visibility import row_seen, unseen_components, zone_seen
+from .words import Words
 
 HIDDEN = "?"
 
@@ -58,7 +59,12 @@ def screen(a: Declared, disp: Display) -> dict[str, Any]:
             glyphs[name] = {labels[v]: g for v, g in enumerate(marks) if g}
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
-            "glyphs": glyphs, "owners": dict(d.owners),
+            "glyphs": glyphs, "owners": dict(d.owners), "cells": dict(d.cells),
+            "features": {kind: [[glyph, word] for _, glyph, word in fs]
+                         for kind, fs in d.features.items()},
+            "marks": {board: [[[a.boards[board].names[c] for c in cells], glyph, word]
+                              for cells, glyph, word in ms]
+                      for board, ms in d.marks.items()},
             "rings": {zone: {"by": by, "places": list(a.enums[_enum_of(a, by)].labels)}
                       for zone, by in d.rings.items()}}
 
@@ -78,7 +84,11 @@ def per_component(info: CounterInfo) -> str | None:
 
 
 def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None,
-         decision: Decision | None, result: Result | None, log: list[str]) -> dict[str, Any]:
+         decision: Decision | None, result: Result | None, log: list[str],
+         words: Words | None = None, asked: str = "") -> dict[str, Any]:
+    """What `seat` sees, in the words of the rules' display (`words`: option labels and
+    components as the screen names them, the question the decision asks)."""
+    words = words if words is not None else Words(a, disp, [])
     unseen = unseen_components(a, layout, st, seat)
     out: dict[str, Any] = {
         "game": a.game_name,
@@ -86,12 +96,20 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
         "players": st.np,
         "current": st.v[0],
         "counters": _counters(st, a, layout, disp, seat, unseen),
+        # the table's layout: counters that belong to nobody, and the headings of the keys
+        # after the player of a counter kept per player and per something else
+        "shared": [n for n, info in a.counters.items() if not info.stat
+                   and per_component(info) is None and not any(
+                       d[0] == "player" for d in info.dims)],
+        "headings": {n: [_keys(a, words, d) for d in info.dims[1:]]
+                     for n, info in a.counters.items() if not info.stat and
+                     len(info.dims) > 1 and info.dims[0][0] == "player"},
         "boards": _boards(st, a, layout, disp),
         "dice": {name: [shown(disp, f, a.dies[d.die].face_type)
                         for f in st.v[layout.dice[name]:layout.dice[name] + d.count]]
                  for name, d in a.dice.items()},
         "zones": _zones(st, a, layout, disp, seat),
-        "components": _components(st, a, layout, disp, unseen),
+        "components": _components(st, a, layout, disp, unseen, words),
     }
     if decision is not None:
         out["decision"] = {"player": decision.player}
@@ -100,12 +118,28 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
         if decision.offered_by is not None:
             out["decision"]["offered_by"] = decision.offered_by
         if decision.player == seat:
-            out["decision"]["options"] = [[o.id, o.label] for o in decision.options]
-            out["decision"]["prompt"] = decision.prompt
+            out["decision"]["options"] = [[o.id, words.say(o.label)]
+                                          for o in decision.options]
+            out["decision"]["prompt"] = asked or ("Your secret choice" if decision.secret
+                                                  else "Your choice")
     out["log"] = log
     if result is not None:
-        out["result"] = {"ranking": result.ranking, "scores": result.scores}
+        out["result"] = {"ranking": result.ranking, "scores": result.scores,
+                         "ended_by": result.ended_by}
     return out
+
+
+def _keys(a: Declared, words: Words, dim: tuple[str, str, int, int]) -> list[str]:
+    """The headings of one key of a counter: an enum's values, the components of a kind
+    as the screen calls them, numbers."""
+    kind, name, size, low = dim
+    if kind == "enum":
+        return list(a.enums[name].labels)
+    if kind == "kind":
+        return [words.component(name, c) for c in range(size)]
+    if kind == "player":
+        return [f"player {p + 1}" for p in range(size)]
+    return [str(low + k) for k in range(size)]
 
 
 def _counters(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None,
@@ -191,7 +225,7 @@ def _zones(st: State, a: Declared, layout: Layout, disp: Display,
 
 
 def _components(st: State, a: Declared, layout: Layout, disp: Display,
-                unseen: dict[str, set[int]]) -> dict[str, Any]:
+                unseen: dict[str, set[int]], words: Words) -> dict[str, Any]:
     """Each component the viewer may see: its label and its counters (not the secret
     ones: a secret counter kept per component is nobody's)."""
     kept: dict[str, list[CounterInfo]] = {}
@@ -201,10 +235,15 @@ def _components(st: State, a: Declared, layout: Layout, disp: Display,
             kept.setdefault(kind, []).append(info)
     out: dict[str, Any] = {}
     for kind, components in a.kinds.items():
-        ids, labels = disp.components[kind]
+        ids = disp.components[kind][0]
         hidden = unseen.get(kind, set())
         counters = kept.get(kind, [])
-        out[kind] = {ids[c]: {"label": labels[c],
+        features = a.display.features.get(kind, [])
+        out[kind] = {ids[c]: {"label": words.component(kind, c),
+                              **({"features": {word: components.columns[f][c]
+                                               for f, _, word in features
+                                               if components.columns[f][c]}}
+                                 if features else {}),
                               "counters": {k.name: shown(disp, st.v[layout.counter[k.name]
                                                                      + c], k.type)
                                            for k in counters}}

@@ -304,11 +304,13 @@ class Index:
         """The names a `display:` block uses: counters, zones, a kind and its field, an
         enum's values (renaming one renames it there too)."""
         for line in item.items:
-            for n in line.names:
+            # `ask rule name`, `tell rule name`: the name is a choice's, local to the rule
+            for n in line.names[:1] if line.what in ("ask", "tell") else line.names:
                 self._use(n.span, self._lookup(n.name))
             if line.by is not None:
                 field = self.fields.get((line.names[0].name, line.by.name))
-                self._use(line.by.span, field if line.what == "glyph" and field is not None
+                self._use(line.by.span, field if line.what in ("glyph", "label")
+                          and field is not None
                           else self._lookup(line.by.name))
             for value, _ in line.glyphs:
                 self._use(value.span, self._lookup(value.name))

@@ -97,6 +97,15 @@ class DisplayInfo:
     glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
     owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
     rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
+    names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
+    cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells
+    # kind -> (field, glyph, word) of each feature a component may show
+    features: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    # board -> (cells, glyph, word) of each set of special cells it marks
+    marks: dict[str, list[tuple[list[int], str, str]]] = field(default_factory=dict)
+    # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
+    asks: dict[str, str] = field(default_factory=dict)
+    tells: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

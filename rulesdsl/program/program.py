@@ -50,6 +50,7 @@ class Site:
     # and the deciding frame (the sampler's, after it deals hidden components anew), or
     # None where they cannot be (a menu, the subsets of `choose any`, a roll)
     options: Any = None
+    name: str = ""       # the name a choice binds (`choose t in ...`: t), for the display
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from collections import Counter
 from typing import Any
 
 from .. import ast as A
-from ..interpreter.game import Rules
 from ..boards.territory import TerritoryBoard
+from ..interpreter.game import Rules
 
 PROSE = 3    # words in a value that make it a text rather than a figure
 

@@ -98,8 +98,10 @@ def check_resolved(resolved: Resolved, run_examples: bool = True,
 
 def _examine(rules: Rules, run_examples: bool, path: str, play: int,
              records: str | Path | None) -> list[Diagnostic]:
-    """The failures of the file's examples, and of `play` games per number of players."""
-    diags = run(rules) if run_examples else []
+    """The checker's warnings, the failures of the file's examples, and of `play` games
+    per number of players."""
+    diags = [d for d in rules.analysis.diagnostics if d.severity != "error"]  # W001
+    diags += run(rules) if run_examples else []
     if play:
         from . import play_check
 
