@@ -154,7 +154,8 @@ def _attempt(tmp_path: Path, text: str, name: str = "attempt.rules") -> list:
     assert not sentinel.exists(), "a rule file reached the host"
     for d in diags:
         assert d.code and d.span is not None and d.span.line >= 1, d
-    return diags
+    # W001: these files' made-up names reach a screen unlabelled, as they are meant to
+    return [d for d in diags if d.code != "W001"]
 
 
 def test_the_reported_injection_runs_as_text(tmp_path):
