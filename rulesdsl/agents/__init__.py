@@ -25,8 +25,8 @@ from ..interpreter.observation import Observation
 from .basic import FirstAgent, RandomAgent
 from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
-from .mcts import MCTSAgent
 from .registry import REGISTRY, AgentError, AgentSpec, Parameter
+from .roots import MCTSAgent
 from .search import Report
 
 __all__ = ["REGISTRY", "Agent", "AgentError", "AgentSpec", "FirstAgent", "GreedyAgent",

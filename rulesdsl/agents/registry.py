@@ -49,7 +49,7 @@ def _builtin() -> dict[str, Factory]:
     from .basic import FirstAgent, RandomAgent
     from .greedy import GreedyAgent
     from .ismcts import ISMCTSAgent
-    from .mcts import MCTSAgent
+    from .roots import MCTSAgent
 
     return {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent,
             "mcts": MCTSAgent, "ismcts": ISMCTSAgent}

@@ -1,5 +1,5 @@
-"""The roots of an MCTS move: the tree kept from the seat's last move, and searches run
-side by side in several processes.
+"""The MCTS agent (`mcts`) and the roots of its moves: the tree kept from the seat's last
+move, and searches run side by side in several processes.
 
 Stage: run (agents). `mcts` searches each move on games made up from the seat's
 observation (`mcts.py`). Two things here make a move's search start further on:
@@ -28,6 +28,7 @@ observation (`mcts.py`). Two things here make a move's search start further on:
 from __future__ import annotations
 
 import random
+import time
 import weakref
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -39,7 +40,8 @@ from typing import Any
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from .mcts import Node, Search, fits, seen_key
-from .search import Budget, Scale, Settings
+from .parameters import Parameter
+from .search import SEARCH_PARAMETERS, Budget, Report, Scale, Settings
 
 MATCHES = 64  # the positions of its own a kept tree is searched through at most
 
@@ -253,3 +255,66 @@ def search_move(observation: Observation, rng: random.Random, plan: Plan, worlds
         stats += more[0]
         done += more[1]
     return stats, done
+
+
+class MCTSAgent:
+    """UCT search on a game made up from what the seat sees (MCTS on a sampled state).
+
+    The search itself is mcts.py's; tree reuse and root parallelism are this module's."""
+
+    name = "mcts"
+    PARAMETERS: tuple[Parameter, ...] = SEARCH_PARAMETERS + (
+        Parameter("worlds", "int", 1, "made-up games a move's simulations are shared "
+                  "between (for hidden information)", 1),
+        Parameter("solve", "bool", True, "prove finished lines (MCTS-Solver)"),
+        Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
+                  "option while it has fewer than widen * sqrt(visits) (0: every option "
+                  "at once)", 0),
+        Parameter("reuse", "bool", False, "keep the tree below the option taken for the "
+                  "seat's next decision, where the next observation is in it"),
+        Parameter("transpose", "bool", False, "share a node between lines to positions "
+                  "the seat would see alike (transpositions)"),
+        Parameter("workers", "int", 1, "searches run side by side in as many processes, "
+                  "each with its own made-up game and the whole budget, their visits "
+                  "added up", 1, 64),
+    )
+
+    def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True,
+                 widen: float = 0.0, reuse: bool = False, transpose: bool = False,
+                 workers: int = 1, **params: Any):
+        self.rng = random.Random(seed)
+        settings = Settings.of(params)
+        self.settings = settings
+        if worlds < 1 or workers < 1:
+            raise ValueError("worlds and workers must be at least 1")
+        if widen < 0:
+            raise ValueError("widen must be at least 0")
+        self.worlds = worlds
+        self.solve = solve
+        self.widen = widen
+        self.plan = Plan(settings, solve, widen, reuse, transpose)
+        self.pool = Pool(workers - 1) if workers > 1 else None
+        self.kept: dict[int, Kept] = {}
+        self.played: int | None = None   # the option of the last search, for reuse
+        self.last: Report | None = None
+
+    def choose(self, observation: Observation) -> int:
+        n = observation.num_options
+        if n == 1:
+            self.last = Budget(self.settings).report(1.0)
+            return 0
+        start = time.perf_counter()
+        stats, done = search_move(observation, self.rng, self.plan, self.worlds, self.pool,
+                                  self.kept, self.played)
+        totals: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
+        for unit in stats:
+            for i, (proved, visits, mean) in enumerate(unit):
+                totals[i][0] += proved
+                totals[i][1] += visits
+                totals[i][2] += mean * visits
+        best = max(range(n), key=lambda i: (totals[i][0], totals[i][1], totals[i][2]))
+        seen = totals[best][1]
+        self.played = best
+        self.last = Report(done, time.perf_counter() - start,
+                           totals[best][2] / seen if seen else 0.0)
+        return best
