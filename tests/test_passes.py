@@ -5,7 +5,9 @@ names the pass that forgot it."""
 from __future__ import annotations
 
 from rulesdsl import ast as A
-from rulesdsl.check import checker, flow
+from rulesdsl.check import checker, expressions, flow
+from rulesdsl.lsp import symbols
+from rulesdsl.resolve import render
 
 
 def missing(table: dict, classes: tuple, not_taken: frozenset = frozenset()) -> list[str]:
@@ -21,3 +23,17 @@ def test_the_places_of_points_know_every_statement_with_a_block():
     # a step is written out in place before (its statements run where it is written)
     with_blocks = tuple(c for c in A.STATEMENTS if c in A.HOLDING_BLOCKS)
     assert missing(flow.HELD, with_blocks, frozenset({A.Step})) == []
+
+
+def test_the_text_of_a_declaration_takes_every_statement_and_expression():
+    assert missing(render.STATEMENTS, A.STATEMENTS) == []
+    assert missing(render.EXPRESSIONS, A.EXPRESSIONS) == []
+
+
+def test_the_index_of_names_takes_every_statement_and_expression():
+    assert missing(symbols.STATEMENTS, A.STATEMENTS) == []
+    assert missing(symbols.EXPRESSION_HANDLERS, A.EXPRESSIONS) == []
+
+
+def test_the_checker_takes_every_expression():
+    assert missing(expressions.EXPRESSIONS, A.EXPRESSIONS) == []

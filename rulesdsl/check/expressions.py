@@ -108,65 +108,64 @@ class ExpressionChecker(CheckerBase):
         return t
 
     def _expr(self, e: Any, scope: Scope) -> Type:
-        if isinstance(e, A.IntLit):
-            return INT
-        if isinstance(e, A.BoolLit):
+        return A.handler(EXPRESSIONS, e, "the checker")(self, e, scope)
+
+    def expr_IntLit(self, e: A.IntLit, scope: Scope) -> Type:
+        return INT
+
+    def expr_BoolLit(self, e: A.BoolLit, scope: Scope) -> Type:
+        return BOOL
+
+    def expr_NoneLit(self, e: A.NoneLit, scope: Scope) -> Type:
+        return NONE
+
+    def expr_StrLit(self, e: A.StrLit, scope: Scope) -> Type:
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part, scope)
+        return TEXT
+
+    def expr_PlayerLit(self, e: A.PlayerLit, scope: Scope) -> Type:
+        if not 1 <= e.number <= self.a.max_players:
+            self.err("E030", f"there is no player {e.number} in a game of at most "
+                     f"{self.a.max_players}", e.span)
+        return PLAYER
+
+    def expr_ListLit(self, e: A.ListLit, scope: Scope) -> Type:
+        t: Type = NONE
+        for item in e.items:
+            t = join(t, self.expr(item, scope))
+        return list_of(ANY if t == NONE else t)
+
+    def expr_TupleLit(self, e: A.TupleLit, scope: Scope) -> Type:
+        return ("tuple", tuple(self.expr(i, scope) for i in e.items))
+
+    def expr_Index(self, e: A.Index, scope: Scope) -> Type:
+        t = self.expr(e.obj, scope)
+        self.want(e.index, INT, scope, "an index")
+        el = element(t)
+        if el is None or is_a(t, "board"):
+            self.err("E030", f"only lists can be indexed, not {with_article(t)}", e.obj.span)
+            return ANY
+        return el
+
+    def expr_Unary(self, e: A.Unary, scope: Scope) -> Type:
+        if e.op == "not":
+            self.want(e.operand, BOOL, scope, "the operand of 'not'")
             return BOOL
-        if isinstance(e, A.NoneLit):
-            return NONE
-        if isinstance(e, A.StrLit):
-            for part in e.parts:
-                if not isinstance(part, str):
-                    self.expr(part, scope)
-            return TEXT
-        if isinstance(e, A.PlayerLit):
-            if not 1 <= e.number <= self.a.max_players:
-                self.err("E030", f"there is no player {e.number} in a game of at most "
-                         f"{self.a.max_players}", e.span)
-            return PLAYER
-        if isinstance(e, A.Name):
-            return self.name(e, scope)
-        if isinstance(e, A.ListLit):
-            t: Type = NONE
-            for item in e.items:
-                t = join(t, self.expr(item, scope))
-            return list_of(ANY if t == NONE else t)
-        if isinstance(e, A.TupleLit):
-            return ("tuple", tuple(self.expr(i, scope) for i in e.items))
-        if isinstance(e, A.Of):
-            return self.of(e, scope)
-        if isinstance(e, A.Index):
-            t = self.expr(e.obj, scope)
-            self.want(e.index, INT, scope, "an index")
-            el = element(t)
-            if el is None or is_a(t, "board"):
-                self.err("E030", f"only lists can be indexed, not {with_article(t)}", e.obj.span)
-                return ANY
-            return el
-        if isinstance(e, A.Unary):
-            if e.op == "not":
-                self.want(e.operand, BOOL, scope, "the operand of 'not'")
-                return BOOL
-            self.want(e.operand, INT, scope, "the operand of '-'")
-            return INT
-        if isinstance(e, A.Binary):
-            return self.binary(e, scope)
-        if isinstance(e, A.IsEmpty):
-            t = self.expr(e.operand, scope)
-            if not (is_a(t, "cell") or element(t) is not None):
-                self.err("E030", f"'is empty' applies to a cell or a list, not {with_article(t)}",
-                         e.operand.span)
-            return BOOL
-        if isinstance(e, A.Cond):
-            self.want(e.test, BOOL, scope, "a condition")
-            return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
-        if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
-            return self.comprehension(e, scope)
-        if isinstance(e, A.Sort):
-            return self.sort(e, scope)
-        if isinstance(e, A.Call):
-            return self.call(e, scope)
-        raise AssertionError(type(e))  # pragma: no cover
+        self.want(e.operand, INT, scope, "the operand of '-'")
+        return INT
+
+    def expr_IsEmpty(self, e: A.IsEmpty, scope: Scope) -> Type:
+        t = self.expr(e.operand, scope)
+        if not (is_a(t, "cell") or element(t) is not None):
+            self.err("E030", f"'is empty' applies to a cell or a list, not {with_article(t)}",
+                     e.operand.span)
+        return BOOL
+
+    def expr_Cond(self, e: A.Cond, scope: Scope) -> Type:
+        self.want(e.test, BOOL, scope, "a condition")
+        return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
 
     def name(self, e: A.Name, scope: Scope) -> Type:
         local = scope.lookup(e.name)
@@ -512,3 +511,18 @@ class ExpressionChecker(CheckerBase):
             self.err("E030", result, e.span, hint=b.doc)
             return ANY
         return result
+
+
+# the checker's handler of each expression, by class: its methods `expr_<class>`, and
+# the methods (which a later layer may extend) of the others
+EXPRESSIONS: dict[type, Any] = {
+    **A.handlers(ExpressionChecker, "expr_"),
+    A.Name: lambda checker, e, scope: checker.name(e, scope),
+    A.Of: lambda checker, e, scope: checker.of(e, scope),
+    A.Binary: lambda checker, e, scope: checker.binary(e, scope),
+    A.Quantifier: lambda checker, e, scope: checker.comprehension(e, scope),
+    A.Aggregate: lambda checker, e, scope: checker.comprehension(e, scope),
+    A.ListComp: lambda checker, e, scope: checker.comprehension(e, scope),
+    A.Sort: lambda checker, e, scope: checker.sort(e, scope),
+    A.Call: lambda checker, e, scope: checker.call(e, scope),
+}

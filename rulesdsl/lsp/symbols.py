@@ -322,63 +322,88 @@ class Index:
         self._scopes.pop()
 
     def _stmt(self, s: Any, until: Span) -> None:
-        if isinstance(s, A.Let):
-            self._expr(s.value)
-            self._bind(s, s.name, "let", until)
-        elif isinstance(s, A.LetRoll):
-            self._expr(s.die)
-            self._bind(s, s.name, "let ... = roll", until)
-        elif isinstance(s, (A.Set, A.Add)):
-            self._target(s.target)
-            self._expr(s.value if isinstance(s, A.Set) else s.amount)
-        elif isinstance(s, A.CallRule):
-            self._use(name_at(s.span, s.name), self.symbols.get(s.name), s)
-            for arg in s.args:
-                self._expr(arg)
-        elif isinstance(s, A.SecretStep):
-            self._secret_step(s)
-        elif isinstance(s, A.Offer):
-            self._offer(s)
-        elif isinstance(s, A.Point):
-            pass  # a point's name is only ever read by an example's `from`
-        elif isinstance(s, (A.Replay, A.ExpectOptions)):
-            choices, spans = (s.choices, s.choice_spans) if isinstance(s, A.Replay) \
-                else (s.ids, s.id_spans)
-            for choice, span in zip(choices, spans):
-                for sym in self.options.get(choice, []):
-                    self._use(span, sym)
-                value = self.symbols.get(choice)
-                if value is not None and value.kind == "enum value":  # chosen by its id
-                    self._use(span, value)
-        elif isinstance(s, A.If):
-            for cond, body in s.branches:
-                self._expr(cond)
-                self._block(body, s.span)
-            if s.otherwise is not None:
-                self._block(s.otherwise, s.span)
-        elif isinstance(s, A.ForEach):
-            self._expr(s.domain)
-            self._scopes.append({})
-            self._bind(s, s.var, "for each", s.span)
-            self._expr(s.where)
-            self._block(s.body, s.span)
-            self._scopes.pop()
-        elif isinstance(s, (A.Repeat, A.While, A.Turns)):
-            for key in ("count", "cond", "start", "rounds"):
-                self._expr(getattr(s, key, None))
-            self._block(s.body, s.span)
-        elif isinstance(s, (A.Choose, A.ChooseAny)):
-            self._choose(s, until)
-        elif isinstance(s, A.ChooseMenu):
-            self._expr(s.by)
-            for opt in s.options:
-                self._declare(opt.name_span, self._option[id(opt)])
-                self._expr(opt.label)
-                self._expr(opt.cond)
-                self._block(opt.body, opt.span)
-        else:  # the other statements hold expressions only
-            for child in A.child_nodes(s):
-                self._expr(child)
+        A.handler(STATEMENTS, s, "the index of names")(self, s, until)
+
+    def stmt_Let(self, s: A.Let, until: Span) -> None:
+        self._expr(s.value)
+        self._bind(s, s.name, "let", until)
+
+    def stmt_LetRoll(self, s: A.LetRoll, until: Span) -> None:
+        self._expr(s.die)
+        self._bind(s, s.name, "let ... = roll", until)
+
+    def stmt_Set(self, s: A.Set | A.Add, until: Span) -> None:
+        self._target(s.target)
+        self._expr(s.value if isinstance(s, A.Set) else s.amount)
+
+    stmt_Add = stmt_Set
+
+    def stmt_CallRule(self, s: A.CallRule, until: Span) -> None:
+        self._use(name_at(s.span, s.name), self.symbols.get(s.name), s)
+        for arg in s.args:
+            self._expr(arg)
+
+    def stmt_SecretStep(self, s: A.SecretStep, until: Span) -> None:
+        self._secret_step(s)
+
+    def stmt_Offer(self, s: A.Offer, until: Span) -> None:
+        self._offer(s)
+
+    def stmt_Point(self, s: A.Point, until: Span) -> None:
+        pass  # a point's name is only ever read by an example's `from`
+
+    def stmt_Replay(self, s: A.Replay | A.ExpectOptions, until: Span) -> None:
+        choices, spans = (s.choices, s.choice_spans) if isinstance(s, A.Replay) \
+            else (s.ids, s.id_spans)
+        for choice, span in zip(choices, spans):
+            for sym in self.options.get(choice, []):
+                self._use(span, sym)
+            value = self.symbols.get(choice)
+            if value is not None and value.kind == "enum value":  # chosen by its id
+                self._use(span, value)
+
+    stmt_ExpectOptions = stmt_Replay
+
+    def stmt_If(self, s: A.If, until: Span) -> None:
+        for cond, body in s.branches:
+            self._expr(cond)
+            self._block(body, s.span)
+        if s.otherwise is not None:
+            self._block(s.otherwise, s.span)
+
+    def stmt_ForEach(self, s: A.ForEach, until: Span) -> None:
+        self._expr(s.domain)
+        self._scopes.append({})
+        self._bind(s, s.var, "for each", s.span)
+        self._expr(s.where)
+        self._block(s.body, s.span)
+        self._scopes.pop()
+
+    def stmt_Repeat(self, s: A.Repeat | A.While | A.Turns, until: Span) -> None:
+        for key in ("count", "cond", "start", "rounds"):
+            self._expr(getattr(s, key, None))
+        self._block(s.body, s.span)
+
+    stmt_While = stmt_Turns = stmt_Repeat
+
+    def stmt_Choose(self, s: A.Choose | A.ChooseAny, until: Span) -> None:
+        self._choose(s, until)
+
+    stmt_ChooseAny = stmt_Choose
+
+    def stmt_ChooseMenu(self, s: A.ChooseMenu, until: Span) -> None:
+        self._expr(s.by)
+        for opt in s.options:
+            self._declare(opt.name_span, self._option[id(opt)])
+            self._expr(opt.label)
+            self._expr(opt.cond)
+            self._block(opt.body, opt.span)
+
+    def stmt_parts(self, s: Any, until: Span) -> None:
+        """The statements that hold expressions only (and a step, whose statements are
+        looked at as parts)."""
+        for child in A.child_nodes(s):
+            self._expr(child)
 
     def _secret_step(self, s: A.SecretStep) -> None:
         """The seat's name, and the names its block binds, reach to the end of the reveal."""
@@ -430,29 +455,38 @@ class Index:
     def _expr(self, e: Any) -> None:
         if e is None or isinstance(e, str):
             return
-        if isinstance(e, A.Name):
-            self._use(e.span, self._lookup(e.name), e)
-        elif isinstance(e, A.Of):
-            self._use(name_at(e.span, e.attr), self._attribute(e), e)
-            self._expr(e.obj)
-        elif isinstance(e, A.Call):
-            sym = self.symbols.get(e.func)
-            if sym is None and (e.func in BUILTINS or e.func in LATTICE_DOCS
-                                or e.func in TILE_DOCS):
-                sym = _builtin(e.func, "function")
-            self._use(name_at(e.span, e.func), sym, e)
-            for arg in e.args:
-                self._expr(arg)
-        elif isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp)):
-            self._expr(e.domain)
-            self._scopes.append({})
-            self._bind(e, e.var, BINDERS[type(e)], e.span)
-            self._expr(e.where)
-            self._expr(getattr(e, "expr", None))
-            self._scopes.pop()
-        else:
-            for child in A.child_nodes(e):
-                self._expr(child)
+        # an expression by its class; other nodes (a step's statements) by their parts
+        EXPRESSION_HANDLERS.get(type(e), Index.expr_parts)(self, e)
+
+    def expr_Name(self, e: A.Name) -> None:
+        self._use(e.span, self._lookup(e.name), e)
+
+    def expr_Of(self, e: A.Of) -> None:
+        self._use(name_at(e.span, e.attr), self._attribute(e), e)
+        self._expr(e.obj)
+
+    def expr_Call(self, e: A.Call) -> None:
+        sym = self.symbols.get(e.func)
+        if sym is None and (e.func in BUILTINS or e.func in LATTICE_DOCS
+                            or e.func in TILE_DOCS):
+            sym = _builtin(e.func, "function")
+        self._use(name_at(e.span, e.func), sym, e)
+        for arg in e.args:
+            self._expr(arg)
+
+    def expr_Quantifier(self, e: A.Quantifier | A.Aggregate | A.ListComp) -> None:
+        self._expr(e.domain)
+        self._scopes.append({})
+        self._bind(e, e.var, BINDERS[type(e)], e.span)
+        self._expr(e.where)
+        self._expr(getattr(e, "expr", None))
+        self._scopes.pop()
+
+    expr_Aggregate = expr_ListComp = expr_Quantifier
+
+    def expr_parts(self, e: Any) -> None:
+        for child in A.child_nodes(e):
+            self._expr(child)
 
     def _attribute(self, e: A.Of) -> Symbol | None:
         """What `attr` means in `attr of x`: a zone, a field, a counter, or face/piece."""
@@ -469,6 +503,17 @@ class Index:
                 return sym
         return found
 
+
+# the index's handler of each statement and expression, by class (`stmt_<class>`,
+# `expr_<class>`); the others hold only parts to look at
+STATEMENTS = A.handlers(Index, "stmt_")
+STATEMENTS.update({c: Index.stmt_parts for c in (
+    A.Place, A.Clear, A.Roll, A.Win, A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break,
+    A.Say, A.Expect, A.Pass, A.Shuffle, A.Move, A.Step, A.BaseCall)})
+EXPRESSION_HANDLERS = A.handlers(Index, "expr_")
+EXPRESSION_HANDLERS.update({c: Index.expr_parts for c in (
+    A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.PlayerLit, A.ListLit, A.Index, A.Unary,
+    A.Binary, A.IsEmpty, A.Cond, A.TupleLit, A.Sort)})
 
 _BUILTINS: dict[tuple[str, str], Symbol] = {}
 

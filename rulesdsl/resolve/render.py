@@ -17,9 +17,7 @@ from .. import ast as A
 from ..diagnostics import Span
 
 INDENT = "    "
-EXPRS = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.PlayerLit, A.Name, A.Call, A.ListLit,
-         A.Of, A.Index, A.Unary, A.Binary, A.IsEmpty, A.Cond, A.Quantifier, A.Aggregate,
-         A.TupleLit, A.ListComp, A.Sort)
+EXPRS = A.EXPRESSIONS
 
 
 def decl_lines(node: Any, lines: dict[str, list[str]]) -> list[str]:
@@ -86,38 +84,71 @@ def _header_end(node: Any) -> int:
 
 
 def _stmt(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
-    if isinstance(node, A.If):
-        out: list[str] = []
-        for k, (cond, body) in enumerate(node.branches):
-            word = "if" if k == 0 else "elif"
-            if cond.span.file != node.span.file or _foreign(cond, node.span.file):
-                out.append(f"{indent}{word} {_text(cond, lines, node.span.file)}:")
-            else:
-                # an `elif` line: from its start, which the condition's span does not hold
-                start = node.span if k == 0 else cond.span.model_copy(update={"column": 1})
-                out += _span_lines(start, lines, indent, cond.span.end_line)
-            out += _body(body, lines, indent)
-        if node.otherwise is not None:
-            out.append(indent + "else:")
-            out += _body(node.otherwise, lines, indent)
-        return out
-    if isinstance(node, A.SecretStep):
-        out = _header(node, lines, indent) + _body(node.body, lines, indent)
-        if node.reveal is not None:
-            out += [indent + "then reveal:"] + _body(node.reveal, lines, indent)
-        return out
-    if isinstance(node, (A.Offer, A.ChooseMenu)):  # a header, then its answers or options
-        out = _header(node, lines, indent)
-        for part in node.answers if isinstance(node, A.Offer) else node.options:
-            out += _header(part, lines, indent + INDENT)
-            out += _body(part.body, lines, indent + INDENT)
-        return out
+    return A.handler(STATEMENTS, node, "the text of a statement")(node, lines, indent)
+
+
+def _if(node: A.If, lines: dict[str, list[str]], indent: str) -> list[str]:
+    out: list[str] = []
+    for k, (cond, body) in enumerate(node.branches):
+        word = "if" if k == 0 else "elif"
+        if cond.span.file != node.span.file or _foreign(cond, node.span.file):
+            out.append(f"{indent}{word} {_text(cond, lines, node.span.file)}:")
+        else:
+            # an `elif` line: from its start, which the condition's span does not hold
+            start = node.span if k == 0 else cond.span.model_copy(update={"column": 1})
+            out += _span_lines(start, lines, indent, cond.span.end_line)
+        out += _body(body, lines, indent)
+    if node.otherwise is not None:
+        out.append(indent + "else:")
+        out += _body(node.otherwise, lines, indent)
+    return out
+
+
+def _secret_step(node: A.SecretStep, lines: dict[str, list[str]], indent: str) -> list[str]:
+    out = _header(node, lines, indent) + _body(node.body, lines, indent)
+    if node.reveal is not None:
+        out += [indent + "then reveal:"] + _body(node.reveal, lines, indent)
+    return out
+
+
+def _with_parts(node: A.Offer | A.ChooseMenu, lines: dict[str, list[str]],
+                indent: str) -> list[str]:
+    """A header, then its answers or options, each a header and a body."""
+    out = _header(node, lines, indent)
+    for part in node.answers if isinstance(node, A.Offer) else node.options:
+        out += _header(part, lines, indent + INDENT)
+        out += _body(part.body, lines, indent + INDENT)
+    return out
+
+
+def _block(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
+    """A header and a body (a choice without a body is a simple statement)."""
     inside = getattr(node, "body", None)
     if isinstance(inside, list):
         return _header(node, lines, indent) + _body(inside, lines, indent)
+    return _line(node, lines, indent)
+
+
+def _line(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
+    """A simple statement: as written, or put together from its parts when a variant put
+    one of them in."""
     if _foreign(node, node.span.file):
         return [indent + _simple(node, lines)]
     return _span_lines(node.span, lines, indent)
+
+
+STATEMENTS: dict[type, Any] = {
+    A.If: _if, A.SecretStep: _secret_step, A.Offer: _with_parts, A.ChooseMenu: _with_parts,
+    **{c: _block for c in (A.ForEach, A.Repeat, A.While, A.Turns, A.Step, A.Choose,
+                           A.ChooseAny)},
+    **{c: _line for c in (A.Let, A.LetRoll, A.Set, A.Add, A.Place, A.Clear, A.Roll, A.Win,
+                          A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break, A.Say, A.Expect,
+                          A.Pass, A.CallRule, A.Replay, A.Shuffle, A.Move, A.BaseCall,
+                          A.Point, A.ExpectOptions)},
+    # the declarations and parts with a body of statements (decl_lines)
+    **{c: _block for c in (A.RuleDecl, A.SetupDecl, A.PlayDecl, A.ExampleDecl,
+                           A.TriggerDecl, A.MenuOption, A.Answer, A.Hook, A.OptionEdit)},
+}
 
 
 def _foreign(node: Any, file: str) -> bool:
@@ -138,24 +169,9 @@ def _simple(node: Any, lines: dict[str, list[str]]) -> str:
     def target(t: A.Target) -> str:
         return t.name if t.of is None else f"{t.name} of {x(t.of)}"
 
-    if isinstance(node, A.Let):
-        return f"let {node.name} = {x(node.value)}"
-    if isinstance(node, A.LetRoll):
-        return f"let {node.name} = roll {x(node.die)}"
-    if isinstance(node, A.Set):
-        return f"set {target(node.target)} = {x(node.value)}"
-    if isinstance(node, A.Add):
-        if node.negate:
-            return f"subtract {x(node.amount)} from {target(node.target)}"
-        return f"add {x(node.amount)} to {target(node.target)}"
-    if isinstance(node, A.Move):
-        source = f" from {x(node.source)}" if node.source is not None else ""
-        return f"move {x(node.item)}{source} to {x(node.dest)}"
-    if isinstance(node, A.Say):
-        return f"say {x(node.text)}" + (f" to {x(node.to)}" if node.to is not None else "")
-    if isinstance(node, (A.CallRule, A.BaseCall)):
-        word = "base " if isinstance(node, A.BaseCall) else ""
-        return f"{word}{node.name}({', '.join(x(a) for a in node.args)})"
+    made = SIMPLE.get(type(node))
+    if made is not None:
+        return made(node, x, target)
     words: dict[type, str] = {
         A.Place: "place {piece} at {cell}", A.Clear: "clear {cell}", A.Roll: "roll {dice}",
         A.Win: "win {player}", A.NextTurn: "next turn to {player}", A.Expect: "expect {cond}",
@@ -165,6 +181,34 @@ def _simple(node: Any, lines: dict[str, list[str]]) -> str:
         return " ".join(_span_lines(node.span, lines, "")).strip()
     return form.format(**{k: x(getattr(node, k)) for k in type(node).model_fields
                           if isinstance(getattr(node, k), A.Node) and k != "span"})
+
+
+def _add(node: A.Add, x: Any, target: Any) -> str:
+    if node.negate:
+        return f"subtract {x(node.amount)} from {target(node.target)}"
+    return f"add {x(node.amount)} to {target(node.target)}"
+
+
+def _move(node: A.Move, x: Any, target: Any) -> str:
+    source = f" from {x(node.source)}" if node.source is not None else ""
+    return f"move {x(node.item)}{source} to {x(node.dest)}"
+
+
+def _call(node: A.CallRule | A.BaseCall, x: Any, target: Any) -> str:
+    word = "base " if isinstance(node, A.BaseCall) else ""
+    return f"{word}{node.name}({', '.join(x(a) for a in node.args)})"
+
+
+# the simple statements made of names and parts (the others by `words`, or as written)
+SIMPLE: dict[type, Any] = {
+    A.Let: lambda node, x, target: f"let {node.name} = {x(node.value)}",
+    A.LetRoll: lambda node, x, target: f"let {node.name} = roll {x(node.die)}",
+    A.Set: lambda node, x, target: f"set {target(node.target)} = {x(node.value)}",
+    A.Add: _add, A.Move: _move,
+    A.Say: lambda node, x, target:
+        f"say {x(node.text)}" + (f" to {x(node.to)}" if node.to is not None else ""),
+    A.CallRule: _call, A.BaseCall: _call,
+}
 
 
 def _header(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
@@ -182,29 +226,38 @@ def _header(node: Any, lines: dict[str, list[str]], indent: str) -> list[str]:
         return f"{before}{_text(value, lines, node.span.file)}{after}" \
             if value is not None else ""
 
-    if isinstance(node, A.MenuOption):
-        text = f"option {node.id}{part('label')}{part('cond', ' if ')}"
-    elif isinstance(node, A.ForEach):
-        text = f"for each {node.var} in{part('domain')}{part('where', ' where ')}"
-    elif isinstance(node, A.While):
-        text = f"while{part('cond')}"
-    elif isinstance(node, A.Repeat):
-        text = f"repeat{part('count', ' ', ' times')}"
-    elif isinstance(node, A.Turns):
-        text = (f"turns{part('start', ' from ')}{part('direction', ' going ')}"
-                f"{' all at once' if node.at_once else ''}{part('rounds', ' for ', ' rounds')}")
-    elif isinstance(node, A.ChooseMenu):
-        text = f"choose{part('by', ' by ')}"
-    elif isinstance(node, (A.Choose, A.ChooseAny)):
-        word = "any " if isinstance(node, A.ChooseAny) else (
-            "optional " if getattr(node, "optional", False) else "")
-        secret = " secretly" if getattr(node, "secret", False) else ""
-        text = (f"choose {word}{node.var} in{part('domain')}{part('where', ' where ')}"
-                f"{part('by', ' by ')}{secret}{part('label', ' as ')}"
-                f"{part('done_label', ' or ')}")
-    else:
+    made = HEADERS.get(type(node))
+    if made is None:
         return _span_lines(node.span, lines, indent, _header_end(node))
+    text = made(node, part)
     return [f"{indent}{text}:"]
+
+
+def _turns(node: A.Turns, part: Any) -> str:
+    return (f"turns{part('start', ' from ')}{part('direction', ' going ')}"
+            f"{' all at once' if node.at_once else ''}{part('rounds', ' for ', ' rounds')}")
+
+
+def _choose(node: A.Choose | A.ChooseAny, part: Any) -> str:
+    word = "any " if isinstance(node, A.ChooseAny) else (
+        "optional " if getattr(node, "optional", False) else "")
+    secret = " secretly" if getattr(node, "secret", False) else ""
+    return (f"choose {word}{node.var} in{part('domain')}{part('where', ' where ')}"
+            f"{part('by', ' by ')}{secret}{part('label', ' as ')}"
+            f"{part('done_label', ' or ')}")
+
+
+# the headers put together from their parts (the others are taken as written)
+HEADERS: dict[type, Any] = {
+    A.MenuOption: lambda node, part: f"option {node.id}{part('label')}{part('cond', ' if ')}",
+    A.ForEach: lambda node, part:
+        f"for each {node.var} in{part('domain')}{part('where', ' where ')}",
+    A.While: lambda node, part: f"while{part('cond')}",
+    A.Repeat: lambda node, part: f"repeat{part('count', ' ', ' times')}",
+    A.Turns: _turns,
+    A.ChooseMenu: lambda node, part: f"choose{part('by', ' by ')}",
+    A.Choose: _choose, A.ChooseAny: _choose,
+}
 
 
 def _text(expr: Any, lines: dict[str, list[str]], within: str | None = None) -> str:
@@ -249,33 +302,53 @@ def _expr(e: Any, lines: dict[str, list[str]]) -> str:
         text = _text(part, lines)
         return f"({text})" if _binds(part) < least else text
 
-    if isinstance(e, A.Binary):
-        n = BINDS.get(e.op, 9)
-        return f"{x(e.left, n)} {e.op} {x(e.right, n + 1)}"
-    if isinstance(e, A.Unary):
-        return f"not {x(e.operand, 3)}" if e.op == "not" else f"-{x(e.operand, 8)}"
-    if isinstance(e, A.Of):
-        return f"{e.attr} of {x(e.obj, 8)}"
-    if isinstance(e, A.Index):
-        return f"{x(e.obj, 9)}[{x(e.index)}]"
-    if isinstance(e, A.IsEmpty):
-        return f"{x(e.operand, 5)} is {'not ' if e.negated else ''}empty"
-    if isinstance(e, A.Cond):
-        return f"if {x(e.test)} then {x(e.then)} else {x(e.otherwise)}"
-    if isinstance(e, A.Call):
-        return f"{e.func}({', '.join(x(a) for a in e.args)})"
-    if isinstance(e, (A.ListLit, A.TupleLit)):
-        inside = ", ".join(x(a) for a in e.items)
-        return f"[{inside}]" if isinstance(e, A.ListLit) else f"({inside})"
-    if isinstance(e, (A.Quantifier, A.Aggregate, A.ListComp, A.Sort)):
-        where = f" where {x(e.where)}" if e.where is not None else ""
-        if isinstance(e, A.Quantifier):
-            return f"{e.kind}({e.var} in {x(e.domain)}{where})"
-        if isinstance(e, A.Sort):
-            return f"sort({e.var} in {x(e.domain)}{where} by {x(e.key)})"
-        inner = f"{x(e.expr)} for {e.var} in {x(e.domain)}{where}"
-        return f"[{inner}]" if isinstance(e, A.ListComp) else f"{e.kind}({inner})"
+    return A.handler(EXPRESSIONS, e, "the text of an expression")(e, x, lines)
+
+
+Part = Any  # the text of a part of an expression: x(part, least binding)
+
+
+def _binary(e: A.Binary, x: Part, lines: Any) -> str:
+    n = BINDS.get(e.op, 9)
+    return f"{x(e.left, n)} {e.op} {x(e.right, n + 1)}"
+
+
+def _unary(e: A.Unary, x: Part, lines: Any) -> str:
+    return f"not {x(e.operand, 3)}" if e.op == "not" else f"-{x(e.operand, 8)}"
+
+
+def _items(e: A.ListLit | A.TupleLit, x: Part, lines: Any) -> str:
+    inside = ", ".join(x(a) for a in e.items)
+    return f"[{inside}]" if isinstance(e, A.ListLit) else f"({inside})"
+
+
+def _over(e: A.Quantifier | A.Aggregate | A.ListComp | A.Sort, x: Part, lines: Any) -> str:
+    where = f" where {x(e.where)}" if e.where is not None else ""
+    if isinstance(e, A.Quantifier):
+        return f"{e.kind}({e.var} in {x(e.domain)}{where})"
+    if isinstance(e, A.Sort):
+        return f"sort({e.var} in {x(e.domain)}{where} by {x(e.key)})"
+    inner = f"{x(e.expr)} for {e.var} in {x(e.domain)}{where}"
+    return f"[{inner}]" if isinstance(e, A.ListComp) else f"{e.kind}({inner})"
+
+
+def _as_written(e: Any, x: Part, lines: dict[str, list[str]]) -> str:
+    """A literal or a name: no part of it can come from another file."""
     return _source(e.span, lines)
+
+
+EXPRESSIONS: dict[type, Any] = {
+    A.Binary: _binary, A.Unary: _unary,
+    A.Of: lambda e, x, lines: f"{e.attr} of {x(e.obj, 8)}",
+    A.Index: lambda e, x, lines: f"{x(e.obj, 9)}[{x(e.index)}]",
+    A.IsEmpty: lambda e, x, lines: f"{x(e.operand, 5)} is {'not ' if e.negated else ''}empty",
+    A.Cond: lambda e, x, lines: f"if {x(e.test)} then {x(e.then)} else {x(e.otherwise)}",
+    A.Call: lambda e, x, lines: f"{e.func}({', '.join(x(a) for a in e.args)})",
+    A.ListLit: _items, A.TupleLit: _items,
+    A.Quantifier: _over, A.Aggregate: _over, A.ListComp: _over, A.Sort: _over,
+    A.IntLit: _as_written, A.StrLit: _as_written, A.BoolLit: _as_written,
+    A.NoneLit: _as_written, A.PlayerLit: _as_written, A.Name: _as_written,
+}
 
 
 def _body(stmts: list, lines: dict[str, list[str]], indent: str) -> list[str]:

@@ -279,7 +279,7 @@ def settings_named(rules: Rules, points: list[Point]) -> set[str]:
     return found
 
 
-def _names(node: object) -> list[A.Name]:
+def _names(node: A.Node) -> list[A.Name]:
     """Every name in an expression."""
     out = []
     todo = [node]
@@ -287,10 +287,7 @@ def _names(node: object) -> list[A.Name]:
         n = todo.pop()
         if isinstance(n, A.Name):
             out.append(n)
-        if isinstance(n, A.Node):
-            todo.extend(getattr(n, f) for f in type(n).model_fields if f != "span")
-        elif isinstance(n, (list, tuple)):
-            todo.extend(n)
+        todo.extend(A.child_nodes(n))
     return out
 
 
