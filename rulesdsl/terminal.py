@@ -64,8 +64,14 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                     label = view["components"][kind][piece]["label"]
                     return label[:2] if short else label
                 return glyph + _owner(view, screen, kind, piece)
+            seat_marks = screen.get("seats", {}).get("marks") or []
             if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
-                return str(piece + 1)  # a board that does not say holds players
+                # a board that does not say holds players: each by its mark, or number
+                return seat_marks[piece] if 0 <= piece < len(seat_marks) else str(piece + 1)
+            if holds == "player" and isinstance(piece, str) and seat_marks:
+                seat = piece.removeprefix("player ")
+                if seat.isdigit() and 1 <= int(seat) <= len(seat_marks):
+                    return seat_marks[int(seat) - 1]
             glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
             if glyph is not None:
                 return glyph
@@ -282,9 +288,10 @@ def _circle(board: RingBoard, marks: list[str]) -> list[str]:
 
 
 def zone_ring(view: dict[str, Any], rules: Rules, zone: str, items: list[str]) -> list[str]:
-    """A zone the display draws as a ring (`ring zone by counter`): how many of its
-    components stand at each place round a circle (the first place at the top, then
-    clockwise), then each place with what stands there."""
+    """A zone the display draws as a ring (`ring zone by counter`): the components that
+    stand at each place round a circle, by their glyphs or initials (their number, when
+    more than two stand there; the first place at the top, then clockwise), then each
+    place with what stands there."""
     ring = rules.display["rings"][zone]
     kind, places = rules.zones[zone].kind, ring["places"]
     at: dict[str, list[str]] = {p: [] for p in places}
@@ -293,9 +300,15 @@ def zone_ring(view: dict[str, Any], rules: Rules, zone: str, items: list[str]) -
         place = view["components"][kind][cid]["counters"].get(ring["by"])
         shown = _component(view, rules, kind, cid, True, besides=ring["by"])
         (at[place] if place in at else elsewhere).append(shown)
+    glyphs = rules.display["glyphs"].get(kind, {})
+    marks = {p: "".join(glyphs.get(c) or view["components"][kind][c]["label"][:1]
+                        for c in items if view["components"][kind][c]["counters"]
+                        .get(ring["by"]) == p) for p in places}
     lines = _circle(RingBoard(zone, len(places)),
-                    [str(len(at[p])) if at[p] else "." for p in places])
-    lines.append(f"    ({places[0]} at the top, then clockwise; the number standing at each)")
+                    [(marks[p] if len(marks[p]) <= 2 else str(len(at[p]))) or "."
+                     for p in places])
+    lines.append(f"    ({places[0]} at the top, then clockwise; the initials of what "
+                 "stands there)")
     lines += [f"    {p}: {', '.join(at[p])}" for p in places if at[p]]
     if elsewhere:
         lines.append(f"    in no place: {', '.join(elsewhere)}")

@@ -131,3 +131,19 @@ def test_marks_features_and_words_reach_the_view_and_the_terminal():
     game.apply("track2")
     assert game.view(1)["log"] == ["player 1 plays the Sun", "player 1: put it at space 2"]
     assert game.log == ["player 1: play c1", "player 1: put it at track2"]
+
+
+def test_tictactoe_marks_are_the_display_s_and_the_final_board_is_drawn():
+    lines = screens("tictactoe", 2, 60, ["1"] * 9)
+    final = lines.index(next(line for line in lines if line.startswith("Result:")))
+    board = lines[:final]
+    assert any(re.fullmatch(r"  [123] [XO.] [XO.] [XO.]", line) for line in board[-6:])
+    assert not any(re.fullmatch(r"  [123] .*[12].*", line) for line in board)
+
+
+def test_seat_colours_come_from_the_rules():
+    rules = rulesdsl.load("isle_of_skye")
+    assert rules.display["seats"]["colours"][0] == "blue"
+    game = rules.new_game(players=2, seed=1)
+    assert game.view(0)["components"]["Tile"][game.view(0)["zones"]["built"][0][0]][
+        "label"] == "the blue castle"
