@@ -241,6 +241,9 @@ def build_parser() -> Parser:
     game_options(pl)
     pl.add_argument("--seats", default="1", help="the seats you play, e.g. 1 or 1,3")
     pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
+    pl.add_argument("--ids", action="store_true",
+                    help="show each option's id in brackets (the ids an example's "
+                         "'play' and 'expect options' take)")
     pl.add_argument("--ask-forced", action="store_true", help="ask even when a decision has "
                     "one option (by default it is taken for you, and said)")
 
@@ -619,7 +622,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--seats: there is no seat {seat} in a game of {players}")
         seats.add(seat - 1)
     return play_at_terminal(game, agents_for(args.agents, players, seed), seats,
-                            ask_forced=args.ask_forced)
+                            ask_forced=args.ask_forced, show_ids=args.ids)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

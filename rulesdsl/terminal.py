@@ -546,12 +546,14 @@ class Seats:
 
 def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None,
-                     ask_forced: bool = False, width: int | None = None) -> int:
+                     ask_forced: bool = False, width: int | None = None,
+                     show_ids: bool = False) -> int:
     """Play `game` to its end: the person answers for `seats`, `agents` for the others.
     The person is shown the lines of the log their seats were told, as they are said. A
     decision of the person's with one option is taken for them, and said (unless
     `ask_forced`): the record holds it as any other. Lines are drawn within `width`
-    columns (by default the terminal's)."""
+    columns (by default the terminal's); `show_ids` shows each option's id (for rule
+    authors writing examples)."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -592,7 +594,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
             say(line)
         question = asking(who, decision, view["decision"]["prompt"])
         chosen = _ask(game, view, "\n".join(textwrap.wrap(question, width)), stdin, stdout,
-                      width)
+                      width, show_ids)
         if chosen is None:
             return 1
         if chosen < 0:
@@ -608,10 +610,10 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
 
 
 def _ask(game: Game, view: dict[str, Any], question: str, stdin: TextIO, stdout: TextIO,
-         width: int) -> int | None:
+         width: int, show_ids: bool = False) -> int | None:
     """The index of the option the person picks (-1: they quit; None: the input ended).
     A word or coordinate narrows a long list; `save FILE` saves the game."""
-    choices = [Choice(n, oid, label)
+    choices = [Choice(n, oid, f"{label}   [{oid}]" if show_ids else label)
                for n, (oid, label) in enumerate(view["decision"]["options"], start=1)]
     shown = choices
 
