@@ -53,7 +53,7 @@ def test_a_coordinate_narrows_a_long_list_and_the_board_stays():
     lines = screens("cronberg", 2, 60, ["token", "d4"])
     text = "\n".join(lines)
     assert "options: type a number, or a word or coordinate" in text
-    assert "player 1: place a token at d4" in text or "place a token at d4" in text
+    assert "player 1 places a token at d4" in text
     # the list is grouped: no line per option, the board drawn above it
     assert sum(line.strip().startswith(("1.", "2.", "3.")) for line in lines) <= 4
     assert "city:" in text and "+ a free crossing" in " ".join(text.split())
