@@ -386,7 +386,7 @@ def test_play_shows_the_board(capsys, monkeypatch):
     _, out, _ = play(capsys, monkeypatch, "1\nquit\n")
     assert "grid:\n  3 . . .\n  2 . . .\n  1 . . .\n    a b c" in out
     # after a1 (us) and b1 (the bot)
-    assert "  1 1 2 .\n" in out
+    assert "  1 X O .\n" in out
 
 
 def test_play_invalid_answer_reprompts(capsys, monkeypatch):
@@ -424,7 +424,7 @@ def test_play_save_and_load(capsys, monkeypatch, tmp_path):
     code, out, _ = play(capsys, monkeypatch, "b2\n1\n1\n", "--load", str(save))
     assert code == 0
     first_board = out[out.index("grid:"):]
-    assert first_board.startswith("grid:\n  3 . . .\n  2 . . .\n  1 1 2 .\n")
+    assert first_board.startswith("grid:\n  3 . . .\n  2 . . .\n  1 X O .\n")
     assert "1. mark c1\n" in out and "1. mark a1\n" not in out
     assert "player 2: mark c1" in out
     assert "Result: player 1 wins" in out

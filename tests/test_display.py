@@ -62,7 +62,7 @@ def test_the_display_is_plain_data_for_any_screen():
                     "glyphs": {"Piece": {"keep-1": "K", "keep-2": "K", "scout-1": "s",
                                          "scout-2": "s"}},
                     "owners": {"Piece": "owner"}, "rings": {}, "cells": {}, "features": {},
-                    "marks": {}}
+                    "marks": {}, "seats": {"marks": [], "colours": []}}
 
 
 def test_the_terminal_draws_glyphs_owners_labels_and_groups_and_hides_bookkeeping():
@@ -155,10 +155,13 @@ def test_cromlech_draws_each_circle_as_a_ring_of_its_gariadons():
     spots = [view["components"]["Stone"][s]["counters"]["spot"] for s in view["zones"]["circle"][0]]
     lines = show_state(view, rules)
     start = lines.index("circle of player 1:")
-    key = lines.index("    (North inner at the top, then clockwise; the number standing at each)")
+    key = lines.index("    (North inner at the top, then clockwise; the initials of what stands "
+                      "there)")
     circle = lines[start + 1:key]
-    assert sum(int(ch) for line in circle for ch in line if ch.isdigit()) == 3
-    assert circle[0].strip() == str(spots.count("North inner"))  # the first place at the top
+    assert sum(ch.isalpha() for line in circle for ch in line) == 3  # a stone, a letter
+    north = [view["components"]["Stone"][s]["label"][0] for s in view["zones"]["circle"][0]
+             if view["components"]["Stone"][s]["counters"]["spot"] == "North inner"]
+    assert circle[0].strip() == ("".join(north) or ".")  # the first place at the top
     listed = lines[key + 1:key + 1 + len(set(spots))]
     assert sorted(line.split(":")[0].strip() for line in listed) == sorted(set(spots))
     assert not any("spot" in line for line in listed)  # the ring says where; no need again
@@ -190,10 +193,10 @@ play:
     game = rules.new_game(seed=1)
     lines = show_state(game.view(0), rules)
     at = lines.index("circle:")
-    key = "    (North at the top, then clockwise; the number standing at each)"
+    key = "    (North at the top, then clockwise; the initials of what stands there)"
     circle = lines[at + 1:lines.index(key)]
     assert circle[0].strip() == "." and circle[-1].strip() == "."   # North and South: none
-    assert [line.strip() for line in circle if "1" in line] == [".           1"]  # East
+    assert [line.strip() for line in circle if "s" in line] == [".           s"]  # East
     assert "    East: stone 1" in lines and "    in no place: stone 2" in lines
     for wrong in ("weight", "circle"):
         with pytest.raises(rulesdsl.RulesError) as bad:

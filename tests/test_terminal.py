@@ -53,7 +53,7 @@ def test_a_coordinate_narrows_a_long_list_and_the_board_stays():
     lines = screens("cronberg", 2, 60, ["token", "d4"])
     text = "\n".join(lines)
     assert "options: type a number, or a word or coordinate" in text
-    assert "player 1: place a token at d4" in text or "place a token at d4" in text
+    assert "player 1 places a token at d4" in text
     # the list is grouped: no line per option, the board drawn above it
     assert sum(line.strip().startswith(("1.", "2.", "3.")) for line in lines) <= 4
     assert "city:" in text and "+ a free crossing" in " ".join(text.split())
@@ -131,3 +131,19 @@ def test_marks_features_and_words_reach_the_view_and_the_terminal():
     game.apply("track2")
     assert game.view(1)["log"] == ["player 1 plays the Sun", "player 1: put it at space 2"]
     assert game.log == ["player 1: play c1", "player 1: put it at track2"]
+
+
+def test_tictactoe_marks_are_the_display_s_and_the_final_board_is_drawn():
+    lines = screens("tictactoe", 2, 60, ["1"] * 9)
+    final = lines.index(next(line for line in lines if line.startswith("Result:")))
+    board = lines[:final]
+    assert any(re.fullmatch(r"  [123] [XO.] [XO.] [XO.]", line) for line in board[-6:])
+    assert not any(re.fullmatch(r"  [123] .*[12].*", line) for line in board)
+
+
+def test_seat_colours_come_from_the_rules():
+    rules = rulesdsl.load("isle_of_skye")
+    assert rules.display["seats"]["colours"][0] == "blue"
+    game = rules.new_game(players=2, seed=1)
+    assert game.view(0)["components"]["Tile"][game.view(0)["zones"]["built"][0][0]][
+        "label"] == "the blue castle"

@@ -297,6 +297,8 @@ class DisplayItem(Node):
       drawn with the glyph g (once per unit) and described by the word;
     - `mark name "g" "word"`: the cells a constant or a definition without parameters
       lists (parks, guards) marked g on their board, "word" in its legend;
+    - `seat marks "X", "O"`, `seat colours "blue", "red"`: each seat's mark on a board
+      that holds players, and its colour (text: marks or colours; glyphs: one per seat);
     - `ask rule [name] "text"`: the question a decision of a rule asks (the choice naming
       `name`, or every decision of the rule);
     - `tell rule [name] "text"`: how a screen tells everyone of a decision, after the

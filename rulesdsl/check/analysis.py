@@ -147,6 +147,8 @@ class DisplayInfo:
     features: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     # board -> (cells, glyph, word) of each set of special cells it marks
     marks: dict[str, list[tuple[list[int], str, str]]] = field(default_factory=dict)
+    seat_marks: list[str] = field(default_factory=list)    # a mark per seat, from player 1
+    seat_colours: list[str] = field(default_factory=list)  # a colour per seat
     # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
     asks: dict[str, str] = field(default_factory=dict)
     tells: dict[str, str] = field(default_factory=dict)

@@ -402,6 +402,8 @@ class DeclarationChecker(ExpressionChecker):
                 self.label_by(item)
             elif item.what in ("ask", "tell"):
                 self.ask_or_tell(item)
+            elif item.what == "seat":
+                self.seat(item)
             elif item.what == "feature":
                 self.feature(item)
             elif item.what == "mark":
@@ -470,6 +472,30 @@ class DeclarationChecker(ExpressionChecker):
         span = self.first.get(name, ("", None))[1]
         self.a.diagnostics.append(Diagnostic("W001", message, span, "warning",
                                              hint=f"give it a label: {fix}"))
+
+    def seat(self, item: A.DisplayItem) -> None:
+        """`seat marks "X", "O"` and `seat colours "blue", "red"`: one for each seat the
+        game may have; a mark of one or two characters, a colour a plain name (`blue`) or
+        `#` and six hex digits."""
+        values = [text for _, text in item.glyphs]
+        colours = item.text == "colours"
+        span = item.glyphs[0][0].span if item.glyphs else item.span
+        if len(values) < self.a.max_players:
+            self.err("E090", f"the game seats up to {self.a.max_players} players, and "
+                     f"{len(values)} {item.text} are given", span)
+            return
+        for (name, text) in item.glyphs:
+            ok = re.fullmatch(r"[a-z]{3,20}|#[0-9a-fA-F]{6}", text) if colours else \
+                1 <= len(text) <= 2 and text.isprintable() and text.strip() == text
+            if not ok:
+                self.err("E090", f"{text!r} is no {'colour' if colours else 'mark'}",
+                         name.span, hint="a colour: a name such as blue, or #1f77b4"
+                         if colours else "a mark: one or two characters")
+                return
+        if colours:
+            self.a.display.seat_colours = values
+        else:
+            self.a.display.seat_marks = values
 
     def feature(self, item: A.DisplayItem) -> None:
         """`feature Kind field "g" "word"`: a field of numbers, each unit drawn as g."""

@@ -215,6 +215,9 @@ def play_arguments(pl: Parser) -> None:
     game_options(pl)
     pl.add_argument("--seats", default="1", help="the seats you play, e.g. 1 or 1,3")
     pl.add_argument("--load", metavar="SAVE", help="resume a game saved with 'save'")
+    pl.add_argument("--ids", action="store_true",
+                    help="show each option's id in brackets (the ids an example's "
+                         "'play' and 'expect options' take)")
     pl.add_argument("--ask-forced", action="store_true", help="ask even when a decision has "
                     "one option (by default it is taken for you, and said)")
 

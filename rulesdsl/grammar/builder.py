@@ -385,6 +385,12 @@ class AstBuilder(Transformer):
                              done=self.plain(c[1]))
 
     @v_args(meta=True)
+    def display_seat(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "seat", [], text=str(c[0]),
+                             glyphs=[(A.Name.make(span=self.tok_span(t), name=str(k + 1)),
+                                      self.plain(t)) for k, t in enumerate(c[1:])])
+
+    @v_args(meta=True)
     def display_ask(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "ask", c[:2], text=self.plain(c[2]))
 

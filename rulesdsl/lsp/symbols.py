@@ -309,10 +309,10 @@ class Index:
                 self._use(n.span, self._lookup(n.name))
             if line.by is not None:
                 field = self.fields.get((line.names[0].name, line.by.name))
-                self._use(line.by.span, field if line.what in ("glyph", "label")
+                self._use(line.by.span, field if line.what in ("glyph", "label", "feature")
                           and field is not None
                           else self._lookup(line.by.name))
-            for value, _ in line.glyphs:
+            for value, _ in line.glyphs if line.what != "seat" else []:
                 self._use(value.span, self._lookup(value.name))
 
     def _block(self, stmts: list, until: Span) -> None:

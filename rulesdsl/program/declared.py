@@ -99,6 +99,8 @@ class DisplayInfo:
     rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
     names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
     cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells
+    seat_marks: list[str] = field(default_factory=list)    # a mark per seat, from player 1
+    seat_colours: list[str] = field(default_factory=list)  # a colour per seat
     # kind -> (field, glyph, word) of each feature a component may show
     features: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     # board -> (cells, glyph, word) of each set of special cells it marks

@@ -65,8 +65,14 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                     label = view["components"][kind][piece]["label"]
                     return label[:2] if short else label
                 return glyph + _owner(view, screen, kind, piece)
+            seat_marks = screen.get("seats", {}).get("marks") or []
             if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
-                return str(piece + 1)  # a board that does not say holds players
+                # a board that does not say holds players: each by its mark, or number
+                return seat_marks[piece] if 0 <= piece < len(seat_marks) else str(piece + 1)
+            if holds == "player" and isinstance(piece, str) and seat_marks:
+                seat = piece.removeprefix("player ")
+                if seat.isdigit() and 1 <= int(seat) <= len(seat_marks):
+                    return seat_marks[int(seat) - 1]
             glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
             if glyph is not None:
                 return glyph
@@ -283,9 +289,10 @@ def _circle(board: RingBoard, marks: list[str]) -> list[str]:
 
 
 def zone_ring(view: dict[str, Any], rules: Rules, zone: str, items: list[str]) -> list[str]:
-    """A zone the display draws as a ring (`ring zone by counter`): how many of its
-    components stand at each place round a circle (the first place at the top, then
-    clockwise), then each place with what stands there."""
+    """A zone the display draws as a ring (`ring zone by counter`): the components that
+    stand at each place round a circle, by their glyphs or initials (their number, when
+    more than two stand there; the first place at the top, then clockwise), then each
+    place with what stands there."""
     ring = rules.display["rings"][zone]
     kind, places = rules.zones[zone].kind, ring["places"]
     at: dict[str, list[str]] = {p: [] for p in places}
@@ -294,9 +301,15 @@ def zone_ring(view: dict[str, Any], rules: Rules, zone: str, items: list[str]) -
         place = view["components"][kind][cid]["counters"].get(ring["by"])
         shown = _component(view, rules, kind, cid, True, besides=ring["by"])
         (at[place] if place in at else elsewhere).append(shown)
+    glyphs = rules.display["glyphs"].get(kind, {})
+    marks = {p: "".join(glyphs.get(c) or view["components"][kind][c]["label"][:1]
+                        for c in items if view["components"][kind][c]["counters"]
+                        .get(ring["by"]) == p) for p in places}
     lines = _circle(RingBoard(zone, len(places)),
-                    [str(len(at[p])) if at[p] else "." for p in places])
-    lines.append(f"    ({places[0]} at the top, then clockwise; the number standing at each)")
+                    [(marks[p] if len(marks[p]) <= 2 else str(len(at[p]))) or "."
+                     for p in places])
+    lines.append(f"    ({places[0]} at the top, then clockwise; the initials of what "
+                 "stands there)")
     lines += [f"    {p}: {', '.join(at[p])}" for p in places if at[p]]
     if elsewhere:
         lines.append(f"    in no place: {', '.join(elsewhere)}")
@@ -534,12 +547,14 @@ class Seats:
 
 def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None,
-                     ask_forced: bool = False, width: int | None = None) -> int:
+                     ask_forced: bool = False, width: int | None = None,
+                     show_ids: bool = False) -> int:
     """Play `game` to its end: the person answers for `seats`, `agents` for the others.
     The person is shown the lines of the log their seats were told, as they are said. A
     decision of the person's with one option is taken for them, and said (unless
     `ask_forced`): the record holds it as any other. Lines are drawn within `width`
-    columns (by default the terminal's)."""
+    columns (by default the terminal's); `show_ids` shows each option's id (for rule
+    authors writing examples)."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -580,7 +595,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
             say(line)
         question = asking(who, decision, view["decision"]["prompt"])
         chosen = _ask(game, view, "\n".join(textwrap.wrap(question, width)), stdin, stdout,
-                      width)
+                      width, show_ids)
         if chosen is None:
             return 1
         if chosen < 0:
@@ -596,10 +611,10 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
 
 
 def _ask(game: Game, view: dict[str, Any], question: str, stdin: TextIO, stdout: TextIO,
-         width: int) -> int | None:
+         width: int, show_ids: bool = False) -> int | None:
     """The index of the option the person picks (-1: they quit; None: the input ended).
     A word or coordinate narrows a long list; `save FILE` saves the game."""
-    choices = [Choice(n, oid, label)
+    choices = [Choice(n, oid, f"{label}   [{oid}]" if show_ids else label)
                for n, (oid, label) in enumerate(view["decision"]["options"], start=1)]
     shown = choices
 
