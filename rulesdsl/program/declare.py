@@ -28,7 +28,7 @@ R = TypeVar("R")
 
 def _copy(record: type[R], info: Any) -> R:
     """The run side's record of a checker's record: the fields it reads."""
-    return record(**{f.name: getattr(info, f.name) for f in fields(record)})  # type: ignore
+    return record(**{f.name: getattr(info, f.name) for f in fields(record)})  # type: ignore[arg-type]
 
 
 def _copies(record: type[R], table: dict[str, Any]) -> dict[str, R]:
