@@ -205,6 +205,5 @@ def long_functions() -> list[str]:
     return sorted(out)
 
 
-@pytest.mark.xfail(strict=True, reason="nine functions are being split")
 def test_no_function_over_eighty_lines():
     assert long_functions() == []
