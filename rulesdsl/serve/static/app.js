@@ -230,8 +230,11 @@ function draw() {
 // the view says it
 function standings(result) {
   const box = el("div", {class: "standings"});
-  const why = [result.reason, result.ended, result.why].find((w) => typeof w === "string");
-  if (why) box.append(el("div", {class: "why"}, capital(why)));
+  // the rules ended it, or it reached the rule file's limit of decisions (`ended_by`)
+  const why = result.ended_by === "limit"
+    ? "the game reached its limit of decisions before the rules ended it"
+    : "the rules ended the game";
+  box.append(el("div", {class: "why"}, capital(why)));
   const order = result.ranking.map((r, p) => [r, p]).sort((a, b) => a[0] - b[0]);
   const list = el("ol", {class: "places"});
   for (const [rank, p] of order) {
