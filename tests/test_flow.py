@@ -148,7 +148,7 @@ def test_the_terminal_says_a_choice_is_secret_and_who_else_chooses():
 
     play_at_terminal(game, agents_for(["first"], 3, 1), {0}, stdin=answers,
                      stdout=(out := io.StringIO()))
-    text = out.getvalue()
+    text = " ".join(out.getvalue().split())  # as said, whatever the lines' width
     assert "player 1, your secret choice (player 2, player 3 will choose too; nothing is " \
            "revealed before all have chosen):" in text
     assert "player 1 bids 1" in text and rules.name == "Bids"

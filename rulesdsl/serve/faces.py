@@ -73,7 +73,10 @@ def faces(rules: Rules) -> dict[str, dict[str, dict[str, Any]]]:
         ids = rules.components(kind)
         fields = rules.fields(kind)
         names = field_names(list(fields), labels)
-        skip = drawn_fields(rules, kind) | {"id"}
+        # what a territory draws, and the field the display names the component by
+        # (`label Tile by title`: its name is already its label)
+        skip = drawn_fields(rules, kind) | {"id"} | \
+            {rules.declared.display.names.get(kind, "id")}
         faces_of: dict[str, dict[str, Any]] = {c: {"text": [], "facts": []} for c in ids}
         for f, column in fields.items():
             if f in skip:
