@@ -145,10 +145,11 @@ def test_a_person_plays_cronberg_against_mcts_at_the_terminal_and_loses(monkeypa
     text, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert "Cronberg" in text and "> " in text  # the person was asked
-    moves = len(re.findall(r"^  player 2: ", text, re.M))
+    # each turn of the bot ends with a placement, told in the rulebook's words
+    turns = len(re.findall(r"^  player 2 places ", text, re.M))
     thoughts = len(THOUGHT.findall(text))
     assert text.count("  player 2 (mcts) is thinking...\n") == thoughts
-    assert 10 < thoughts < moves  # a move with one option is not searched, nor shown
+    assert 10 < turns <= thoughts  # at least the placement of each turn is searched
     assert "thought: 0 simulations" not in text
     assert "Result: player 2 wins" in text
 

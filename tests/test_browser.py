@@ -194,9 +194,9 @@ def test_isle_of_skye_draws_each_territory_and_the_tiles_in_hand(server, browser
     assert page.locator(f"{land} .territory[data-seat='1'] rect[data-cell='h9']").count() == 1
     # the tiles not yet placed, in the market before each screen: drawn with their terrains,
     # each in the colour of the player it lies before
-    market = page.locator("[data-zone='market'] .card.tile")
+    market = page.locator("[data-zone='tiles in front of the screens'] .card.tile")
     assert market.count() == 6
-    hand = page.locator("[data-zone='market'] .card.tile.p1")
+    hand = page.locator("[data-zone='tiles in front of the screens'] .card.tile.p1")
     assert hand.count() == 3
     for k in range(6):
         terrains = market.nth(k).locator("polygon.edge").evaluate_all(

@@ -60,6 +60,7 @@ def screen(a: Declared, disp: Display) -> dict[str, Any]:
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
             "glyphs": glyphs, "owners": dict(d.owners), "cells": dict(d.cells),
+            "names": dict(d.names),
             "seats": {"marks": list(d.seat_marks), "colours": list(d.seat_colours)},
             "features": {kind: [[glyph, word] for _, glyph, word in fs]
                          for kind, fs in d.features.items()},

@@ -76,7 +76,7 @@ def faces(rules: Rules) -> dict[str, dict[str, dict[str, Any]]]:
         # what a territory draws, and the field the display names the component by
         # (`label Tile by title`: its name is already its label)
         skip = drawn_fields(rules, kind) | {"id"} | \
-            {rules.declared.display.names.get(kind, "id")}
+            {((rules.display or {}).get("names") or {}).get(kind, "id")}
         faces_of: dict[str, dict[str, Any]] = {c: {"text": [], "facts": []} for c in ids}
         for f, column in fields.items():
             if f in skip:
