@@ -43,10 +43,20 @@ FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
 
 @pytest.fixture(scope="module")
 def server(load_rules) -> Iterator[str]:
-    """A server on a free port of this machine, in a thread; its address."""
+    """A server on a free port of this machine, in a thread; its address. Every page of
+    these tests comes from one address, making more tables and taking more seats a minute
+    than a person would: the per-address allowances (tested in test_serve_security.py) are
+    lifted for this server's life."""
+    from rulesdsl.serve import app as served
+
+    kept = served.HTTP_RATE, served.TABLES_PER_CLIENT
+    served.HTTP_RATE, served.TABLES_PER_CLIENT = 10_000, 10_000
     app = make_app([Served(f, load_rules(ROOT / f)) for f in FILES], bot_delay=0)
-    with in_a_thread(app) as base:
-        yield base
+    try:
+        with in_a_thread(app) as base:
+            yield base
+    finally:
+        served.HTTP_RATE, served.TABLES_PER_CLIENT = kept
 
 
 @pytest.fixture(scope="module")

@@ -61,7 +61,8 @@ def test_the_display_is_plain_data_for_any_screen():
                     "groups": [["the treasury", ["silver", "gold"]]],
                     "glyphs": {"Piece": {"keep-1": "K", "keep-2": "K", "scout-1": "s",
                                          "scout-2": "s"}},
-                    "owners": {"Piece": "owner"}, "rings": {}, "cells": {}, "features": {},
+                    "owners": {"Piece": "owner"}, "rings": {}, "cells": {}, "names": {},
+                    "features": {},
                     "marks": {}, "seats": {"marks": [], "colours": []}}
 
 
