@@ -197,11 +197,15 @@ class DieDecl(Named):
 
 
 class DiceDecl(Named):
-    """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows."""
+    """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows;
+    `dice cup per player: 5 d6 owner` gives each player a set that only its player sees
+    (`hidden`: nobody), until `reveal` shows it."""
 
     name: str
     count: int
     die: str
+    per_player: bool = False
+    visibility: str = "public"
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 

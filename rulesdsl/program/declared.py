@@ -49,9 +49,15 @@ class DieInfo:
 
 @dataclass(frozen=True)
 class DiceInfo:
+    """A set of dice: `count` dice in all (a set per player: `per_seat` for each seat, at
+    the most players), seen by everyone (`public`), their owner (`owner`) or nobody
+    (`hidden`) until revealed."""
+
     name: str
     die: str
     count: int
+    per_seat: int = 0
+    visibility: str = "public"
 
 
 @dataclass(frozen=True)

@@ -369,7 +369,11 @@ def show_state(view: dict[str, Any], rules: Rules, width: int = 80) -> list[str]
         else:
             shown[name] = [f"{title}: {text(value)}"]
     for name, faces in view["dice"].items():
-        shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
+        if faces and isinstance(faces[0], list):  # a set per player: a line per seat
+            shown[name] = [f"{_title(name, screen)} of player {p + 1}: "
+                           f"{' '.join(text(f) for f in fs)}" for p, fs in enumerate(faces)]
+        else:
+            shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
     shown.update(_zones(view, rules, width))
     grouped = {n for _, names in screen["groups"] for n in names}
     deciding = view.get("decision", {}).get("player")
