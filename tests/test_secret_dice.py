@@ -203,3 +203,19 @@ def test_a_players_dice_are_named_by_seat_and_place() -> None:
     labels = [o.label for o in game.decision.options]
     assert "roll again: [cup of player 1, die 1, cup of player 1, die 3]" in labels
     assert Observation(game, 1).view["dice"]["cup"][0] == ["?", "?", "?"]
+
+
+def test_a_record_replays_the_dice_under_the_cups() -> None:
+    from rulesdsl.interpreter.records import make_record, parse_record, replay
+
+    rules = rulesdsl.load(LIARS)
+    game = rules.new_game(players=3, seed=7)
+    rng = random.Random(7)
+    for _ in range(25):
+        if game.over:
+            break
+        game.apply_index(rng.randrange(game.num_options()))
+    record = make_record(rules, str(LIARS), 3, 7, list(game.history))
+    again = replay(parse_record(record.model_dump()), rules)
+    assert again.state_key() == game.state_key()
+    assert _faces(again, "cup") == _faces(game, "cup")
