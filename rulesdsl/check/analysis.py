@@ -158,6 +158,9 @@ class DisplayInfo:
     # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
     asks: dict[str, str] = field(default_factory=dict)
     tells: dict[str, str] = field(default_factory=dict)
+    # `pass forced`: the decisions with one option a screen takes without asking, by ""
+    # (every one), "rule" or "rule name", as `ask` names them
+    forced: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
+from .forced import forced_sites
 from .public import Audience, Chance, Decision, Option, Result
 from .reading import Line, Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
@@ -60,6 +61,7 @@ class Rules(Shapes):
                       self.program.nlocals[("play", "play")])
         # the decisions made `secretly`: the sampler re-draws them for the other seats
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
+        self.forced_sites = forced_sites(program)  # `pass forced`: see forced.py
         self.limit = self.declared.limit  # decisions before a game ends at its limit
 
     def check_players(self, players: int | None) -> int:

@@ -97,7 +97,7 @@ async function lobby() {
     event.preventDefault();
     const seats = [...kinds.querySelectorAll("select")].map((s) => s.value);
     try {
-      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value});
+      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value, forced: $("forced").value});
       remember(table);
       location.href = `/t/${table}`;
     } catch (e) { showError(e.message); }
