@@ -598,28 +598,13 @@ def test_validate_says_what_it_proved_or_played(capsys):
         f"{TICTACTOE}: ok (proven with 2 players, no finding)"
 
 
-PASSED = """game "Passed"
-players 2
-
-counter total = 0
-
-display:
-    pass forced in play n
-
-play:
-    turns for 1 round:
-        choose n in 1..3 where n == 2 or current == player 2 as "take {n}"
-        choose m in 1..3 where m == 3 or current == player 2 as "keep {m}"
-        add n + m to total
-    end game
-"""
+PASSED = Path(__file__).resolve().parent / "games" / "forced.rules"
 
 
 def test_play_passes_what_the_rule_file_says_with_forced_rules(capsys, monkeypatch, tmp_path):
     """`pass forced in play n`: the choice of n passes when forced, the choice of m is
     asked even with one option; the record holds both steps."""
-    path = tmp_path / "passed.rules"
-    path.write_text(PASSED, encoding="utf-8")
+    path = PASSED
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
     code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first", "--forced", "rules")
     assert code == 0 and "player 1 (you): take 2, the only option" in out
@@ -633,10 +618,10 @@ def test_play_passes_what_the_rule_file_says_with_forced_rules(capsys, monkeypat
 
 
 def test_a_forced_decision_passed_is_still_a_step_of_the_game():
-    from rulesdsl import load_text
+    from rulesdsl import load
     from rulesdsl.interpreter.forced import passes
 
-    rules = load_text(PASSED, "passed.rules")
+    rules = load(PASSED)
     game = rules.new_game(players=2)
     assert passes(game) and passes(game, "pass") and not passes(game, "ask")
     game.apply_index(0)

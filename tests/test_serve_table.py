@@ -140,34 +140,20 @@ def test_the_rules_say_what_each_component_shows(load_rules):
         rules.labels("Nothing")
 
 
-PASSED = """game "Passed"
-players 2
-
-counter total = 0
-
-display:
-    pass forced in play n
-
-play:
-    turns for 2 rounds:
-        choose n in 1..3 where n == 2 or current == player 2 as "take {n}"
-        choose m in 1..3 where m == 3 or current == player 2 as "keep {m}"
-        add n + m to total
-    end game
-"""
+PASSED = ROOT / "tests" / "games" / "forced.rules"
 
 
 @pytest.mark.parametrize("forced, asked", [("rules", "keep"), ("pass", "take"),
                                            ("ask", "take")])
-def test_a_forced_decision_passes_as_the_table_chooses(forced: str, asked: str) -> None:
+def test_a_forced_decision_passes_as_the_table_chooses(forced: str, asked: str,
+                                                       load_rules) -> None:
     """`pass forced in play n`: player 1's forced "take 2" is taken for them at a table
     that follows the rules (and "keep 3", not named, is asked); at a table that passes
     every forced decision, both are, and player 2 is asked next; at one that asks, none
     is. A passed step is in the record and the log as any other."""
-    import rulesdsl
-
-    rules = rulesdsl.load_text(PASSED, "passed.rules")
-    table = Table(rules, "passed.rules", ["person", "person"], seed=1, forced=forced)  # type: ignore[arg-type]
+    rules = load_rules(PASSED)
+    table = Table(rules, str(PASSED), ["person", "person"], seed=1,
+                  forced=forced)  # type: ignore[arg-type]
     view = table.update(0)["view"]
     labels = [label for _, label in view.get("decision", {}).get("options", [])]
     if forced == "pass":
