@@ -267,7 +267,7 @@ PARTS: list[str] = [
     r"^\s+option \w+ if .+$", r'^\s+add option \w+ "', r"^\s+replace .+ with .+$",
     # the display
     r"^\s+hide \w+", r'^\s+label \w+ "', r'^\s+group "[^"]+": ', r"^\s+glyph \w+ by \w+: ",
-    r"^\s+owner \w+ by \w+$",
+    r"^\s+owner \w+ by \w+$", r"^\s+pass forced in \w+",
 ]
 
 
