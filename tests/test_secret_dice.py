@@ -219,3 +219,20 @@ def test_a_record_replays_the_dice_under_the_cups() -> None:
     again = replay(parse_record(record.model_dump()), rules)
     assert again.state_key() == game.state_key()
     assert _faces(again, "cup") == _faces(game, "cup")
+
+
+def test_the_observation_tensor_holds_a_seats_own_cup_and_not_the_others() -> None:
+    """The tensor the adapters hand a learning agent is made from the seat's view: the
+    same for two games that differ only under another player's cup."""
+    np = pytest.importorskip("numpy")
+    from rulesdsl.adapters.tensor import ViewTensor
+
+    rules = rulesdsl.load(LIARS)
+    game = rules.new_game(players=2, seed=3)
+    other = game.copy()
+    base = game.program.layout.dice["cup"]
+    for k in range(5, 10):
+        other.st.v[base + k] = 7 - game.st.v[base + k]
+    tensor = ViewTensor(rules, 2)
+    assert np.array_equal(tensor.encode(game.view(0)), tensor.encode(other.view(0)))
+    assert not np.array_equal(tensor.encode(game.view(1)), tensor.encode(other.view(1)))
