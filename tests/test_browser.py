@@ -38,7 +38,8 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not insta
 FILES = ["games/tictactoe/tictactoe.rules", "games/cronberg/cronberg.rules",
          "games/solstice/solstice.rules", "games/cromlech/cromlech.rules",
          "games/isle_of_skye/isle_of_skye.rules", "games/goofspiel/goofspiel.rules",
-         "games/cleromancy/cleromancy.rules", "games/yacht/yacht.rules"]
+         "games/cleromancy/cleromancy.rules", "games/yacht/yacht.rules",
+         "tests/games/liars_dice.rules"]
 
 
 @pytest.fixture(scope="module")
@@ -253,6 +254,21 @@ def test_dice_show_their_faces(server, browser):
     for k in range(5):   # as many pips as the face says
         face = int(dice.nth(k).get_attribute("data-face") or 0)
         assert dice.nth(k).locator("circle.pip").count() == face
+
+
+def test_each_person_sees_their_own_cup_and_the_others_dice_hidden(server, browser):
+    table = create(server, 8, ["person", "person"])
+    ann = seated(browser, server, table, 1, "Ann")
+    bob = seated(browser, server, table, 2, "Bob")
+    for page, mine, theirs in ((ann, 1, 2), (bob, 2, 1)):
+        page.wait_for_selector(f"#dice [data-dice='cup'][data-seat='{mine}'] .die.pips")
+        own = page.locator(f"#dice [data-dice='cup'][data-seat='{mine}'] .die")
+        other = page.locator(f"#dice [data-dice='cup'][data-seat='{theirs}'] .die")
+        assert own.count() == 5 and other.count() == 5
+        assert own.locator("circle.pip").count() >= 5   # faces shown as pips
+        assert other.locator("circle.pip").count() == 0
+        assert all(other.nth(k).get_attribute("data-face") == "?" for k in range(5))
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
 
 
 def test_a_click_on_the_board_narrows_the_options(server, browser):

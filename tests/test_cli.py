@@ -596,3 +596,36 @@ def test_validate_says_what_it_proved_or_played(capsys):
     code, out, _ = run_cli(capsys, "validate", TICTACTOE)
     assert code == 0 and out.splitlines()[-1] == \
         f"{TICTACTOE}: ok (proven with 2 players, no finding)"
+
+
+PASSED = Path(__file__).resolve().parent / "games" / "forced.rules"
+
+
+def test_play_passes_what_the_rule_file_says_with_forced_rules(capsys, monkeypatch, tmp_path):
+    """`pass forced in play n`: the choice of n passes when forced, the choice of m is
+    asked even with one option; the record holds both steps."""
+    path = PASSED
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first", "--forced", "rules")
+    assert code == 0 and "player 1 (you): take 2, the only option" in out
+    assert out.count("your choice") == 1 and "keep 3" in out and "Result:" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n"))
+    code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first", "--forced", "ask")
+    assert code == 0 and out.count("your choice") == 2 and "the only option" not in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run_cli(capsys, "play", str(path), "--agents", "first")
+    assert code == 0 and "keep 3, the only option" in out
+
+
+def test_a_forced_decision_passed_is_still_a_step_of_the_game():
+    from rulesdsl import load
+    from rulesdsl.interpreter.forced import passes
+
+    rules = load(PASSED)
+    game = rules.new_game(players=2)
+    assert passes(game) and passes(game, "pass") and not passes(game, "ask")
+    game.apply_index(0)
+    assert game.num_options() == 1 and not passes(game) and passes(game, "pass")
+    game.apply_index(0)
+    assert game.history == [0, 0]                     # both steps are in the record
+    assert game.num_options() == 3 and not passes(game, "pass")

@@ -152,6 +152,7 @@ FORMS: dict[str, str] = {
     "place_stmt": r"^\s+place .+ at ",
     "clear_stmt": r"^\s+clear \w+",
     "roll_stmt": r"^\s+roll \w+",
+    "reveal_stmt": r"^\s+reveal \w+",
     "win_stmt": r"^\s+win \w+",
     "draw_stmt": r"^\s+draw$",
     "end_game_stmt": r"^\s+end game$",
@@ -258,6 +259,7 @@ PARTS: list[str] = [
     r'^kind \w+\(.*\): (\w+ x )?from "[^"]+\.yaml" \w+',
     r"^\s+let \w+ = roll d$",                     # a component die
     r"^zone .* bag$",
+    r"^dice \w+ per player: \d+ \w+ owner$", r"^dice \w+: \d+ \w+ hidden$",
     r"\bsort\(\[", r"\bsort\(\w+ in .+ where .+ by ", r"\bsort\(\w+ in .+ by -",
     # a variant's edits
     r"^\s+at start:$", r"^\s+at end:$", r"^\s+instead of .+:$", r"^\s+instead of .+: .+$",
@@ -265,7 +267,7 @@ PARTS: list[str] = [
     r"^\s+option \w+ if .+$", r'^\s+add option \w+ "', r"^\s+replace .+ with .+$",
     # the display
     r"^\s+hide \w+", r'^\s+label \w+ "', r'^\s+group "[^"]+": ', r"^\s+glyph \w+ by \w+: ",
-    r"^\s+owner \w+ by \w+$",
+    r"^\s+owner \w+ by \w+$", r"^\s+pass forced in \w+",
 ]
 
 

@@ -138,3 +138,48 @@ def test_the_rules_say_what_each_component_shows(load_rules):
         rules.fields("Nothing")
     with pytest.raises(KeyError):
         rules.labels("Nothing")
+
+
+PASSED = ROOT / "tests" / "games" / "forced.rules"
+
+
+@pytest.mark.parametrize("forced, asked", [("rules", "keep"), ("pass", "take"),
+                                           ("ask", "take")])
+def test_a_forced_decision_passes_as_the_table_chooses(forced: str, asked: str,
+                                                       load_rules) -> None:
+    """`pass forced in play n`: player 1's forced "take 2" is taken for them at a table
+    that follows the rules (and "keep 3", not named, is asked); at a table that passes
+    every forced decision, both are, and player 2 is asked next; at one that asks, none
+    is. A passed step is in the record and the log as any other."""
+    rules = load_rules(PASSED)
+    table = Table(rules, str(PASSED), ["person", "person"], seed=1,
+                  forced=forced)  # type: ignore[arg-type]
+    view = table.update(0)["view"]
+    labels = [label for _, label in view.get("decision", {}).get("options", [])]
+    if forced == "pass":
+        assert table.game.decider == 1 and table.game.history == [0, 0]
+        assert "player 1: take 2" in view["log"] and "player 1: keep 3" in view["log"]
+    else:
+        assert table.game.decider == 0 and labels[0].startswith(asked)
+    if forced == "rules":
+        assert table.game.history == [0] and "player 1: take 2" in view["log"]
+        table.move(0, "3", table.turn)
+        assert table.game.decider == 1
+
+
+def test_a_table_refuses_an_unknown_way_with_forced_decisions(load_rules) -> None:
+    from starlette.testclient import TestClient
+
+    from rulesdsl.serve.app import Served, make_app
+    from rulesdsl.serve.guard import TOKEN_HEADER, token_in
+
+    app = make_app([Served(str(GOOFSPIEL), load_rules(GOOFSPIEL))], bot_delay=0,
+                   hosts=["testserver"])
+    with TestClient(app) as client:
+        client.headers[TOKEN_HEADER] = token_in(client.get("/").text) or ""
+        r = client.post("/api/tables", json={"game": 0, "seats": ["person", "person"],
+                                             "forced": "sometimes"})
+        assert r.status_code == 400 and "'forced' is one of: rules, pass, ask" in r.text
+        r = client.post("/api/tables", json={"game": 0, "seats": ["person", "person"],
+                                             "forced": "pass"})
+        assert r.status_code == 200

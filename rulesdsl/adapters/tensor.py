@@ -241,7 +241,10 @@ def _territory(name: str, names: dict[str, int], tiles: dict[str, int],
 
 def _dice(name: str, faces: dict[Any, int], v: dict[str, Any], t: np.ndarray,
           o: int) -> None:
-    for k, face in enumerate(v["dice"][name]):
+    shown = v["dice"][name]
+    if shown and isinstance(shown[0], list):  # a set per player: by seat, one after another
+        shown = [f for seat in shown for f in seat]
+    for k, face in enumerate(shown):
         _one_hot_of(t, o + k * len(faces), faces, face)
 
 

@@ -197,11 +197,15 @@ class DieDecl(Named):
 
 
 class DiceDecl(Named):
-    """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows."""
+    """`dice hand: 5 d6`: a set of dice of one kind, each keeping the face it shows;
+    `dice cup per player: 5 d6 owner` gives each player a set that only its player sees
+    (`hidden`: nobody), until `reveal` shows it."""
 
     name: str
     count: int
     die: str
+    per_player: bool = False
+    visibility: str = "public"
     refs: list[Name] = []  # the other declarations it names, where they are written
 
 
@@ -308,10 +312,12 @@ class DisplayItem(Node):
       one of its fields (or `glyph Enum: Value "g"` for boards holding an enum's values);
     - `owner Kind by counter`: the counter (kept per component) that holds its owner;
     - `ring zone by counter`: the zone drawn as a ring of the values of an enum, each
-      component at the value its counter (kept per component) holds."""
+      component at the value its counter (kept per component) holds;
+    - `pass forced [in rule [name]]`: a decision with a single option (of that rule, or
+      that choice of it) is taken without asking a person; bots and records still see it."""
 
     what: str             # hide, label, cells, group, glyph, owner, ring, feature, mark, ask,
-    #                       tell
+    #                       tell, pass
     names: list[Name]     # what it is about: counters, zones, a kind, an enum, a rule
     text: str | None = None    # the label, the group's title, the question or told line
     by: Name | None = None     # glyph, label: the field; owner, ring: the counter

@@ -69,6 +69,13 @@ class Roll(Node):
     dice: Expr
 
 
+class Reveal(Node):
+    """`reveal dice`: dice of a set declared `owner` or `hidden` show their faces to
+    everyone until they are rolled again."""
+
+    dice: Expr
+
+
 class Win(Node):
     """`win p`: the game ends; p ranks first, everyone else second."""
 
@@ -306,8 +313,8 @@ class ExpectOptions(Node):
 
 
 Stmt = (
-    Let | LetRoll | Set | Add | Place | Clear | Roll | Win | Draw | EndGame | EndTurn | NextTurn |
-    Break |
+    Let | LetRoll | Set | Add | Place | Clear | Roll | Reveal | Win | Draw | EndGame | EndTurn |
+    NextTurn | Break |
     Say | Expect | Pass | CallRule | Replay | Shuffle | Move | If | ForEach | Repeat | While |
     Turns | Choose | ChooseAny | ChooseMenu | Step | BaseCall | SecretStep | Offer | Point |
     ExpectOptions

@@ -72,6 +72,13 @@ class DiceRef:
 
 
 @dataclass(frozen=True)
+class DiceOfRef:
+    """A player's set of dice: `cup of p`, the list of p's dice."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class DieKindRef:
     """A kind of die, in `let r = roll d6`."""
 
@@ -115,5 +122,5 @@ class DefineRef:
     instance: int
 
 
-Ref = (VarRef | ValueRef | CounterRef | ZoneRef | BoardRef | DiceRef | DieKindRef | BuiltinRef
-       | FieldRef | FaceRef | PieceRef | DefineRef)
+Ref = (VarRef | ValueRef | CounterRef | ZoneRef | BoardRef | DiceRef | DiceOfRef | DieKindRef
+       | BuiltinRef | FieldRef | FaceRef | PieceRef | DefineRef)

@@ -305,6 +305,19 @@ class Checker(FlowChecker):
             self.err("E030", f"roll takes a die or a list of dice, not {with_article(t)}",
                      s.dice.span, hint="to roll a kind of die, write: let r = roll d6")
 
+    def stmt_Reveal(self, s: A.Reveal, scope: Scope) -> None:
+        t = self.expr(s.dice, scope)
+        die_t = t if is_a(t, "die") else element(t)
+        if t == ANY:
+            return
+        if not is_a(die_t, "die"):
+            self.err("E030", f"reveal takes a die or a list of dice, not {with_article(t)}",
+                     s.dice.span)
+        elif self.a.dice[die_t[1]].visibility == "public":  # type: ignore[index]
+            name = die_t[1]  # type: ignore[index]
+            self.err("E030", f"the dice of {name} are public: there is nothing to reveal",
+                     s.dice.span, hint="dice declared 'owner' or 'hidden' can be revealed")
+
     def stmt_Win(self, s: A.Win, scope: Scope) -> None:
         self.want(s.player, PLAYER, scope, "the winner")
 

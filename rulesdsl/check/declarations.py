@@ -427,7 +427,18 @@ class DeclarationChecker(DisplayChecker):
         if d.count < 1:
             self.err("E050", f"dice {d.name} needs at least one die", d.span)
             return
-        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count)
+        if d.visibility == "bag":
+            self.err("E050", f"dice {d.name} cannot be a bag: dice are public, owner or "
+                     "hidden", d.span, hint="a bag holds components drawn blind")
+            return
+        if d.visibility == "owner" and not d.per_player:
+            self.err("E050", f"dice {d.name} belong to nobody, so no owner can see them",
+                     d.span, hint=f"give each player a set: dice {d.name} per player: "
+                     f"{d.count} {d.die} owner")
+            return
+        seats = self.a.max_players if d.per_player else 1
+        self.a.dice[d.name] = DiceInfo(d.name, d.die, d.count * seats,
+                                       d.count if d.per_player else 0, d.visibility)
 
     def counter_decl(self, d: A.CounterDecl) -> None:
         if d.name == "face":

@@ -31,7 +31,7 @@ class DisplayChecker(ExpressionChecker):
         for item in d.items:
             if item.what == "label" and item.by is not None:
                 self.label_by(item)
-            elif item.what in ("ask", "tell"):
+            elif item.what in ("ask", "tell", "pass"):
                 self.ask_or_tell(item)
             elif item.what == "seat":
                 self.seat(item)
@@ -187,9 +187,12 @@ class DisplayChecker(ExpressionChecker):
             self.a.display.names[kind.name] = by.name
 
     def ask_or_tell(self, item: A.DisplayItem) -> None:
-        """`ask rule [name] "text"`, `tell rule [name] "text"`: the rule (or `play`,
-        `setup`) must be the game's, and the name a choice of it (the name it binds) or an
-        option of one of its menus."""
+        """`ask rule [name] "text"`, `tell rule [name] "text"`, `pass forced [in rule
+        [name]]`: the rule (or `play`, `setup`) must be the game's, and the name a choice
+        of it (the name it binds) or an option of one of its menus."""
+        if not item.names:   # `pass forced`: every decision of the game
+            self.a.display.forced.append("")
+            return
         rule = item.names[0]
         bodies = {name: r.body for name, r in self.a.rules.items()}
         for decl in self.a.file.items:
@@ -212,6 +215,9 @@ class DisplayChecker(ExpressionChecker):
                          hint=f"its choices: {', '.join(choices) or 'none'}")
                 return
             key = f"{rule.name} {name.name}"
+        if item.what == "pass":
+            self.a.display.forced.append(key)
+            return
         table = self.a.display.asks if item.what == "ask" else self.a.display.tells
         table[key] = item.text or ""
         if item.done is not None:

@@ -27,6 +27,7 @@ from .bindings import (
     BuiltinRef,
     CounterRef,
     DefineRef,
+    DiceOfRef,
     DiceRef,
     FaceRef,
     FieldRef,
@@ -210,6 +211,10 @@ class ExpressionChecker(CheckerBase):
             a.binding[id(e)] = BoardRef(e.name)
             return ("board", e.name)
         if e.name in a.dice:
+            if a.dice[e.name].per_seat:
+                self.err("E030", f"{e.name} is kept per player: write '{e.name} of ...'",
+                         e.span)
+                return ANY
             a.binding[id(e)] = DiceRef(e.name)
             return list_of(("die", e.name))
         if e.name in BUILTIN_NAMES:
@@ -232,6 +237,16 @@ class ExpressionChecker(CheckerBase):
             return ANY
         self.err("E020", f"unknown name '{e.name}'", e.span, hint=self.suggest(e.name))
         return ANY
+
+    def dice_of(self, e: A.Of, scope: Scope) -> Type:
+        """`cup of p`: the dice of p's set, for a set kept per player."""
+        if not self.a.dice[e.attr].per_seat:
+            self.err("E030", f"{e.attr} is one set of dice for all: write '{e.attr}' alone",
+                     e.span)
+            return ANY
+        self.want(e.obj, PLAYER, scope, f"the owner of {e.attr}")
+        self.a.binding[id(e)] = DiceOfRef(e.attr)
+        return list_of(("die", e.attr))
 
     def of(self, e: A.Of, scope: Scope) -> Type:
         a = self.a
@@ -258,6 +273,8 @@ class ExpressionChecker(CheckerBase):
                 return ANY
             a.binding[id(e)] = PieceRef(t[1])
             return a.holding.get(t[1], ANY)
+        if e.attr in a.dice:
+            return self.dice_of(e, scope)
         if e.attr in a.zones:
             zone = a.zones[e.attr]
             if not zone.per_player:

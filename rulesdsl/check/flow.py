@@ -32,6 +32,7 @@ NOT_IN_SECRET: dict[type, str] = {
     A.Place: "'place' changes a board", A.Clear: "'clear' changes a board",
     A.Move: "'move' changes a zone", A.Shuffle: "'shuffle' changes a zone",
     A.Roll: "a roll is public", A.LetRoll: "a roll is public",
+    A.Reveal: "'reveal' shows dice to everyone",
     A.Say: "'say' tells the other players something",
     A.Win: "'win' ends the game", A.Draw: "'draw' ends the game",
     A.EndGame: "'end game' ends the game", A.EndTurn: "'end turn' leaves the step",

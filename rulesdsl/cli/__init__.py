@@ -362,7 +362,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--seats: there is no seat {seat} in a game of {players}")
         seats.add(seat - 1)
     return play_at_terminal(game, agents_for(args.agents, players, seed), seats,
-                            ask_forced=args.ask_forced, show_ids=args.ids)
+                            ask_forced=args.ask_forced, show_ids=args.ids,
+                            forced=args.forced)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

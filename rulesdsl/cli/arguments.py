@@ -218,8 +218,12 @@ def play_arguments(pl: Parser) -> None:
     pl.add_argument("--ids", action="store_true",
                     help="show each option's id in brackets (the ids an example's "
                          "'play' and 'expect options' take)")
+    pl.add_argument("--forced", choices=["pass", "rules", "ask"], default="pass",
+                    help="a decision of yours with one option: taken for you and said "
+                         "(pass, the default), only where the rule file says 'pass forced' "
+                         "(rules), or asked (ask)")
     pl.add_argument("--ask-forced", action="store_true", help="ask even when a decision has "
-                    "one option (by default it is taken for you, and said)")
+                    "one option: --forced ask")
 
 
 def simulate_arguments(s: Parser) -> None:

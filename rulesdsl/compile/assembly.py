@@ -179,6 +179,9 @@ class Assembly(Generator):
             base = self.layout.dice[name]
             for k in range(dice.count):
                 v[base + k] = faces[0]
+            if name in self.layout.shown:
+                first = self.layout.shown[name]
+                v[first:first + dice.count] = [0] * dice.count
         return v
 
     def rank_functions(self) -> tuple[E.Function, E.Function | None]:

@@ -23,6 +23,7 @@ from ..check.bindings import (
     BuiltinRef,
     CounterRef,
     DefineRef,
+    DiceOfRef,
     DiceRef,
     FaceRef,
     FieldRef,
@@ -214,6 +215,11 @@ class ExpressionCompiler(Sizes):
                                                         self.expr(obj)))
         if isinstance(ref, PieceRef):
             return E.sub(self.board_cells(ref.board), self.expr(obj))
+        if isinstance(ref, DiceOfRef):  # p's dice: the per_seat numbers from p's first
+            n = self.a.dice[ref.name].per_seat
+            first = E.binop(self.need(self.expr(obj), obj.span, "the player"), "*", E.const(n))
+            return E.call("list", E.call("range", first, E.binop(E.copy_tree(first), "+",
+                                                                 E.const(n))))
         assert isinstance(ref, CounterRef)
         info = self.a.counters[attr]
         keys = obj.items if isinstance(obj, A.TupleLit) else [obj]

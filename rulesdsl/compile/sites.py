@@ -217,15 +217,20 @@ class Sites(Generator):
                             self.new_block(s.span))
         self.goto(pos, head)
         st = E.name("st")
+        shown = self.layout.shown.get(die_t[1], -1)
+        each: list = [E.assign(
+            E.sub_store(E.name("V"), E.binop(E.const(base), "+", E.name("d"))),
+            E.sub(faces, E.method(st, "rand", E.const(nf))))]
+        if shown >= 0:  # rolled again, the die is hidden again
+            each.append(E.assign(E.sub_store(E.name("V"), E.binop(E.const(shown), "+",
+                                                                  E.name("d"))), E.const(0)))
         self.emit(head, E.if_(E.compare(self.local(idx), ">=", E.call("len", self.local(lst))),
                               [self.jump_to(exit_)]),
                   E.if_(E.attr(st, "auto"), [
-                      E.for_(E.store("d"), self.local(lst), [E.assign(
-                          E.sub_store(E.name("V"), E.binop(E.const(base), "+", E.name("d"))),
-                          E.sub(faces, E.method(st, "rand", E.const(nf))))]),
-                      self.jump_to(exit_)]))
+                      E.for_(E.store("d"), self.local(lst), each), self.jump_to(exit_)]))
         site = Site("die", self.proc_name, s.span, self.a.dies[dice.die].face_type,
-                    hidden=[lst, idx], base=base, resume=self.block_number(res))
+                    hidden=[lst, idx], base=base, resume=self.block_number(res),
+                    shown=shown)
         site.prompt = self.prompt_of(s.span)
         self.sites.append(site)
         self.emit(head, E.assign(E.attr_store(st, "pending"), E.tuple_(

@@ -211,6 +211,17 @@ class Statements(Generator):
                                E.const(self.sid(s.span))))]))
         return pos
 
+    def reveal(self, s: A.Reveal, pos: list) -> list:
+        """`reveal dice`: each die's flag set, until it is rolled again."""
+        t = self.a.type_of(s.dice)
+        one = isinstance(t, tuple) and t[0] == "die"
+        name = t[1] if one else element(t)[1]  # type: ignore[index]
+        first = E.const(self.layout.shown[name])
+        dice = E.list_([self.expr(s.dice)]) if one else self.expr(s.dice)
+        self.emit(pos, E.for_(E.store("d"), dice, [E.assign(
+            E.sub_store(E.name("V"), E.binop(first, "+", E.name("d"))), E.const(1))]))
+        return pos
+
     def pass_(self, s: A.Pass, pos: list) -> list:
         self.emit(pos, ast.Pass())
         return pos
@@ -359,5 +370,5 @@ HANDLERS: dict[type, Handler] = {
     A.EndTurn: Statements.end_turn, A.NextTurn: Statements.next_turn,
     A.Break: Statements.break_, A.Say: Statements.say, A.Expect: Statements.expect,
     A.Pass: Statements.pass_, A.Step: Statements.step, A.CallRule: Statements.call_rule,
-    A.Replay: Statements.replay,
+    A.Replay: Statements.replay, A.Reveal: Statements.reveal,
 }

@@ -351,9 +351,10 @@ class AstBuilder(DisplayBuilder, Transformer):
 
     @v_args(meta=True)
     def dice_decl(self, meta: Any, c: list) -> A.DiceDecl:
-        return A.DiceDecl.make(span=self.span(meta), name=str(c[0]), count=_int(c[1]),
-                               die=str(c[2]),
-                               name_span=self.tok_span(c[0]), refs=self.refs(c[2]))
+        return A.DiceDecl.make(span=self.span(meta), name=str(c[0]), per_player=c[1] is not None,
+                               count=_int(c[2]), die=str(c[3]),
+                               visibility=str(c[4]) if c[4] is not None else "public",
+                               name_span=self.tok_span(c[0]), refs=self.refs(c[3]))
 
     def params(self, c: list) -> list[Token]:
         return [t for t in c if t is not None]
@@ -648,6 +649,7 @@ NODES: dict[str, tuple[type[A.Node], tuple[str, ...], dict[str, Any]]] = {
     "place_stmt": (A.Place, ("piece", "cell", "turn"), {}),
     "clear_stmt": (A.Clear, ("cell",), {}),
     "roll_stmt": (A.Roll, ("dice",), {}),
+    "reveal_stmt": (A.Reveal, ("dice",), {}),
     "win_stmt": (A.Win, ("player",), {}),
     "draw_stmt": (A.Draw, (), {}),
     "end_game_stmt": (A.EndGame, (), {}),

@@ -114,5 +114,9 @@ class DisplayBuilder:
     def display_ring(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "ring", [c[0]], by=self.refs(c[1])[0])
 
+    @v_args(meta=True)
+    def display_pass(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "pass", [t for t in c if t is not None])
+
     def glyph(self, c: list) -> tuple:
         return (self.refs(c[0])[0], self.plain(c[1]))

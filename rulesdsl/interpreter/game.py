@@ -19,6 +19,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
+from .forced import forced_sites
 from .public import Audience, Chance, Decision, Option, Result
 from .reading import Line, Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
@@ -60,6 +61,7 @@ class Rules(Shapes):
                       self.program.nlocals[("play", "play")])
         # the decisions made `secretly`: the sampler re-draws them for the other seats
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
+        self.forced_sites = forced_sites(program)  # `pass forced`: see forced.py
         self.limit = self.declared.limit  # decisions before a game ends at its limit
 
     def check_players(self, players: int | None) -> int:
@@ -471,9 +473,12 @@ class Game(Reading):
         slot = prog.slots[site]
         if slot >= 0:
             fr[LOCALS][slot] = options[i]
-        else:  # a die of a set: its face is a counter
-            lst, idx = prog.sites[site].hidden
-            st.v[prog.sites[site].base + fr[LOCALS][lst][fr[LOCALS][idx]]] = options[i]
+        else:  # a die of a set: its face is a counter (hidden again, if it was revealed)
+            at = prog.sites[site]
+            die = fr[LOCALS][at.hidden[0]][fr[LOCALS][at.hidden[1]]]
+            st.v[at.base + die] = options[i]
+            if at.shown >= 0:
+                st.v[at.shown + die] = 0
         st.pending = None
         self._recent.append(i)
         if who != CHANCE:  # a decision; the step budget counts on over chance outcomes
@@ -588,7 +593,12 @@ class Game(Reading):
         if who != CHANCE:
             self._told[len(log)] = self.rules.words.told(p[SITE], who, p[OFFERED][i], label)
         if who == CHANCE:
-            log.append((None, f"chance: {label}"))
+            seen = self._roll_seen_by(p)
+            log.append((seen, f"chance: {label}"))
+            if seen is not None:  # a die under a cup: the others learn only that it rolled
+                unseen = tuple(q for q in range(self.st.np) if q not in seen)
+                if unseen:
+                    log.append((unseen, "chance: a die rolled in secret"))
         elif p[SITE] not in self.rules.secret_sites:
             log.append((None, f"player {who + 1}: {label}"))
         else:
@@ -596,6 +606,19 @@ class Game(Reading):
             others: Audience = tuple(q for q in range(self.st.np) if q != who)
             if others:
                 log.append((others, f"player {who + 1} chooses in secret"))
+
+    def _roll_seen_by(self, p: tuple) -> Audience | None:
+        """Who sees the face of the pending chance step: everyone (None), or, for a die of
+        a set declared `owner`, its player, and for one declared `hidden`, nobody."""
+        site = self.program.sites[p[SITE]]
+        if site.kind != "die" or site.shown < 0:
+            return None
+        name = next(n for n, base in self.program.layout.dice.items() if base == site.base)
+        info = self.program.declared.dice[name]
+        if info.visibility != "owner":
+            return ()
+        locals_ = self.st.stack[-1][LOCALS]
+        return (locals_[site.hidden[0]][locals_[site.hidden[1]]] // info.per_seat,)
 
     def roll_chance(self, i: int | None = None) -> None:
         """Take the pending chance step: outcome i, or (without i) the outcome the game's

@@ -19,7 +19,9 @@ from the real one, following the visibility the rule file declares (no per-game 
    What the rules hold by place (a rule's local name, another seat's secret counter, the
    options of another seat's pending decision) names the component now in that place;
    a component the seat sees named (a public counter, its own options) stays where it is.
-3. The random generator gets a fresh state: every future roll and shuffle is new.
+3. Dice the seat cannot see (a set declared `owner` or `hidden`, not revealed since
+   their last roll) are rolled again: another player's dice under a cup are made up.
+4. The random generator gets a fresh state: every future roll and shuffle is new.
 
 The sample keeps only the lines of the log the seat was told. It is a game like any
 other: copy it and play on. What the sampler cannot know is listed in docs/visibility.md.
@@ -38,7 +40,7 @@ from .game import Game
 from .public import told
 from .redraw import DEALS, replay_hidden
 from .state import State
-from .visibility import on_boards, row_seen, zone_lists, zone_seen
+from .visibility import dice_unseen, on_boards, row_seen, zone_lists, zone_seen
 
 
 def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None) -> Game:
@@ -50,6 +52,7 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
         game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen))
     if not replayed:
         world = _dealt_now(world, seat, rng)
+    reroll_hidden_dice(world, seat, rng)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
     kept = [k for k, line in enumerate(log or []) if told(line[0], seat)]
@@ -72,6 +75,18 @@ def _dealt_now(game: Game, seat: int, rng: random.Random) -> Game:
         if redeal_hidden(world, seat, rng):
             return world
     return game
+
+
+def reroll_hidden_dice(game: Game, seat: int, rng: random.Random) -> None:
+    """Roll again, in place, every die whose face the seat cannot see (of a set declared
+    `owner` or `hidden`, not revealed since its last roll): each face as likely as its
+    die makes it, whatever the real one shows."""
+    declared, layout, st = game.program.declared, game.program.layout, game.st
+    for name, dice in dice_unseen(declared, layout, st, seat).items():
+        faces = declared.dies[declared.dice[name].die].faces
+        base = layout.dice[name]
+        for d in dice:
+            st.v[base + d] = faces[rng.randrange(len(faces))]
 
 
 # ---- hidden components -----------------------------------------------------------------

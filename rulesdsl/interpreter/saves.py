@@ -126,6 +126,10 @@ def _check_values(prog: Program, s: SavedState, np: int) -> None:
             if s.counters[base + k] not in faces:
                 raise corrupt(f"a die of {name} shows {s.counters[base + k]!r}, which is none "
                            "of its faces")
+        first = layout.shown.get(name)
+        if first is not None and any(s.counters[first + k] not in (0, 1) or type(
+                s.counters[first + k]) is not int for k in range(dice.count)):
+            raise corrupt(f"whether the dice of {name} are revealed is not 0 or 1")
     if len(s.boards) != len(a.boards) or any(
             len(cells) != board.size for cells, board in zip(s.boards, a.boards.values())):
         raise corrupt("the boards do not have the size these rules give them")

@@ -5,7 +5,8 @@ players, cells, enum values and components by their names ("player 2", "b3", "Ru
 "Fire Trilithon"), nothing as None. What the rule file hides stays hidden (see
 `visibility.py`): a secret counter shows "?" to everyone but its own player (a shared
 one to everyone); a zone the viewer cannot see shows only its size; a component the
-viewer cannot see is not listed, nor are its counters. Boards and dice are public. The
+viewer cannot see is not listed, nor are its counters. Boards are public; a die the
+viewer cannot see (of a set declared `owner` or `hidden`, not revealed) shows "?". The
 pending decision's options are shown to the player who decides; the others see who
 decides (and, in a simultaneous step, every seat still to choose; for the answer to an
 offer, who made it). The log holds the lines the viewer was told.
@@ -27,7 +28,7 @@ from ..valuetypes import Type
 from .drawing import territory_view
 from .public import Decision, Result
 from .state import State
-from .visibility import row_seen, unseen_components, zone_seen
+from .visibility import dice_unseen, row_seen, unseen_components, zone_seen
 from .words import Words
 
 HIDDEN = "?"
@@ -107,9 +108,7 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
                      for n, info in a.counters.items() if not info.stat and
                      len(info.dims) > 1 and info.dims[0][0] == "player"},
         "boards": _boards(st, a, layout, disp),
-        "dice": {name: [shown(disp, f, a.dies[d.die].face_type)
-                        for f in st.v[layout.dice[name]:layout.dice[name] + d.count]]
-                 for name, d in a.dice.items()},
+        "dice": _dice(st, a, layout, disp, seat),
         "zones": _zones(st, a, layout, disp, seat),
         "components": _components(st, a, layout, disp, unseen, words),
     }
@@ -187,6 +186,22 @@ def _unseen_keys(info: CounterInfo, unseen: dict[str, set[int]]) -> set[int]:
         if kind == "kind" and unseen.get(name):
             hide.update(j for j in range(size) if (j // stride) % n in unseen[name])
     return hide
+
+
+def _dice(st: State, a: Declared, layout: Layout, disp: Display,
+          seat: int | None) -> dict[str, Any]:
+    """Each set's faces ("?" for a die the seat cannot see); a set per player as a list
+    by seat."""
+    unseen = dice_unseen(a, layout, st, seat)
+    out: dict[str, Any] = {}
+    for name, d in a.dice.items():
+        base, hidden = layout.dice[name], set(unseen.get(name, ()))
+        count = d.per_seat * st.np if d.per_seat else d.count
+        faces = ["?" if k in hidden else shown(disp, st.v[base + k], a.dies[d.die].face_type)
+                 for k in range(count)]
+        out[name] = [faces[p * d.per_seat:(p + 1) * d.per_seat]
+                     for p in range(st.np)] if d.per_seat else faces
+    return out
 
 
 def _boards(st: State, a: Declared, layout: Layout, disp: Display) -> dict[str, Any]:

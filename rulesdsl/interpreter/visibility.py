@@ -1,9 +1,10 @@
 """Who sees what: which zones, components and counters a seat may see.
 
 Stage: run. The rule file declares visibility: a zone is `public`, `hidden` or `owner`, a
-counter may be `secret`, a choice may be made `secretly`, a line may be said `to` some
-players. Views, observations and the sampler all ask here, so that what a seat is shown
-and what the sampler re-deals for that seat are one and the same thing.
+counter may be `secret`, a set of dice `owner` or `hidden`, a choice may be made
+`secretly`, a line may be said `to` some players. Views, observations and the sampler
+all ask here, so that what a seat is shown and what the sampler re-deals for that seat
+are one and the same thing.
 
 A seat is a player's number from 0; `None` stands for an onlooker, who sees only what
 everyone sees.
@@ -27,6 +28,22 @@ def row_seen(info: CounterInfo, owner: int | None, seat: int | None) -> bool:
     """Whether `seat` sees a counter's values (those of `owner`, for a counter per
     player): a secret counter per player is its own player's, a shared one nobody's."""
     return not info.secret or (owner is not None and owner == seat)
+
+
+def dice_unseen(a: Declared, layout: Layout, st: State,
+                seat: int | None) -> dict[str, list[int]]:
+    """Per set of dice, the dice (numbers in the set) of the game's seats whose faces
+    `seat` cannot see: those of a set declared `hidden`, or of another player's set
+    declared `owner`, that have not been revealed since they were last rolled."""
+    out: dict[str, list[int]] = {}
+    for name, info in a.dice.items():
+        if info.visibility == "public":
+            continue
+        first = layout.shown[name]
+        count = info.per_seat * st.np if info.per_seat else info.count
+        out[name] = [d for d in range(count) if not st.v[first + d] and not (
+            info.visibility == "owner" and seat is not None and d // info.per_seat == seat)]
+    return out
 
 
 def zone_lists(a: Declared, layout: Layout,

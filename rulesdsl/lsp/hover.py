@@ -91,7 +91,13 @@ def _about(sym: Symbol, a: Analysis, index: Index) -> list[str]:
         return [distribution(a, name)]
     if sym.kind == "dice" and name in a.dice:
         dice = a.dice[name]
-        return [f"{dice.count} dice of `{dice.die}`, each:", distribution(a, dice.die, dice.count)]
+        seen = {"owner": ", seen by their player only", "hidden": ", seen by nobody"}.get(
+            dice.visibility, "")
+        if dice.per_seat:
+            return [f"{dice.per_seat} dice of `{dice.die}` per player{seen}, each:",
+                    distribution(a, dice.die, dice.per_seat)]
+        return [f"{dice.count} dice of `{dice.die}`{seen}, each:",
+                distribution(a, dice.die, dice.count)]
     if sym.kind == "kind" and name in a.kinds:
         return [f"{a.kinds[name].count} components"]
     if sym.kind == "board" and name in a.boards:
@@ -180,7 +186,8 @@ def roll_at(index: Index, file: str, line: int, column: int) -> tuple[str, int] 
         if occ.symbol.kind == "die" and occ.symbol.name in a.dies:
             return occ.symbol.name, 1
         if occ.symbol.kind == "dice" and occ.symbol.name in a.dice:
-            return a.dice[occ.symbol.name].die, a.dice[occ.symbol.name].count
+            dice = a.dice[occ.symbol.name]
+            return dice.die, dice.per_seat or dice.count
     return None
 
 

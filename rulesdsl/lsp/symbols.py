@@ -508,7 +508,7 @@ class Index:
 # `expr_<class>`); the others hold only parts to look at
 STATEMENTS = A.handlers(Index, "stmt_")
 STATEMENTS.update({c: Index.stmt_parts for c in (
-    A.Place, A.Clear, A.Roll, A.Win, A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break,
+    A.Place, A.Clear, A.Roll, A.Reveal, A.Win, A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break,
     A.Say, A.Expect, A.Pass, A.Shuffle, A.Move, A.Step, A.BaseCall)})
 EXPRESSION_HANDLERS = A.handlers(Index, "expr_")
 EXPRESSION_HANDLERS.update({c: Index.expr_parts for c in (

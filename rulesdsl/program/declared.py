@@ -49,9 +49,15 @@ class DieInfo:
 
 @dataclass(frozen=True)
 class DiceInfo:
+    """A set of dice: `count` dice in all (a set per player: `per_seat` for each seat, at
+    the most players), seen by everyone (`public`), their owner (`owner`) or nobody
+    (`hidden`) until revealed."""
+
     name: str
     die: str
     count: int
+    per_seat: int = 0
+    visibility: str = "public"
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,9 @@ class DisplayInfo:
     # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
     asks: dict[str, str] = field(default_factory=dict)
     tells: dict[str, str] = field(default_factory=dict)
+    # `pass forced`: the decisions with one option a screen takes without asking, by ""
+    # (every one), "rule" or "rule name", as `ask` names them
+    forced: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

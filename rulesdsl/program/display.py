@@ -20,6 +20,8 @@ class Display:
     def __init__(self, declared: Declared):
         self.boards = {name: b.names for name, b in declared.boards.items()}
         self.enums = {name: (e.values, e.labels) for name, e in declared.enums.items()}
+        # a set of dice kept per player: how many dice each player has
+        self.per_seat = {name: d.per_seat for name, d in declared.dice.items() if d.per_seat}
         self.components: dict[str, tuple[list[str], list[str]]] = {}
         for kind in declared.kinds.values():
             # a component is called by its `name`, else by its first field ("Scion")
@@ -41,6 +43,9 @@ class Display:
             if kind == "zone":
                 return self.show(value, ("list", ("comp", t[2])))
             if kind == "die":
+                n = self.per_seat.get(t[1])
+                if n:  # a die of a player's set: "cup of player 2, die 3"
+                    return f"{t[1]} of player {value // n + 1}, die {value % n + 1}"
                 return f"{t[1]} {value + 1}"
             if kind == "list":
                 return "[" + ", ".join(self.show(x, t[1]) for x in value) + "]"
@@ -64,6 +69,9 @@ class Display:
             if kind == "comp":
                 return self.components[t[1]][0][value]
             if kind == "die":
+                n = self.per_seat.get(t[1])
+                if n:  # "cup2-3": player 2's third die
+                    return f"{t[1]}{value // n + 1}-{value % n + 1}"
                 return f"{t[1]}{value + 1}"
             if kind == "list":
                 return "+".join(self.option_id(x, t[1]) for x in value) or "none"

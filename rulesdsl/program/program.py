@@ -39,6 +39,7 @@ class Site:
     slot: int = -1       # where the chosen value goes in the frame's locals
     hidden: list[int] = field(default_factory=list)
     base: int = 0        # first counter slot of the dice set (kind "die")
+    shown: int = -1      # the slot of its first die's revealed flag, for a set not public
     label: Any = None    # generated function (st, L, value) -> str, or None
     done_label: Any = None  # the same for the option 'done' of 'choose optional'
     secret: bool = False    # `choose ... secretly`: only the chooser learns the choice

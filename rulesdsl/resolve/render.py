@@ -141,7 +141,8 @@ STATEMENTS: dict[type, Any] = {
     A.If: _if, A.SecretStep: _secret_step, A.Offer: _with_parts, A.ChooseMenu: _with_parts,
     **{c: _block for c in (A.ForEach, A.Repeat, A.While, A.Turns, A.Step, A.Choose,
                            A.ChooseAny)},
-    **{c: _line for c in (A.Let, A.LetRoll, A.Set, A.Add, A.Place, A.Clear, A.Roll, A.Win,
+    **{c: _line for c in (A.Let, A.LetRoll, A.Set, A.Add, A.Place, A.Clear, A.Roll, A.Reveal,
+                          A.Win,
                           A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break, A.Say, A.Expect,
                           A.Pass, A.CallRule, A.Replay, A.Shuffle, A.Move, A.BaseCall,
                           A.Point, A.ExpectOptions)},
@@ -174,6 +175,7 @@ def _simple(node: Any, lines: dict[str, list[str]]) -> str:
         return made(node, x, target)
     words: dict[type, str] = {
         A.Place: "place {piece} at {cell}", A.Clear: "clear {cell}", A.Roll: "roll {dice}",
+        A.Reveal: "reveal {dice}",
         A.Win: "win {player}", A.NextTurn: "next turn to {player}", A.Expect: "expect {cond}",
         A.Shuffle: "shuffle {zone}"}
     form = words.get(type(node))

@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents import REGISTRY
 from ..diagnostics import RulesError
+from ..interpreter.forced import POLICIES
 from ..interpreter.game import Rules
 from .guard import LOOPBACK, Guard
 from .table import PERSON, Refused, Seat, Table, encode
@@ -272,6 +273,9 @@ class Server:
             self.check_rate(request)
             data = await body(request)
             n, seats, name = data.get("game", 0), data.get("seats"), data.get("name", "")
+            forced = data.get("forced", "rules")
+            if forced not in POLICIES:
+                raise Refused("'forced' is one of: " + ", ".join(POLICIES))
             if type(n) is not int or not 0 <= n < len(self.games):
                 raise Refused(f"'game' must be a number from 0 to {len(self.games) - 1}")
             if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -280,7 +284,7 @@ class Server:
                 raise Refused("a table's 'name' is a string")
             served = self.games[n]
             try:
-                table = Table(served.rules, served.file, seats, name=name)
+                table = Table(served.rules, served.file, seats, name=name, forced=forced)
             except RulesError as err:
                 raise Refused(err.diagnostics[0].message) from None
             key = self.add(table, address(request))

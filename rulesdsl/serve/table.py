@@ -33,6 +33,7 @@ from typing import Any
 from ..agents import REGISTRY, Agent, make_agent
 from ..agents.play import AGENT_SEED_STRIDE
 from ..diagnostics import Diagnostic, RulesError
+from ..interpreter.forced import Policy, passes
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from ..interpreter.public import Option
@@ -75,7 +76,7 @@ class Table:
     """One game and its seats. `seats[p]` is "person" or an agent's name for each player."""
 
     def __init__(self, rules: Rules, file: str, seats: list[str], seed: int | None = None,
-                 game: Game | None = None, name: str = ""):
+                 game: Game | None = None, name: str = "", forced: Policy = "rules"):
         players = rules.check_players(len(seats))
         for kind in seats:
             # a bot by its name only, with its default budget: a table's parameters come
@@ -99,6 +100,10 @@ class Table:
         self.stopped: str | None = None          # why the game stopped before its end
         self.held: dict[int, str] = {}           # secret answers given ahead, by seat
         self._ahead: dict[int, tuple[int, list[Option] | None]] = {}   # by seat: turn, options
+        # a person's decision with one option: taken for them as the rule file says
+        # (`pass forced`), always ("pass") or never ("ask")
+        self.forced: Policy = forced
+        self._apply(lambda: None)   # the first decision may be one
 
     # ---- seats -------------------------------------------------------------------------
 
@@ -228,14 +233,21 @@ class Table:
             self.stopped = f"the bot of player {(who or 0) + 1} failed: {err}"
 
     def _play_held(self) -> None:
-        """Play the answers held for the seats the engine now asks, one after another. An
-        answer the engine no longer offers is dropped: that seat is asked again."""
+        """Play the answers held for the seats the engine now asks, one after another, and
+        a person's forced decision as the table passes them (`forced`). An answer the
+        engine no longer offers is dropped: that seat is asked again."""
         game = self.game
-        while not game.over and game.decider in self.held:
-            option = self.held.pop(game.decider)
-            ids = [o.id for o in game.options()]
-            if option in ids:
-                game.apply_index(ids.index(option))
+        while not game.over and game.decider is not None:
+            who = game.decider
+            if who in self.held:
+                option = self.held.pop(who)
+                ids = [o.id for o in game.options()]
+                if option in ids:
+                    game.apply_index(ids.index(option))
+            elif self.seats[who].kind == PERSON and passes(game, self.forced):
+                game.apply_index(0)   # narrated as any decision: the log tells what it was
+            else:
+                break
 
     # ---- what clients are sent -------------------------------------------------------
 

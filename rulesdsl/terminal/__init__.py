@@ -24,6 +24,7 @@ from ..boards.territory import TerritoryBoard
 from ..diagnostics import RulesError
 from ..files.paths import Unreadable, read_text
 from ..interpreter.drawing import draw_territory, tile_block
+from ..interpreter.forced import Policy, passes
 from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from ..interpreter.public import Decision
@@ -369,7 +370,11 @@ def show_state(view: dict[str, Any], rules: Rules, width: int = 80) -> list[str]
         else:
             shown[name] = [f"{title}: {text(value)}"]
     for name, faces in view["dice"].items():
-        shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
+        if faces and isinstance(faces[0], list):  # a set per player: a line per seat
+            shown[name] = [f"{_title(name, screen)} of player {p + 1}: "
+                           f"{' '.join(text(f) for f in fs)}" for p, fs in enumerate(faces)]
+        else:
+            shown[name] = [f"{_title(name, screen)}: {' '.join(text(f) for f in faces)}"]
     shown.update(_zones(view, rules, width))
     grouped = {n for _, names in screen["groups"] for n in names}
     deciding = view.get("decision", {}).get("player")
@@ -548,11 +553,12 @@ class Seats:
 def play_at_terminal(game: Game, agents: list, seats: set[int],
                      stdin: TextIO | None = None, stdout: TextIO | None = None,
                      ask_forced: bool = False, width: int | None = None,
-                     show_ids: bool = False) -> int:
+                     show_ids: bool = False, forced: Policy = "pass") -> int:
     """Play `game` to its end: the person answers for `seats`, `agents` for the others.
     The person is shown the lines of the log their seats were told, as they are said. A
-    decision of the person's with one option is taken for them, and said (unless
-    `ask_forced`): the record holds it as any other. Lines are drawn within `width`
+    decision of the person's with one option is taken for them, and said, as `forced`
+    says (every one by default; "rules": those the rule file's `pass forced` names; "ask",
+    as `ask_forced`: none): the record holds it as any other. Lines are drawn within `width`
     columns (by default the terminal's); `show_ids` shows each option's id (for rule
     authors writing examples)."""
     # looked up at call time, not import time, so a replaced sys.stdin/sys.stdout is used
@@ -586,7 +592,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
             return 1
         view = seen.view
         options = view["decision"]["options"]
-        if len(options) == 1 and not ask_forced:
+        if passes(game, "ask" if ask_forced else forced):
             say(f"  player {who + 1} (you): {options[0][1]}, the only option")
             game.apply_index(0)
             continue

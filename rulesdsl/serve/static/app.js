@@ -97,7 +97,7 @@ async function lobby() {
     event.preventDefault();
     const seats = [...kinds.querySelectorAll("select")].map((s) => s.value);
     try {
-      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value});
+      const {table} = await api("/api/tables", {game: Number(game.value), seats, name: $("table-name").value, forced: $("forced").value});
       remember(table);
       location.href = `/t/${table}`;
     } catch (e) { showError(e.message); }
@@ -546,10 +546,15 @@ function drawDice(view) {
   for (const [title, name] of ordered(Object.keys(view.dice))) {
     const faces = view.dice[name];
     if (title) box.append(el("h3", {}, title));
-    const row = el("div", {class: "zone", "data-dice": name});
-    row.append(el("span", {class: "name"}, nameOf(name)));
-    for (const f of faces) row.append(dieNode(f));
-    box.append(row);
+    // a set per player: a row per seat, named as the page names seats
+    const rows = faces.length && Array.isArray(faces[0]) ? faces.map((fs, p) => [`${nameOf(name)} of ${seatName(p + 1)}`, fs, p + 1]) : [[nameOf(name), faces, null]];
+    for (const [label, fs, seat] of rows) {
+      const row = el("div", {class: "zone", "data-dice": name});
+      if (seat !== null) row.dataset.seat = String(seat);
+      row.append(el("span", {class: "name"}, label));
+      for (const f of fs) row.append(dieNode(f));
+      box.append(row);
+    }
   }
 }
 

@@ -215,10 +215,12 @@ const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
   4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
   6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
 
-// a die showing its face: pips for 1 to 6, the face's name for anything else
+// a die showing its face: pips for 1 to 6, the face's name for anything else; "?" a die
+// the seat cannot see (under another player's cup)
 function dieNode(face) {
   const node = el("span", {class: "die", "data-face": face === null ? "" : String(face)});
   if (face === null) { node.textContent = "–"; return node; }
+  if (face === "?") { node.textContent = "?"; node.classList.add("hidden-die"); node.title = "hidden"; return node; }
   if (!(face in PIPS)) { node.textContent = words(face); return node; }
   const size = 30, svg = el("svg", {width: size, height: size, role: "img", "aria-label": String(face)}, null, SVG);
   svg.append(el("title", {}, String(face), SVG));
