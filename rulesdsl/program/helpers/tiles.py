@@ -411,14 +411,19 @@ def _topen(geo: Geometry, cells: list, turns: list, xs: list, *terrain: Any) -> 
 
 
 def _tsquares(geo: Geometry, cells: list, xs: list) -> list[list[int]]:
+    """Every block of 2 x 2 placed tiles, by its corner cell among `xs`. Search bots
+    read it for each option they try: an empty corner is passed over before its
+    neighbours are looked up, and no generator is made per cell."""
     out = []
+    near = geo[3]
     for c in xs:
-        right, up = geo[3][c][1], geo[3][c][0]
+        if cells[c] is None:
+            continue
+        up, right = near[c][0], near[c][1]
         if right is None or up is None:
             continue
-        block = [c, right, up, up + 1]
-        if all(cells[b] is not None for b in block):
-            out.append(sorted(block))
+        if cells[right] is not None and cells[up] is not None and cells[up + 1] is not None:
+            out.append(sorted([c, right, up, up + 1]))
     return out
 
 
