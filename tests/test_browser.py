@@ -174,6 +174,10 @@ def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
     page.click("svg[data-board='outer'] circle[data-cell='outer1']")
     page.wait_for_selector("svg[data-board='outer'] circle.taken[data-cell='outer1']")
     assert page.locator("svg[data-board='outer'] [data-piece='Gold']").count() >= 1  # bots go on
+    # each stone in the colour of the player who built it (`owner outer by placer`)
+    mine = page.locator("svg[data-board='outer'] g[data-placed-by='1'] circle.disc.p1")
+    assert mine.count() >= 1
+    assert "placed by player 1" in page.inner_text("#legend")
     shot(page, "solstice.png")
 
 

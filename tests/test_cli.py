@@ -160,14 +160,16 @@ def test_run_draws_the_territories_it_built(capsys):
     assert lines.index("territory of player 2:") > drawn
     assert any(line.startswith("    (a letter") for line in lines[-8:])
     assert any(re.fullmatch(r"  8 .*", line) for line in lines[drawn:])   # the castle's row
-    assert any(re.fullmatch(r"  player 1: put the t\d\d at [a-o]\d+", line) for line in lines)
+    # narrated in the rule file's words, in the third person, never by the engine's ids
+    assert any(re.fullmatch(r"  player 1 places it at [a-o]\d+", line) for line in lines)
+    assert not any(re.search(r"player \d: |\bt\d\d\b", line) for line in lines)
     # as the game goes: each territory once its owner has built, round by round
     rounds = [i for i, line in enumerate(lines) if re.fullmatch(r"  round \d of 6: .*", line)]
     assert len(rounds) == 6
     for start, end in zip(rounds, rounds[1:]):
         between = lines[start:end]
         assert "territory of player 1:" in between and "territory of player 2:" in between
-        built = max(i for i, line in enumerate(between) if line.startswith("  player 1: turned"))
+        built = max(i for i, line in enumerate(between) if line.startswith("  player 1 turns"))
         assert between.index("territory of player 1:") == built + 1   # right after its last tile
 
 

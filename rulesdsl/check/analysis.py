@@ -140,6 +140,7 @@ class DisplayInfo:
     groups: list[tuple[str, list[str]]] = field(default_factory=list)
     glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
     owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
+    placers: list[str] = field(default_factory=list)       # boards whose pieces are the placer's
     rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
     names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
     cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells

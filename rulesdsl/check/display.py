@@ -258,7 +258,13 @@ class DisplayChecker(ExpressionChecker):
         kind, by = item.names[0], item.by
         assert by is not None
         info = self.a.counters.get(by.name)
-        if kind.name not in self.a.kinds:
+        if kind.name in self.a.boards:  # `owner BOARD by placer`
+            if by.name != "placer":
+                self.err("E090", f"what stands on a board is owned by the player who placed it: "
+                         f"write 'owner {kind.name} by placer', not '{by.name}'", by.span)
+            elif kind.name not in self.a.display.placers:
+                self.a.display.placers.append(kind.name)
+        elif kind.name not in self.a.kinds:
             self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
                      hint=self.suggest(kind.name))
         elif info is None or [dim[:2] for dim in info.dims] != [("kind", kind.name)] \

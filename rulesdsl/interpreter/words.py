@@ -25,6 +25,13 @@ from ..program.declared import Declared
 from ..program.display import Display
 
 
+def in_words(items: list[str]) -> str:
+    """A list as a sentence says it: "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items) or "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class Words:
     """The screen's words for one rule file."""
 
@@ -100,6 +107,9 @@ class Words:
         if told is not None:
             if site.kind == "menu" or value is None:
                 choice = self.say(label)
+            elif isinstance(site.type, tuple) and site.type[0] == "list" \
+                    and isinstance(value, list):  # "B4 and B5", not "[B4, B5]"
+                choice = self.say(in_words([self.disp.show(x, site.type[1]) for x in value]))
             else:
                 choice = self.say(self.disp.show(value, site.type))
             return f"{name} {told.format(choice=choice, label=self.say(label))}"
