@@ -148,7 +148,10 @@ def test_run_narrates_a_game(capsys):
     assert len(result) == 1
     assert re.fullmatch(r"Result: (player [12] wins|a draw)", result[0])
     after = lines[lines.index(result[0]) + 1:]
-    assert len(after) == 2 and all(re.fullmatch(r"  [12]\. player [12]", x) for x in after)
+    # why it ended, in the rule file's words (`win current as "three in a row"`)
+    assert re.fullmatch(r"  the game ended: (three in a row|the grid is full without a line)",
+                        after[0])
+    assert len(after) == 3 and all(re.fullmatch(r"  [12]\. player [12]", x) for x in after[1:])
 
 
 def test_run_draws_the_territories_it_built(capsys):
@@ -381,7 +384,8 @@ def test_play_a_whole_game(capsys, monkeypatch):
     assert "player 2: mark b1" in out
     assert "player 2: mark c1" in out
     assert "player 2: mark c2" in out
-    assert out.rstrip().endswith("Result: player 1 wins\n  1. player 1\n  2. player 2")
+    assert out.rstrip().endswith("Result: player 1 wins\n  the game ended: three in a row\n"
+                                 "  1. player 1\n  2. player 2")
 
 
 def test_play_shows_the_board(capsys, monkeypatch):

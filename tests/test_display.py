@@ -8,6 +8,7 @@ import json
 import pytest
 
 import rulesdsl
+from rulesdsl.agents.play import describe_result
 from rulesdsl.terminal import show_state
 
 from .conftest import ROOT
@@ -284,3 +285,65 @@ def test_solstice_draws_each_stone_with_its_builder():
     for width in (80, 60):
         drawn = "\n".join(show_state(view, rules, width))
         assert f"Outer Circle {number}={glyph}{builder.removeprefix('player ')}" in drawn
+
+
+ENDINGS = """game "Two ways out"
+players 2
+
+counter moves = 0
+
+display:
+    ended play "the moves ran out"
+    ended quit "a player walked away"
+
+rule quit():
+    end game
+
+play:
+    turns:
+        choose by current:
+            option go:
+                add 1 to moves
+                if moves == 3:
+                    end game
+            option claim:
+                win current as "a player claimed the game"
+            option stop:
+                quit()
+"""
+
+
+@pytest.mark.parametrize("moves,why", [
+    (["go", "stop"], "a player walked away"),
+    (["go", "go", "go"], "the moves ran out"),
+    (["go", "claim"], "a player claimed the game"),   # a statement's own words
+])
+def test_the_final_screen_says_why_the_game_ended(moves, why):
+    rules = rulesdsl.load_text(ENDINGS, "endings.rules")
+    game = rules.new_game(players=2, seed=1)
+    for option in moves:
+        game.apply(option)
+    assert game.why_ended == why and game.view(0)["result"]["why"] == why
+    drawn = "\n".join(describe_result(game))
+    assert f"the game ended: {why}" in drawn
+
+
+def test_the_limit_is_why_a_game_ended_at_it():
+    rules = rulesdsl.load_text(ENDINGS.replace("players 2", "players 2\nlimit 2 decisions")
+                               .replace("if moves == 3", "if moves == 30"), "endings.rules")
+    game = rules.new_game(players=2, seed=1)
+    game.apply("go")
+    game.apply("go")
+    assert game.why_ended == "the game reached its limit of 2 decisions"
+
+
+def test_an_ending_is_said_only_of_a_rule_that_ends_the_game():
+    bad = ENDINGS.replace('ended quit "a player walked away"', 'ended go "gone"')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(bad, "endings.rules")
+    assert [d.code for d in err.value.diagnostics if d.severity == "error"] == ["E090"]
+    bad = ENDINGS + "\nrule idle():\n    pass\n"
+    bad = bad.replace('ended quit "a player walked away"', 'ended idle "nothing"')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(bad, "endings.rules")
+    assert "does not end the game" in str(err.value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .. import ast as A
+from ..ast.trees import statements_in
 from ..boards.grids import RingBoard
 from ..diagnostics import Diagnostic
 from .analysis import (
@@ -33,6 +34,8 @@ class DisplayChecker(ExpressionChecker):
                 self.label_by(item)
             elif item.what in ("ask", "tell"):
                 self.ask_or_tell(item)
+            elif item.what == "ended":
+                self.ended(item)
             elif item.what == "seat":
                 self.seat(item)
             elif item.what == "feature":
@@ -185,6 +188,39 @@ class DisplayChecker(ExpressionChecker):
                      f"{', '.join(self.a.kinds[kind.name].fields)}")
         else:
             self.a.display.names[kind.name] = by.name
+
+    def ended(self, item: A.DisplayItem) -> None:
+        """`ended rule "words"`: why the game ended, when a `win`, `draw` or `end game`
+        of the rule (or of `play`) ended it."""
+        rule = item.names[0]
+        body = self.a.rules[rule.name].body if rule.name in self.a.rules else next(
+            (d.body for d in self.a.file.items if isinstance(d, A.PlayDecl)), None) \
+            if rule.name == "play" else None
+        if body is None:
+            self.err("E090", f"'{rule.name}' is no rule of the game (nor play)", rule.span,
+                     hint=self.suggest(rule.name))
+            return
+        ends = [s.span for s in statements_in(body)
+                if isinstance(s, (A.Win, A.Draw, A.EndGame))]
+        if not ends:
+            self.err("E090", f"{rule.name} does not end the game: it has no win, draw or "
+                     "end game", rule.span)
+            return
+        for span in ends:
+            self.a.display.endings.setdefault(f"{span.file}:{span.line}:{span.column}",
+                                              item.text or "")
+
+    def stated_endings(self) -> None:
+        """The words of why the game ended that a `win`, `draw` or `end game` states itself
+        (`as "words"`): they go before any `ended` line of its rule."""
+        bodies = [r.body for r in self.a.rules.values()] + [
+            d.body for d in self.a.file.items if isinstance(d, (A.PlayDecl, A.SetupDecl))]
+        for body in bodies:
+            for s in statements_in(body):
+                if isinstance(s, (A.Win, A.Draw, A.EndGame)) and s.reason is not None:
+                    span = s.span
+                    self.a.display.endings[f"{span.file}:{span.line}:{span.column}"] = \
+                        s.reason
 
     def ask_or_tell(self, item: A.DisplayItem) -> None:
         """`ask rule [name] "text"`, `tell rule [name] "text"`: the rule (or `play`,

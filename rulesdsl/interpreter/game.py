@@ -351,13 +351,14 @@ class Game(Reading):
         size = self.rules.declared.team_size
         if size:
             scores = self.program.score(self.st) if self.program.score is not None else None
-            return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np))
+            return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np),
+                          self.why_ended)
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             base = self.rules.layout.counter["score"]
             scores = self.st.v[base:base + self.st.np]
         elif self.program.score is not None:
             scores = self._score()
-        return Result(list(r), scores, self.ended_by)
+        return Result(list(r), scores, self.ended_by, why=self.why_ended)
 
     def _score(self) -> list[int]:
         """Each player's first rank key (`rank p by ...`); a key that fails is R003."""

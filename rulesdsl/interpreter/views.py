@@ -132,7 +132,8 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
     out["log"] = log
     if result is not None:
         out["result"] = {"ranking": result.ranking, "scores": result.scores,
-                         "ended_by": result.ended_by}
+                         "ended_by": result.ended_by,
+                         **({"why": result.why} if result.why else {})}
     return out
 
 

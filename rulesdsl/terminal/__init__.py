@@ -606,7 +606,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         view = seen.view
         options = view["decision"]["options"]
         if len(options) == 1 and not ask_forced:
-            say(f"  player {who + 1} (you): {options[0][1]}, the only option")
+            person.say(f"  player {who + 1} (you): {options[0][1]}, the only option")
             game.apply_index(0)
             continue
         say()

@@ -241,7 +241,8 @@ function draw() {
 function standings(result) {
   const box = el("div", {class: "standings"});
   // the rules ended it, or it reached the rule file's limit of decisions (`ended_by`)
-  const why = result.ended_by === "limit"
+  // (`why`: the rule file's words for the end it met, `ended RULE "words"`)
+  const why = result.why ? `the game ended: ${result.why}` : result.ended_by === "limit"
     ? "the game reached its limit of decisions before the rules ended it"
     : "the rules ended the game";
   box.append(el("div", {class: "why"}, capital(why)));
