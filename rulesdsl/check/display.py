@@ -189,6 +189,11 @@ class DisplayChecker(ExpressionChecker):
         else:
             self.a.display.names[kind.name] = by.name
 
+    def of_base(self, item: A.DisplayItem) -> bool:
+        """Whether a display line is a base game's, read for a variant (which may have
+        left out the rule it names: the line then has nothing to say)."""
+        return item.span.file != self.a.file.span.file
+
     def ended(self, item: A.DisplayItem) -> None:
         """`ended rule "words"`: why the game ended, when a `win`, `draw` or `end game`
         of the rule (or of `play`) ended it."""
@@ -197,8 +202,9 @@ class DisplayChecker(ExpressionChecker):
             (d.body for d in self.a.file.items if isinstance(d, A.PlayDecl)), None) \
             if rule.name == "play" else None
         if body is None:
-            self.err("E090", f"'{rule.name}' is no rule of the game (nor play)", rule.span,
-                     hint=self.suggest(rule.name))
+            if not self.of_base(item):
+                self.err("E090", f"'{rule.name}' is no rule of the game (nor play)",
+                         rule.span, hint=self.suggest(rule.name))
             return
         ends = [s.span for s in statements_in(body)
                 if isinstance(s, (A.Win, A.Draw, A.EndGame))]
@@ -232,8 +238,9 @@ class DisplayChecker(ExpressionChecker):
             if isinstance(decl, (A.PlayDecl, A.SetupDecl)):
                 bodies["play" if isinstance(decl, A.PlayDecl) else "setup"] = decl.body
         if rule.name not in bodies:
-            self.err("E090", f"'{rule.name}' is no rule of the game (nor play or setup)",
-                     rule.span, hint=self.suggest(rule.name))
+            if not self.of_base(item):
+                self.err("E090", f"'{rule.name}' is no rule of the game (nor play or setup)",
+                         rule.span, hint=self.suggest(rule.name))
             return
         key = rule.name
         if len(item.names) > 1:
