@@ -168,6 +168,8 @@ def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
     table = create(server, 2, ["person", "random", "random"])
     page = seated(browser, server, table, 1)
     # a colour, then (the bots having chosen theirs) no skill, no quarry, a gold upright
+    page.wait_for_selector("#options .prompt")
+    assert page.inner_text("#options .prompt") == "Which colour are your first stones?"
     for option in ("Gold", "go_on", "done", "build", "Gold", "outer"):
         page.click(f"button[data-option='{option}']")
     # the first stone goes on the axis trilithon: outer1 and outer2 are the clickable ones

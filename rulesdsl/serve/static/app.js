@@ -507,7 +507,9 @@ function drawOptions(view) {
   const options = myOptions();
   if (!options.length) return;
   if (!table.filter && turning(options) && turnButtons(box, options, view)) return;
-  const prompt = el("div", {class: "prompt"}, table.filter ? `Your options there (${table.filter.length} of ${options.length}):` : "Your options:");
+  // the question the rule file's `ask` line puts (else "Your choice"), never rule source
+  const asked = (view.decision && view.decision.prompt) || "Your choice";
+  const prompt = el("div", {class: "prompt"}, table.filter ? `${asked} (the ${table.filter.length} of ${options.length} options there)` : asked);
   box.append(prompt);
   let shown = options.filter(([id]) => !table.filter || table.filter.includes(id));
   if (options.length > MANY && !table.filter) {
