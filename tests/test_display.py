@@ -347,3 +347,11 @@ def test_an_ending_is_said_only_of_a_rule_that_ends_the_game():
     with pytest.raises(rulesdsl.RulesError) as err:
         rulesdsl.load_text(bad, "endings.rules")
     assert "does not end the game" in str(err.value)
+
+
+def test_a_variant_s_call_of_the_base_rule_asks_and_tells_in_the_rule_s_words():
+    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "hardcore.rules",
+                          include=[ROOT / "games" / "cromlech"])
+    (site,) = [i for i, s in enumerate(rules.program.sites) if s.proc == "use_die (base)"]
+    assert rules.words.prompt(site, False) == "How do you use the die?"
+    assert rules.words.told(site, 0, 1, "pair its Rend") == "player 1 uses it in a pair"
