@@ -208,7 +208,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         nonlocal said
         # in the rule file's words: decisions told in the third person (words.py)
         new = g.screen_lines(said)
-        said = len(g.st.log or ())
+        said = len(g.log)
         # a territory its owner has finished building: drawn after the step's first line
         # (the choice that placed the last tile), before what the rules went on to say
         drawn = watch.lines(g) if not args.json else []
