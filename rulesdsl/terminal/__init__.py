@@ -470,8 +470,19 @@ def _zones(view: dict[str, Any], rules: Rules, width: int = 80) -> dict[str, lis
                           for k, c in enumerate(items, start=1)]
             elif items:  # an empty zone says nothing
                 lines.append(f"{title}: " + ", ".join(
-                    _component(view, rules, shape.kind, c, True) for c in items))
+                    _component(view, rules, shape.kind, c, True,
+                               besides=_own(view, screen, shape.kind, c, owner))
+                    for c in items))
     return out
+
+
+def _own(view: dict[str, Any], screen: dict[str, Any], kind: str, cid: str,
+         owner: int | None) -> str:
+    """The owner counter of a component in a zone of its own owner's, which the zone's
+    title says already ("pool of player 2": not "Scion (owner player 2)")."""
+    counter = screen["owners"].get(kind, "")
+    value = view["components"][kind][cid]["counters"].get(counter)
+    return counter if owner is not None and value == f"player {owner + 1}" else ""
 
 
 def _seats(cells: Any) -> list[dict[str, Any]]:
