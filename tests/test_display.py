@@ -104,6 +104,10 @@ def test_cleromancy_draws_each_keep_with_its_owner():
     text = "\n".join(lines)
     assert "first_roll" not in text and "turns_taken" not in text and "box:" not in text
     assert "first_roll" in game.view(0)["counters"]  # hidden from the screen, not the view
+    # a zone of a player's names their dice without their owner: its title says it
+    pool = next(line for line in lines if line.startswith("pool of player 2: "))
+    assert pool.startswith("pool of player 2: Scion, ") and "owner" not in pool
+    assert "owner player 1" in text   # the board's pieces keep theirs
 
 
 def test_cromlech_hides_its_bookkeeping():
