@@ -30,6 +30,8 @@ def note_placers(placed: dict[tuple[str, int], int], boards: Boards,
                  before: list[list[Any]], st: State, who: int | None) -> None:
     """Give each cell the step changed to `who` (None: to nobody)."""
     for (name, n), old in zip(boards, before, strict=True):
+        if old == st.b[n]:  # most steps change no cell of a board
+            continue
         for c, (was, now) in enumerate(zip(old, st.b[n], strict=True)):
             if was == now:
                 continue
