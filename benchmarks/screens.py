@@ -29,6 +29,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SEED_GAMES = ["cromlech", "cleromancy", "cronberg", "solstice", "isle_of_skye"]
+# games whose pictures need more moves than the others to show what they draw: Solstice's
+# first stones come after its colours, objectives and quarries (a stone in its builder's
+# colour)
+MORE_MOVES = {"solstice": 60}
 
 
 @contextmanager
@@ -148,7 +152,7 @@ def main() -> None:
             table = create(base, n, ["person", "person", "greedy"])
             pages = [seated(browser, base, table, 1, "Ann", 1000, 760),
                      seated(browser, base, table, 2, "Bob", 390, 760)]
-            play_a_few(pages, args.moves, seed=n)
+            play_a_few(pages, max(args.moves, MORE_MOVES.get(game, 0)), seed=n)
             for page in pages:
                 page.evaluate("window.scrollTo(0, 0)")
             pages[0].wait_for_timeout(300)

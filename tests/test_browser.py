@@ -14,6 +14,7 @@ installed (.ci/run installs it: `apt-get install chromium`).
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,6 +95,7 @@ def test_two_people_play_tictactoe_by_clicking_the_board(server, browser):
     for page in (one, two):
         assert page.inner_text("#status").startswith("Game over: player 1 wins")
         assert page.locator(".standings li").all_inner_texts() == ["player 1", "player 2"]
+        assert page.inner_text(".standings .why") == "The game ended: three in a row"
     assert two.locator("rect.fresh").get_attribute("data-cell") == "a3"   # the last move
     assert two.title() == "Tic-tac-toe — rulesdsl"
     one.reload()   # a reload keeps the seat (its token is in the page's storage)
@@ -167,6 +169,8 @@ def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
     table = create(server, 2, ["person", "random", "random"])
     page = seated(browser, server, table, 1)
     # a colour, then (the bots having chosen theirs) no skill, no quarry, a gold upright
+    page.wait_for_selector("#options .prompt")
+    assert page.inner_text("#options .prompt") == "Which colour are your first stones?"
     for option in ("Gold", "go_on", "done", "build", "Gold", "outer"):
         page.click(f"button[data-option='{option}']")
     # the first stone goes on the axis trilithon: outer1 and outer2 are the clickable ones
@@ -175,6 +179,10 @@ def test_a_stone_is_built_by_clicking_a_position_of_a_ring(server, browser):
     page.click("svg[data-board='outer'] circle[data-cell='outer1']")
     page.wait_for_selector("svg[data-board='outer'] circle.taken[data-cell='outer1']")
     assert page.locator("svg[data-board='outer'] [data-piece='Gold']").count() >= 1  # bots go on
+    # each stone in the colour of the player who built it (`owner outer by placer`)
+    mine = page.locator("svg[data-board='outer'] g[data-placed-by='1'] circle.disc.p1")
+    assert mine.count() >= 1
+    assert "placed by player 1" in page.inner_text("#legend")
     shot(page, "solstice.png")
 
 
@@ -368,6 +376,19 @@ SEED = {   # game: (its place in FILES, its own names that must not show)
 }
 
 
+# what the log must not say: a decision in the engine's words, the option's label after the
+# chooser ("player 2: summon the Scion at g7"), where the rule file tells it in the third
+# person ("player 2 places it at g7")
+TOLD = {
+    "cleromancy": [r"player \d+: (place|give|summon|move|the )"],
+    "cromlech": [r"player \d+: (throw|resolve|re-roll|use|pair|rend|raise|replace|keep|no |"
+                 r"place|put|attack|defend|heal|end)"],
+    "solstice": [r"player \d+: (take|show|buy|go on|quarry|build|ask|lend|choose|send)"],
+    "cronberg": [r"player \d+: (place|draw)", r"places place"],
+    "isle_of_skye": [r"player \d+: (discard|put|buy|build|turn)"],
+}
+
+
 def visible_text(page: Page, said: bool) -> str:
     """What a person reads: the page's own words, its pictures' words and tooltips
     (`said` False), or what the rule file says through the page (`said`: the log and the
@@ -393,7 +414,6 @@ def widest(page: Page) -> float:
 def assert_words_only(page: Page, own: list[str]) -> None:
     """The page draws no identifier or rule source; what the rule file says through it
     (log, option labels) holds no rule source."""
-    import re
     for text, patterns in ((visible_text(page, False), RAW + own),
                            (visible_text(page, True), SOURCE)):
         for pattern in patterns:
@@ -412,5 +432,10 @@ def test_a_seed_game_shows_the_rulebooks_words(server, browser, game):
     assert int(pages[0].get_attribute("body", "data-turn") or 0) >= 8   # it was played
     for page in pages:
         assert_words_only(page, own)
+        told = page.locator("#log li").all_inner_texts()
+        assert any(re.fullmatch(r"(Ann|Bob|player \d).+", line) for line in told)
+        for pattern in TOLD[game]:
+            found = [line for line in told if re.search(pattern, line)]
+            assert not found, found[:3]
         assert "Ann" in page.inner_text("#seats") and "Bob" in page.inner_text("#seats")
         assert page.errors == []  # type: ignore[attr-defined]

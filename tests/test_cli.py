@@ -148,7 +148,10 @@ def test_run_narrates_a_game(capsys):
     assert len(result) == 1
     assert re.fullmatch(r"Result: (player [12] wins|a draw)", result[0])
     after = lines[lines.index(result[0]) + 1:]
-    assert len(after) == 2 and all(re.fullmatch(r"  [12]\. player [12]", x) for x in after)
+    # why it ended, in the rule file's words (`win current as "three in a row"`)
+    assert re.fullmatch(r"  the game ended: (three in a row|the grid is full without a line)",
+                        after[0])
+    assert len(after) == 3 and all(re.fullmatch(r"  [12]\. player [12]", x) for x in after[1:])
 
 
 def test_run_draws_the_territories_it_built(capsys):
@@ -160,14 +163,16 @@ def test_run_draws_the_territories_it_built(capsys):
     assert lines.index("territory of player 2:") > drawn
     assert any(line.startswith("    (a letter") for line in lines[-8:])
     assert any(re.fullmatch(r"  8 .*", line) for line in lines[drawn:])   # the castle's row
-    assert any(re.fullmatch(r"  player 1: put the t\d\d at [a-o]\d+", line) for line in lines)
+    # narrated in the rule file's words, in the third person, never by the engine's ids
+    assert any(re.fullmatch(r"  player 1 places it at [a-o]\d+", line) for line in lines)
+    assert not any(re.search(r"player \d: |\bt\d\d\b", line) for line in lines)
     # as the game goes: each territory once its owner has built, round by round
     rounds = [i for i, line in enumerate(lines) if re.fullmatch(r"  round \d of 6: .*", line)]
     assert len(rounds) == 6
     for start, end in zip(rounds, rounds[1:]):
         between = lines[start:end]
         assert "territory of player 1:" in between and "territory of player 2:" in between
-        built = max(i for i, line in enumerate(between) if line.startswith("  player 1: turned"))
+        built = max(i for i, line in enumerate(between) if line.startswith("  player 1 turns"))
         assert between.index("territory of player 1:") == built + 1   # right after its last tile
 
 
@@ -379,7 +384,8 @@ def test_play_a_whole_game(capsys, monkeypatch):
     assert "player 2: mark b1" in out
     assert "player 2: mark c1" in out
     assert "player 2: mark c2" in out
-    assert out.rstrip().endswith("Result: player 1 wins\n  1. player 1\n  2. player 2")
+    assert out.rstrip().endswith("Result: player 1 wins\n  the game ended: three in a row\n"
+                                 "  1. player 1\n  2. player 2")
 
 
 def test_play_shows_the_board(capsys, monkeypatch):

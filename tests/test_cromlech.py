@@ -93,7 +93,7 @@ def test_views_hide_hands_decks_and_the_first_druid_choice(rules):
 def test_the_game_report_names_the_deeds_and_the_scores(capsys):
     assert main(["run", str(CROMLECH), "--players", "4", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    for words in ("is First Player for Year 1", "place the", "reveals", "summons",
+    for words in ("is First Player for Year 1", "places the", "reveals", "summons",
                   "rolls [", "rolls again", "wounds", "builds the", "rends the",
                   "Year 3, battle 12: Spring", "points ("):
         assert words in out, words

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import rulesdsl
+from rulesdsl.agents.play import describe_result
 from rulesdsl.terminal import show_state
 
 from .conftest import ROOT
@@ -61,7 +62,8 @@ def test_the_display_is_plain_data_for_any_screen():
                     "groups": [["the treasury", ["silver", "gold"]]],
                     "glyphs": {"Piece": {"keep-1": "K", "keep-2": "K", "scout-1": "s",
                                          "scout-2": "s"}},
-                    "owners": {"Piece": "owner"}, "rings": {}, "cells": {}, "names": {},
+                    "owners": {"Piece": "owner"}, "placers": [], "rings": {}, "cells": {},
+                    "names": {},
                     "features": {},
                     "marks": {}, "seats": {"marks": [], "colours": []}}
 
@@ -102,6 +104,10 @@ def test_cleromancy_draws_each_keep_with_its_owner():
     text = "\n".join(lines)
     assert "first_roll" not in text and "turns_taken" not in text and "box:" not in text
     assert "first_roll" in game.view(0)["counters"]  # hidden from the screen, not the view
+    # a zone of a player's names their dice without their owner: its title says it
+    pool = next(line for line in lines if line.startswith("pool of player 2: "))
+    assert pool.startswith("pool of player 2: Scion, ") and "owner" not in pool
+    assert "owner player 1" in text   # the board's pieces keep theirs
 
 
 def test_cromlech_hides_its_bookkeeping():
@@ -203,3 +209,154 @@ play:
         with pytest.raises(rulesdsl.RulesError) as bad:
             rulesdsl.load_text(base.replace("{by}", wrong))
         assert "E090" in str(bad.value)
+
+
+BUILDERS = """game "Builders"
+players 2
+
+enum Colour: Red, Blue
+board wall: ring 6 holding Colour
+die coin: faces [1, 2]
+
+display:
+    glyph Colour: Red "R", Blue "B"
+    owner wall by placer
+
+setup:
+    place Blue at wall6
+
+play:
+    turns:
+        choose c in Colour as "a {c} stone"
+        choose s in wall where s is empty as "build at {s}"
+        place c at s
+        if current == player 2 and piece of wall1 == Red:
+            let r = roll coin
+            place Blue at wall5
+        if all(x in wall where x is not empty):
+            end game
+"""
+
+
+def test_a_piece_belongs_on_screen_to_the_player_who_placed_it():
+    rules = rulesdsl.load_text(BUILDERS, "builders.rules")
+    game = rules.new_game(players=2, seed=1, narrate=True)
+    for option in ("Red", "wall1", "Blue", "wall2"):
+        game.apply(option)
+    # player 1 built wall1, player 2 wall2 and, after a roll in their turn, wall5; the
+    # setup's stone has no placer
+    placed = {"wall": {"wall1": "player 1", "wall2": "player 2", "wall5": "player 2"}}
+    assert game.view(1)["placed"] == placed
+    drawn = "\n".join(show_state(game.view(0), rules, 60))
+    assert "wall1=R1  wall2=B2" in drawn and "wall5=B2  wall6=B" in drawn
+    # the same when the roll waits as a step of its own
+    stepped = rules.new_game(players=2, seed=1, narrate=True, auto_chance=False)
+    for option in ("Red", "wall1", "Blue", "wall2"):
+        stepped.apply(option)
+    stepped.roll_chance()
+    assert stepped.view(0)["placed"] == placed
+    assert "the digit after a piece: the player who placed it" in drawn
+    # the rules' state and record are untouched: an unnarrated game plays the same
+    plain = rules.new_game(players=2, seed=1)
+    for option in ("Red", "wall1", "Blue", "wall2"):
+        plain.apply(option)
+    assert plain.to_json()["state"] == game.to_json()["state"]
+    assert "placed" not in plain.to_json()
+    # a save keeps it, and a damaged one is refused
+    saved = game.to_json()
+    assert rules.load_game(saved).view(0)["placed"] == game.view(0)["placed"]
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rules.load_game(dict(saved, placed=[["wall", 99, 0]]))
+    assert err.value.diagnostics[0].code == "G001"
+
+
+def test_only_a_board_is_owned_by_its_placer():
+    bad = BUILDERS.replace("owner wall by placer", "owner wall by builder")
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(bad, "builders.rules")
+    (error,) = [d for d in err.value.diagnostics if d.code == "E090"]
+    assert "owner wall by placer" in error.message
+
+
+def test_solstice_draws_each_stone_with_its_builder():
+    rules = rulesdsl.load("solstice")
+    game = rules.new_game(players=3, seed=3, narrate=True)
+    while not game.view(None).get("placed"):
+        game.apply_index(0)
+    view = game.view(0)
+    (cell, builder), = view["placed"]["outer"].items()
+    glyph = rules.display["glyphs"]["Colour"][view["boards"]["outer"][cell]]
+    number = int(cell.removeprefix("outer"))
+    for width in (80, 60):
+        drawn = "\n".join(show_state(view, rules, width))
+        assert f"Outer Circle {number}={glyph}{builder.removeprefix('player ')}" in drawn
+
+
+ENDINGS = """game "Two ways out"
+players 2
+
+counter moves = 0
+
+display:
+    ended play "the moves ran out"
+    ended quit "a player walked away"
+
+rule quit():
+    end game
+
+play:
+    turns:
+        choose by current:
+            option go:
+                add 1 to moves
+                if moves == 3:
+                    end game
+            option claim:
+                win current as "a player claimed the game"
+            option stop:
+                quit()
+"""
+
+
+@pytest.mark.parametrize("moves,why", [
+    (["go", "stop"], "a player walked away"),
+    (["go", "go", "go"], "the moves ran out"),
+    (["go", "claim"], "a player claimed the game"),   # a statement's own words
+])
+def test_the_final_screen_says_why_the_game_ended(moves, why):
+    rules = rulesdsl.load_text(ENDINGS, "endings.rules")
+    game = rules.new_game(players=2, seed=1)
+    for option in moves:
+        game.apply(option)
+    assert game.why_ended == why and game.view(0)["result"]["why"] == why
+    drawn = "\n".join(describe_result(game))
+    assert f"the game ended: {why}" in drawn
+
+
+def test_the_limit_is_why_a_game_ended_at_it():
+    rules = rulesdsl.load_text(ENDINGS.replace("players 2", "players 2\nlimit 2 decisions")
+                               .replace("if moves == 3", "if moves == 30"), "endings.rules")
+    game = rules.new_game(players=2, seed=1)
+    game.apply("go")
+    game.apply("go")
+    assert game.why_ended == "the game reached its limit of 2 decisions"
+
+
+def test_an_ending_is_said_only_of_a_rule_that_ends_the_game():
+    bad = ENDINGS.replace('ended quit "a player walked away"', 'ended go "gone"')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(bad, "endings.rules")
+    assert [d.code for d in err.value.diagnostics if d.severity == "error"] == ["E090"]
+    bad = ENDINGS + "\nrule idle():\n    pass\n"
+    bad = bad.replace('ended quit "a player walked away"', 'ended idle "nothing"')
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rulesdsl.load_text(bad, "endings.rules")
+    assert "does not end the game" in str(err.value)
+
+
+def test_a_variant_s_call_of_the_base_rule_asks_and_tells_in_the_rule_s_words():
+    rules = rulesdsl.load(ROOT / "games" / "cromlech" / "hardcore.rules",
+                          include=[ROOT / "games" / "cromlech"])
+    (site,) = [i for i, s in enumerate(rules.program.sites) if s.proc == "use_die (base)"]
+    assert rules.words.prompt(site, False) == "How do you use the die?"
+    assert rules.words.told(site, 0, 1, "pair its Rend") == "player 1 uses it in a pair"

@@ -90,6 +90,22 @@ def test_a_saved_game_keeps_its_log_and_who_was_told(told):
     assert told.rules.load_game(unnarrated).log == []
 
 
+def test_a_reloaded_save_tells_decisions_in_the_screen_s_words():
+    rules = rulesdsl.load("solstice")
+    game = rules.new_game(players=3, seed=4, narrate=True)
+    for _ in range(12):
+        game.apply_index(0)
+    told = [line.text for line in game.screen_lines()]
+    assert "player 1 takes their first Gold stones" in told   # the rule file's `tell`
+    assert told != game.log   # not the engine's words ("player 1: take ...")
+    loaded = rules.load_game(json.loads(json.dumps(game.to_json())))
+    assert [line.text for line in loaded.screen_lines()] == told
+    assert loaded.view(1)["log"] == game.view(1)["log"]
+    with pytest.raises(rulesdsl.RulesError) as err:
+        rules.load_game(dict(game.to_json(), told=[[len(game.log), "a line too many"]]))
+    assert err.value.diagnostics[0].code == "G001"
+
+
 def test_say_to_nobody_is_an_error_at_its_place():
     rules = rulesdsl.load_text(TOLD.replace('to [player 1, p]', 'to winner'), "told.rules")
     game = rules.new_game(players=3, seed=1, narrate=True)

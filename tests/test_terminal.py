@@ -21,6 +21,12 @@ RAW = {
     "cronberg": [r"_", r"choose \w+ in", r"can_place"],
     "solstice": [r"_", r"\bouter\d", r"\binner\d", r"choose \w+ in", r"decider\(",
                  r"player \d+: show your"],
+    # the engine's words, an option's label after the chooser ("player 2: summon the
+    # Scion at g7"), where the rule file tells the decision in the third person
+    "cleromancy": [r"_", r"choose \w+ in", r"player \d+: (place|give|summon|move|the )",
+                   r"\bunits\(|\bdistance\("],
+    "cromlech": [r"_", r"choose \w+ in", r"player \d+: (throw|resolve|re-roll|use|pair|rend|"
+                 r"raise|replace|keep|no |place|put|attack|defend|heal|end)"],
 }
 
 
@@ -37,7 +43,8 @@ def screens(game: str, players: int, width: int, answers: list[str],
 
 @pytest.mark.parametrize("width", [80, 60])
 @pytest.mark.parametrize("game,players", [("isle_of_skye", 3), ("cronberg", 2),
-                                          ("solstice", 3)])
+                                          ("solstice", 3), ("cleromancy", 3),
+                                          ("cromlech", 3)])
 def test_screens_use_words_within_the_width(game, players, width):
     lines = screens(game, players, width, ["1"] * 30)
     assert len(lines) > 40
@@ -70,6 +77,8 @@ def test_the_final_position_and_result_are_drawn():
     lines = screens("tictactoe", 2, 80, ["1"] * 9)
     text = "\n".join(lines)
     assert "Result:" in text
+    # why it ended, in the rule file's words
+    assert re.search(r"the game ended: (three in a row|the grid is full without a line)", text)
     final = text.rindex("Result:")
     assert "grid" in text[:final].rsplit("player", 1)[0] or "a  b  c" in text[:final]
 

@@ -195,7 +195,9 @@ def describe_result(game: Game) -> list[str]:
         head = "a draw"
     else:
         head = "a shared win: " + ", ".join(seat_name(p) for p in winners)
-    return [f"Result: {head}"] + lines
+    why = [f"  the game ended: {result.why}"] if result.why and result.ended_by != "limit" \
+        else []
+    return [f"Result: {head}"] + why + lines
 
 
 def _describe_teams(ranking: list[int], scores: list[int] | None,

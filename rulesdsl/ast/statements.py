@@ -77,17 +77,23 @@ class Reveal(Node):
 
 
 class Win(Node):
-    """`win p`: the game ends; p ranks first, everyone else second."""
+    """`win p`: the game ends; p ranks first, everyone else second. `as "words"`: why it
+    ended, as a screen says it (the same for `draw` and `end game`)."""
 
     player: Expr
+    reason: str | None = None
 
 
 class Draw(Node):
     """`draw`: the game ends and every player shares first place."""
 
+    reason: str | None = None
+
 
 class EndGame(Node):
     """`end game`: the game ends; players are ranked by the `rank` declaration."""
+
+    reason: str | None = None
 
 
 class EndTurn(Node):

@@ -174,6 +174,7 @@ class Checker(FlowChecker):
         for item in items:
             if isinstance(item, A.DisplayDecl):
                 self.display_decl(item)
+        self.stated_endings()
         self.screen_names()
         for unknown in self.overrides:
             if unknown not in self.a.settings:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .. import ast as A
+from ..ast.trees import statements_in
 from ..boards.grids import RingBoard
 from ..diagnostics import Diagnostic
 from .analysis import (
@@ -33,6 +34,8 @@ class DisplayChecker(ExpressionChecker):
                 self.label_by(item)
             elif item.what in ("ask", "tell", "pass"):
                 self.ask_or_tell(item)
+            elif item.what == "ended":
+                self.ended(item)
             elif item.what == "seat":
                 self.seat(item)
             elif item.what == "feature":
@@ -186,6 +189,45 @@ class DisplayChecker(ExpressionChecker):
         else:
             self.a.display.names[kind.name] = by.name
 
+    def of_base(self, item: A.DisplayItem) -> bool:
+        """Whether a display line is a base game's, read for a variant (which may have
+        left out the rule it names: the line then has nothing to say)."""
+        return item.span.file != self.a.file.span.file
+
+    def ended(self, item: A.DisplayItem) -> None:
+        """`ended rule "words"`: why the game ended, when a `win`, `draw` or `end game`
+        of the rule (or of `play`) ended it."""
+        rule = item.names[0]
+        body = self.a.rules[rule.name].body if rule.name in self.a.rules else next(
+            (d.body for d in self.a.file.items if isinstance(d, A.PlayDecl)), None) \
+            if rule.name == "play" else None
+        if body is None:
+            if not self.of_base(item):
+                self.err("E090", f"'{rule.name}' is no rule of the game (nor play)",
+                         rule.span, hint=self.suggest(rule.name))
+            return
+        ends = [s.span for s in statements_in(body)
+                if isinstance(s, (A.Win, A.Draw, A.EndGame))]
+        if not ends:
+            self.err("E090", f"{rule.name} does not end the game: it has no win, draw or "
+                     "end game", rule.span)
+            return
+        for span in ends:
+            self.a.display.endings.setdefault(f"{span.file}:{span.line}:{span.column}",
+                                              item.text or "")
+
+    def stated_endings(self) -> None:
+        """The words of why the game ended that a `win`, `draw` or `end game` states itself
+        (`as "words"`): they go before any `ended` line of its rule."""
+        bodies = [r.body for r in self.a.rules.values()] + [
+            d.body for d in self.a.file.items if isinstance(d, (A.PlayDecl, A.SetupDecl))]
+        for body in bodies:
+            for s in statements_in(body):
+                if isinstance(s, (A.Win, A.Draw, A.EndGame)) and s.reason is not None:
+                    span = s.span
+                    self.a.display.endings[f"{span.file}:{span.line}:{span.column}"] = \
+                        s.reason
+
     def ask_or_tell(self, item: A.DisplayItem) -> None:
         """`ask rule [name] "text"`, `tell rule [name] "text"`, `pass forced [in rule
         [name]]`: the rule (or `play`, `setup`) must be the game's, and the name a choice
@@ -199,8 +241,9 @@ class DisplayChecker(ExpressionChecker):
             if isinstance(decl, (A.PlayDecl, A.SetupDecl)):
                 bodies["play" if isinstance(decl, A.PlayDecl) else "setup"] = decl.body
         if rule.name not in bodies:
-            self.err("E090", f"'{rule.name}' is no rule of the game (nor play or setup)",
-                     rule.span, hint=self.suggest(rule.name))
+            if not self.of_base(item):
+                self.err("E090", f"'{rule.name}' is no rule of the game (nor play or setup)",
+                         rule.span, hint=self.suggest(rule.name))
             return
         key = rule.name
         if len(item.names) > 1:
@@ -264,7 +307,13 @@ class DisplayChecker(ExpressionChecker):
         kind, by = item.names[0], item.by
         assert by is not None
         info = self.a.counters.get(by.name)
-        if kind.name not in self.a.kinds:
+        if kind.name in self.a.boards:  # `owner BOARD by placer`
+            if by.name != "placer":
+                self.err("E090", f"what stands on a board is owned by the player who placed it: "
+                         f"write 'owner {kind.name} by placer', not '{by.name}'", by.span)
+            elif kind.name not in self.a.display.placers:
+                self.a.display.placers.append(kind.name)
+        elif kind.name not in self.a.kinds:
             self.err("E090", f"'{kind.name}' is not a kind of component", kind.span,
                      hint=self.suggest(kind.name))
         elif info is None or [dim[:2] for dim in info.dims] != [("kind", kind.name)] \

@@ -206,8 +206,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     def flush(g: Game = game) -> None:
         nonlocal said
-        new = g.lines(said)
-        said += len(new)
+        # in the rule file's words: decisions told in the third person (words.py)
+        new = g.screen_lines(said)
+        said = len(g.log)
         # a territory its owner has finished building: drawn after the step's first line
         # (the choice that placed the last tile), before what the rules went on to say
         drawn = watch.lines(g) if not args.json else []

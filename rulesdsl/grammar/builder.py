@@ -117,6 +117,23 @@ class AstBuilder(DisplayBuilder, Transformer):
             raise StringError("this string cannot contain {...}", lit.span)
         return "".join(p for p in lit.parts if isinstance(p, str))
 
+    # ---- the statements that end the game, with the words of why ------------------------
+
+    @v_args(meta=True)
+    def win_stmt(self, meta: Any, c: list) -> A.Win:
+        return A.Win.make(span=self.span(meta), player=c[0], reason=self.reason(c[1]))
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta: Any, c: list) -> A.Draw:
+        return A.Draw.make(span=self.span(meta), reason=self.reason(c[0]))
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta: Any, c: list) -> A.EndGame:
+        return A.EndGame.make(span=self.span(meta), reason=self.reason(c[0]))
+
+    def reason(self, tok: Token | None) -> str | None:
+        return self.plain(tok) if tok is not None else None
+
     # ---- file and declarations -------------------------------------------------------
 
     @v_args(meta=True)
@@ -650,9 +667,6 @@ NODES: dict[str, tuple[type[A.Node], tuple[str, ...], dict[str, Any]]] = {
     "clear_stmt": (A.Clear, ("cell",), {}),
     "roll_stmt": (A.Roll, ("dice",), {}),
     "reveal_stmt": (A.Reveal, ("dice",), {}),
-    "win_stmt": (A.Win, ("player",), {}),
-    "draw_stmt": (A.Draw, (), {}),
-    "end_game_stmt": (A.EndGame, (), {}),
     "end_turn_stmt": (A.EndTurn, (), {}),
     "next_turn_stmt": (A.NextTurn, ("player",), {}),
     "break_stmt": (A.Break, (), {}),

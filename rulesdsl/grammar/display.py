@@ -111,6 +111,10 @@ class DisplayBuilder:
         return self._display(meta, "owner", [c[0]], by=self.refs(c[1])[0])
 
     @v_args(meta=True)
+    def display_ended(self, meta: Any, c: list) -> A.DisplayItem:
+        return self._display(meta, "ended", [c[0]], text=self.plain(c[1]))
+
+    @v_args(meta=True)
     def display_ring(self, meta: Any, c: list) -> A.DisplayItem:
         return self._display(meta, "ring", [c[0]], by=self.refs(c[1])[0])
 

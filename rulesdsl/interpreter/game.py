@@ -20,6 +20,7 @@ from ..diagnostics import Diagnostic, RulesError, Span
 from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO, Program, waiting
 from ..program.runtime import SUSPEND, RuleRuntimeError
 from .forced import forced_sites
+from .placing import cells_before, note_placers, placed_view
 from .public import Audience, Chance, Decision, Option, Result
 from .reading import Line, Reading
 from .saves import SAVE_FORMAT, corrupt, fits, read_save
@@ -63,6 +64,9 @@ class Rules(Shapes):
         self.secret_sites = frozenset(n for n, site in enumerate(program.sites) if site.secret)
         self.forced_sites = forced_sites(program)  # `pass forced`: see forced.py
         self.limit = self.declared.limit  # decisions before a game ends at its limit
+        # the boards whose pieces a screen gives to their placers (placing.py)
+        self.placer_boards = [(name, self.layout.board[name])
+                              for name in self.declared.display.placers]
 
     def check_players(self, players: int | None) -> int:
         low, high = self.player_range
@@ -124,6 +128,7 @@ class Rules(Shapes):
         game.history = saved.history
         game.decisions = saved.decisions
         game.ended_by = saved.ended_by
+        game._told, game.placed = saved.told, saved.placed
         game._secrets = None  # worked out from the record when the sampler needs them
         if saved.state.pending is not None:
             _check_pending(game)
@@ -181,7 +186,7 @@ class Game(Reading):
     # to make and quicker to read
     __slots__ = ("rules", "program", "st", "seed", "_past", "_recent", "over", "_secrets",
                  "_replayable", "_disclosed", "_rolled", "decisions", "limit", "ended_by",
-                 "origin", "_told")
+                 "origin", "_told", "placed", "_placer")
 
     def __init__(self, rules: Rules, st: State, seed: int):
         self.rules = rules
@@ -210,6 +215,10 @@ class Game(Reading):
         self.origin: tuple[int, int, int] | None = None
         # the log's decisions as a screen tells them (see words.py), by line of the log
         self._told: dict[int, str] = {}
+        # who placed the pieces of the boards the display gives to their placers, by
+        # (board, cell), in a narrated game (placing.py)
+        self.placed: dict[tuple[str, int], int] = {}
+        self._placer: int | None = None  # of the last decision: a chance step goes on with it
 
     @property
     def history(self) -> list[int]:
@@ -344,13 +353,14 @@ class Game(Reading):
         size = self.rules.declared.team_size
         if size:
             scores = self.program.score(self.st) if self.program.score is not None else None
-            return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np))
+            return Result(list(r), scores, self.ended_by, self.rules.teams(self.st.np),
+                          self.why_ended)
         if score is not None and [d[0] for d in score.dims] == ["player"]:
             base = self.rules.layout.counter["score"]
             scores = self.st.v[base:base + self.st.np]
         elif self.program.score is not None:
             scores = self._score()
-        return Result(list(r), scores, self.ended_by)
+        return Result(list(r), scores, self.ended_by, why=self.why_ended)
 
     def _score(self) -> list[int]:
         """Each player's first rank key (`rank p by ...`); a key that fails is R003."""
@@ -432,7 +442,7 @@ class Game(Reading):
         return view(self.st, self.rules.declared, self.rules.layout, self.program.display,
                     seat, decision, self.result,
                     [line.text for line in self.screen_lines() if line.told(seat)],
-                    words, asked)
+                    words, asked, placed_view(self.placed, self.program.display.boards))
 
     def screen_lines(self, since: int = 0) -> list[Line]:
         """The log from line `since` on as a screen tells it (see words.py): each decision
@@ -467,8 +477,11 @@ class Game(Reading):
         if site in self.rules.secret_sites and self._secrets is not None:
             self._secrets += ((self._steps(), who, st.copy(),
                                len(st.log) if st.log is not None else -1),)
+        before = None
         if st.log is not None:
             self._narrate(p, i)
+            if self.rules.placer_boards:
+                before = cells_before(st, self.rules.placer_boards)
         fr = st.stack[-1]
         slot = prog.slots[site]
         if slot >= 0:
@@ -498,6 +511,10 @@ class Game(Reading):
                                        "or asking for a decision", None)
         except RuleRuntimeError as err:
             raise self.made_up(RulesError([err.diagnostic], self.rules.sources)) from None
+        if before is not None:
+            if who != CHANCE:
+                self._placer = None if site in self.rules.secret_sites else who
+            note_placers(self.placed, self.rules.placer_boards, before, st, self._placer)
         self.over = st.result is not None
         if self.decisions >= self.limit and not self.over:
             self._stop_at_limit()
@@ -664,10 +681,14 @@ class Game(Reading):
         new.program = self.program
         new.st = self.st.copy()
         new._told = {}
+        new.placed = {}
+        new._placer = None
         if narrated and self.st.log is not None:
             new.st.log = self.st.log[:]
             new.st.said = self.st.said
             new._told = dict(self._told)
+            new.placed = dict(self.placed)
+            new._placer = self._placer
         new.seed = self.seed
         recent = self._recent
         if recent:  # what this game chose since it was last copied: shared from now on
@@ -705,4 +726,7 @@ class Game(Reading):
         if self.st.log is not None:
             out["log"] = [[list(to) if to is not None else None, text]
                           for to, text in self.st.log]
+            out["told"] = [[k, text] for k, text in sorted(self._told.items())]
+            out["placed"] = [[board, cell, seat]
+                             for (board, cell), seat in sorted(self.placed.items())]
         return out

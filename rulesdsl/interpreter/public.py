@@ -58,6 +58,7 @@ class Result:
     scores: list[int] | None
     ended_by: str = "rules"
     teams: list[list[int]] | None = None
+    why: str | None = None  # why it ended, in the rule file's words (`Game.why_ended`)
 
     @property
     def winners(self) -> list[int]:

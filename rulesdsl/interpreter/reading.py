@@ -22,6 +22,8 @@ class Reading:
     __slots__ = ()
     st: State
     program: Program
+    ended_by: str
+    limit: int
 
     @property
     def players(self) -> int:
@@ -47,6 +49,21 @@ class Reading:
         if self.st.result is None or n < 0:
             return None
         return self.program.spans[n]
+
+    @property
+    def why_ended(self) -> str | None:
+        """Why the game ended, in the rule file's words (`ended RULE "words"` in its
+        display), or the limit of decisions; None while it is on, or when the display
+        does not say."""
+        if self.st.result is None:
+            return None
+        if self.ended_by == "limit":
+            return f"the game reached its limit of {self.limit:,} decisions"
+        span = self.ended_at
+        if span is None:
+            return None
+        return self.program.declared.display.endings.get(
+            f"{span.file}:{span.line}:{span.column}")
 
     @property
     def decider(self) -> int | None:

@@ -36,6 +36,8 @@ class Saved:
     decisions: int
     ended_by: str
     state: State
+    told: dict[int, str]
+    placed: dict[tuple[str, int], int]
 
 
 def corrupt(message: str) -> RulesError:
@@ -99,7 +101,10 @@ def read_save(data: Any, prog: Program, digest: str,
     st.log = _log(save.log, np)
     st.said = sum(len(text) for _, text in st.log or ())  # counted as if said here
     decisions = save.decisions if save.decisions is not None else len(save.history)
-    return Saved(save.seed, list(save.history), decisions, save.ended_by, st)
+    # what a screen adds to the log goes with it (a save without its log has none)
+    told, placed = (_told(save, len(st.log)), _placed(save, prog, np)) \
+        if st.log is not None else ({}, {})
+    return Saved(save.seed, list(save.history), decisions, save.ended_by, st, told, placed)
 
 
 def _check_values(prog: Program, s: SavedState, np: int) -> None:
@@ -210,6 +215,26 @@ def _check_end(save: SavedGame, np: int) -> None:
         raise corrupt("the game is neither over nor waiting for a decision")
     if save.ended_by == "limit" and s.result is None:
         raise corrupt("the game ended at its limit, yet it has no result")
+
+
+def _told(save: SavedGame, lines: int) -> dict[int, str]:
+    """The screen's words for the log's decisions: each at a line of the log."""
+    if any(k >= lines for k, _ in save.told):
+        raise corrupt("the screen's words of a decision are for a line the log does not have")
+    return dict(save.told)
+
+
+def _placed(save: SavedGame, prog: Program, np: int) -> dict[tuple[str, int], int]:
+    """Who placed the pieces of the boards the display gives to their placers."""
+    boards = prog.declared.boards
+    out = {}
+    for board, cell, seat in save.placed:
+        if board not in prog.declared.display.placers or cell >= boards[board].size \
+                or seat >= np:
+            raise corrupt(f"a piece is placed by player {seat + 1} on cell {cell} of "
+                          f"'{board}', which these rules' display does not allow")
+        out[(board, cell)] = seat
+    return out
 
 
 def _log(log: list | None, np: int) -> list | None:

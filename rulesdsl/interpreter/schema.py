@@ -82,6 +82,10 @@ class SavedGame(_Model):
     state: SavedState
     # a narrated game's log: [to, text] per line, `to` null (everyone) or a list of seats
     log: list[tuple[list[Count] | None, StrictStr]] | None = None
+    # the screen's words for the log's decisions, by line (words.py); the placer of each
+    # piece of a board the display gives to its placer, [board, cell, seat] (placing.py)
+    told: list[tuple[Count, StrictStr]] = []
+    placed: list[tuple[StrictStr, Count, Count]] = []
 
 
 Setting = StrictBool | StrictInt | StrictStr

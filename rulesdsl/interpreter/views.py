@@ -47,8 +47,9 @@ def screen(a: Declared, disp: Display) -> dict[str, Any]:
     a view: the counters and zones it does not draw (`hidden`), what it calls some
     (`labels`), the titled `groups` it draws together, the `glyphs` of pieces (per kind, by
     component id; per enum, by the value as views show it) and, per kind, the counter that
-    holds a piece's `owner`; the zones drawn as `rings`, each with the counter that places
-    its components and the places round the ring, clockwise from the top."""
+    holds a piece's `owner`; the boards whose pieces are their `placers`'; the zones
+    drawn as `rings`, each with the counter that places its components and the places
+    round the ring, clockwise from the top."""
     d = a.display
     glyphs: dict[str, dict[str, str]] = {}
     for name, marks in d.glyphs.items():
@@ -60,7 +61,8 @@ def screen(a: Declared, disp: Display) -> dict[str, Any]:
             glyphs[name] = {labels[v]: g for v, g in enumerate(marks) if g}
     return {"hidden": list(d.hidden), "labels": dict(d.labels),
             "groups": [[title, list(names)] for title, names in d.groups],
-            "glyphs": glyphs, "owners": dict(d.owners), "cells": dict(d.cells),
+            "glyphs": glyphs, "owners": dict(d.owners), "placers": list(d.placers),
+            "cells": dict(d.cells),
             "names": dict(d.names),
             "seats": {"marks": list(d.seat_marks), "colours": list(d.seat_colours)},
             "features": {kind: [[glyph, word] for _, glyph, word in fs]
@@ -88,9 +90,11 @@ def per_component(info: CounterInfo) -> str | None:
 
 def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None,
          decision: Decision | None, result: Result | None, log: list[str],
-         words: Words | None = None, asked: str = "") -> dict[str, Any]:
+         words: Words | None = None, asked: str = "",
+         placed: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """What `seat` sees, in the words of the rules' display (`words`: option labels and
-    components as the screen names them, the question the decision asks)."""
+    components as the screen names them, the question the decision asks; `placed`: who
+    placed the pieces of the boards the display gives to their placers, placing.py)."""
     words = words if words is not None else Words(a, disp, [])
     unseen = unseen_components(a, layout, st, seat)
     out: dict[str, Any] = {
@@ -108,6 +112,7 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
                      for n, info in a.counters.items() if not info.stat and
                      len(info.dims) > 1 and info.dims[0][0] == "player"},
         "boards": _boards(st, a, layout, disp),
+        **({"placed": placed or {}} if a.display.placers else {}),
         "dice": _dice(st, a, layout, disp, seat),
         "zones": _zones(st, a, layout, disp, seat),
         "components": _components(st, a, layout, disp, unseen, words),
@@ -126,7 +131,8 @@ def view(st: State, a: Declared, layout: Layout, disp: Display, seat: int | None
     out["log"] = log
     if result is not None:
         out["result"] = {"ranking": result.ranking, "scores": result.scores,
-                         "ended_by": result.ended_by}
+                         "ended_by": result.ended_by,
+                         **({"why": result.why} if result.why else {})}
     return out
 
 

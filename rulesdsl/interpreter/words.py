@@ -24,6 +24,17 @@ from typing import Any
 from ..program.declared import Declared
 from ..program.display import Display
 
+# the name a variant's `base NAME(...)` gives the base's version of rule NAME: "NAME
+# (base)", "NAME (base 2)", ...; its decisions are asked and told as the rule's own
+BASE_VERSION = re.compile(r" \(base(?: \d+)?\)$")
+
+
+def in_words(items: list[str]) -> str:
+    """A list as a sentence says it: "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items) or "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
 
 class Words:
     """The screen's words for one rule file."""
@@ -69,23 +80,25 @@ class Words:
         """The `ask` or `tell` line for a decision: the one for its choice (or, in a menu,
         for the option chosen), else the one for its whole rule."""
         key = site.name
+        proc = BASE_VERSION.sub("", site.proc)
         if site.kind == "menu" and isinstance(value, int) and 0 <= value < len(site.menu):
             key = site.menu[value][0]
         elif value is None and site.kind == "choose" and table is self.tells:
             # `done`: the `or` line of the choice's or of the rule's `tell`, else none
-            done = table.get(f"{site.proc} {key} done") if key else None
-            return done if done is not None else table.get(f"{site.proc} done")
-        if key and f"{site.proc} {key}" in table:
-            return table[f"{site.proc} {key}"]
-        return table.get(site.proc)
+            done = table.get(f"{proc} {key} done") if key else None
+            return done if done is not None else table.get(f"{proc} done")
+        if key and f"{proc} {key}" in table:
+            return table[f"{proc} {key}"]
+        return table.get(proc)
 
     def prompt(self, site_index: int, secret: bool) -> str:
         """The question a decision asks on a screen."""
         site = self.sites[site_index]
         asked = self._declared(self.asks, site, None)
         if asked is None and site.kind == "menu":  # a menu's question may name an option
-            asked = next((self.asks[f"{site.proc} {oid}"] for oid, _ in site.menu
-                          if f"{site.proc} {oid}" in self.asks), None)
+            proc = BASE_VERSION.sub("", site.proc)
+            asked = next((self.asks[f"{proc} {oid}"] for oid, _ in site.menu
+                          if f"{proc} {oid}" in self.asks), None)
         if asked is not None:
             return asked
         return "Your secret choice" if secret else "Your choice"
@@ -100,6 +113,9 @@ class Words:
         if told is not None:
             if site.kind == "menu" or value is None:
                 choice = self.say(label)
+            elif isinstance(site.type, tuple) and site.type[0] == "list" \
+                    and isinstance(value, list):  # "B4 and B5", not "[B4, B5]"
+                choice = self.say(in_words([self.disp.show(x, site.type[1]) for x in value]))
             else:
                 choice = self.say(self.disp.show(value, site.type))
             return f"{name} {told.format(choice=choice, label=self.say(label))}"

@@ -102,6 +102,10 @@ class DisplayInfo:
     groups: list[tuple[str, list[str]]] = field(default_factory=list)
     glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
     owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
+    placers: list[str] = field(default_factory=list)       # boards whose pieces are the placer's
+    # `ended RULE "words"`: why the game ended, by the place of each `win`, `draw` or
+    # `end game` of the rule ("file:line:column")
+    endings: dict[str, str] = field(default_factory=dict)
     rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
     names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
     cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells

@@ -173,6 +173,8 @@ def _simple(node: Any, lines: dict[str, list[str]]) -> str:
     made = SIMPLE.get(type(node))
     if made is not None:
         return made(node, x, target)
+    if isinstance(node, A.Win) and node.reason is not None:  # as written, with its words
+        return " ".join(_span_lines(node.span, lines, "")).strip()
     words: dict[type, str] = {
         A.Place: "place {piece} at {cell}", A.Clear: "clear {cell}", A.Roll: "roll {dice}",
         A.Reveal: "reveal {dice}",

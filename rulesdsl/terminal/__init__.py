@@ -44,6 +44,37 @@ def text(value: Any) -> str:
     return str(value)
 
 
+def _marker(view: dict[str, Any], screen: dict[str, Any], kind: str | None,
+            holding: str | None) -> Callable[..., str]:
+    """How a board's pieces are marked: by glyph and owner, seat mark, or name."""
+
+    def mark(piece: Any, kind: str | None = kind, holds: str | None = holding,
+             short: bool = False) -> str:
+        # a piece is a number or a name; a saved game may hold anything (shown as text)
+        plain = isinstance(piece, (int, str))
+        if kind is not None:
+            glyph = screen["glyphs"].get(kind, {}).get(piece) if plain else None
+            if glyph is None:
+                label = view["components"][kind][piece]["label"]
+                return label[:2] if short else label
+            return glyph + _owner(view, screen, kind, piece)
+        seat_marks = screen.get("seats", {}).get("marks") or []
+        if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
+            # a board that does not say holds players: each by its mark, or number
+            return seat_marks[piece] if 0 <= piece < len(seat_marks) else str(piece + 1)
+        if holds == "player" and isinstance(piece, str) and seat_marks:
+            seat = piece.removeprefix("player ")
+            if seat.isdigit() and 1 <= int(seat) <= len(seat_marks):
+                return seat_marks[int(seat) - 1]
+        glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
+        if glyph is not None:
+            return glyph
+        shown = text(piece).removeprefix("player ")
+        return shown[:2] if short else shown
+
+    return mark
+
+
 def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
     """Square boards as grids; other boards row by row, naming what stands on each cell. A
     piece is drawn by its glyph and its owner's seat number when the rules' `display:` gives
@@ -55,30 +86,15 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
             continue
         cells = view["boards"][name]
         kind = shape.holding if shape.holding in view["components"] else None
+        placed = view.get("placed", {}).get(name, {})
 
-        def mark(piece: Any, kind: str | None = kind, holds: str | None = shape.holding,
-                 short: bool = False) -> str:
-            # a piece is a number or a name; a saved game may hold anything (shown as text)
-            plain = isinstance(piece, (int, str))
-            if kind is not None:
-                glyph = screen["glyphs"].get(kind, {}).get(piece) if plain else None
-                if glyph is None:
-                    label = view["components"][kind][piece]["label"]
-                    return label[:2] if short else label
-                return glyph + _owner(view, screen, kind, piece)
-            seat_marks = screen.get("seats", {}).get("marks") or []
-            if holds is None and isinstance(piece, int) and not isinstance(piece, bool):
-                # a board that does not say holds players: each by its mark, or number
-                return seat_marks[piece] if 0 <= piece < len(seat_marks) else str(piece + 1)
-            if holds == "player" and isinstance(piece, str) and seat_marks:
-                seat = piece.removeprefix("player ")
-                if seat.isdigit() and 1 <= int(seat) <= len(seat_marks):
-                    return seat_marks[int(seat) - 1]
-            glyph = screen["glyphs"].get(holds or "", {}).get(piece) if plain else None
-            if glyph is not None:
-                return glyph
-            shown = text(piece).removeprefix("player ")
-            return shown[:2] if short else shown
+        mark = _marker(view, screen, kind, shape.holding)
+
+        def marked(cell: str, piece: Any, short: bool = True,
+                   placed: dict[str, str] = placed, mark: Callable[..., str] = mark) -> str:
+            # a piece the display gives to its placer: its mark, then the placer's seat
+            seat = placed.get(cell)
+            return mark(piece, short=short) + (seat.removeprefix("player ") if seat else "")
 
         board = shape.geometry
         if isinstance(board, TerritoryBoard):
@@ -89,13 +105,15 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
                 if n not in screen["hidden"]):
             continue  # drawn on the triangles it is the corners of
         lines.append(f"{_title(name, screen)}:")
+        if name in screen.get("placers", []):
+            lines.append("    (the digit after a piece: the player who placed it)")
         if isinstance(board, TriangleBoard):
             lines += _triangles(view, rules, name, board, mark)
             continue
         special = {cell: glyph for cells_, glyph, _ in screen.get("marks", {}).get(name, [])
                    for cell in cells_}  # `mark`: the special cells, where they are empty
         if isinstance(board, SquareBoard):
-            marks = {**special, **{c: mark(p, short=True) for c, p in cells.items()}}
+            marks = {**special, **{c: marked(c, p) for c, p in cells.items()}}
             width = max([1, *(len(m) for m in marks.values())])
             for y in reversed(range(board.height)):
                 row = [marks.get(c, ".")
@@ -109,18 +127,19 @@ def draw_boards(view: dict[str, Any], rules: Rules) -> list[str]:
             continue
         if isinstance(board, RingBoard):
             lines += ring_lines(board, {**special,
-                                        **{c: mark(p, short=True) for c, p in cells.items()}},
+                                        **{c: marked(c, p) for c, p in cells.items()}},
                                 screen.get("cells", {}).get(name, ""))
             noun = screen.get("cells", {}).get(name)
             lines.append("    " + "  ".join(
-                f"{noun + ' ' + str(board.names.index(c) + 1) if noun else c}={mark(p)}"
+                f"{noun + ' ' + str(board.names.index(c) + 1) if noun else c}="
+                f"{marked(c, p, short=False)}"
                 for c, p in sorted(
                 cells.items(), key=lambda cp: board.names.index(cp[0]))))
             continue
         rows: dict[str, list[str]] = {}
         for cell in board.names:
             rows.setdefault(cell[0], []).append(
-                f"{cell}={mark(cells[cell])}" if cell in cells else f"{cell} .")
+                f"{cell}={marked(cell, cells[cell], False)}" if cell in cells else f"{cell} .")
         for row in rows.values():
             lines.append("    " + "  ".join(row))
     return lines
@@ -456,8 +475,19 @@ def _zones(view: dict[str, Any], rules: Rules, width: int = 80) -> dict[str, lis
                           for k, c in enumerate(items, start=1)]
             elif items:  # an empty zone says nothing
                 lines.append(f"{title}: " + ", ".join(
-                    _component(view, rules, shape.kind, c, True) for c in items))
+                    _component(view, rules, shape.kind, c, True,
+                               besides=_own(view, screen, shape.kind, c, owner))
+                    for c in items))
     return out
+
+
+def _own(view: dict[str, Any], screen: dict[str, Any], kind: str, cid: str,
+         owner: int | None) -> str:
+    """The owner counter of a component in a zone of its own owner's, which the zone's
+    title says already ("pool of player 2": not "Scion (owner player 2)")."""
+    counter = screen["owners"].get(kind, "")
+    value = view["components"][kind][cid]["counters"].get(counter)
+    return counter if owner is not None and value == f"player {owner + 1}" else ""
 
 
 def _seats(cells: Any) -> list[dict[str, Any]]:
@@ -593,7 +623,7 @@ def play_at_terminal(game: Game, agents: list, seats: set[int],
         view = seen.view
         options = view["decision"]["options"]
         if passes(game, "ask" if ask_forced else forced):
-            say(f"  player {who + 1} (you): {options[0][1]}, the only option")
+            person.say(f"  player {who + 1} (you): {options[0][1]}, the only option")
             game.apply_index(0)
             continue
         say()

@@ -146,6 +146,7 @@ function receive(message) {
     table.seat = message.seat;
     document.body.dataset.seat = message.seat || "";
     table.screen = message.screen;
+    seatColours((message.screen.display.seats || {}).colours || []);
     $("title").textContent = `${message.name ? `${message.name}: ` : ""}${message.game}${message.seat ? ` — you are player ${message.seat}` : " — watching"}`;
     return;
   }
@@ -159,6 +160,15 @@ function receive(message) {
     document.body.dataset.turn = message.turn;   // for people's tools and the browser tests
     document.body.dataset.over = message.over;
   }
+}
+
+// the seats' colours where the rules name them (`seat colours`), in place of the page's own
+function seatColours(colours) {
+  const rules = colours.map((c, i) => /^(#[0-9a-fA-F]{6}|[a-zA-Z]+)$/.test(c) ?
+    `.p${i + 1} { fill: ${c}; color: ${c}; } .card.p${i + 1} { border-left-color: ${c}; }` : "");
+  let style = $("seat-colours");
+  if (!style) { style = el("style", {id: "seat-colours"}); document.head.append(style); }
+  style.textContent = rules.join("\n");
 }
 
 function move(option) {
@@ -231,7 +241,8 @@ function draw() {
 function standings(result) {
   const box = el("div", {class: "standings"});
   // the rules ended it, or it reached the rule file's limit of decisions (`ended_by`)
-  const why = result.ended_by === "limit"
+  // (`why`: the rule file's words for the end it met, `ended RULE "words"`)
+  const why = result.why ? `the game ended: ${result.why}` : result.ended_by === "limit"
     ? "the game reached its limit of decisions before the rules ended it"
     : "the rules ended the game";
   box.append(el("div", {class: "why"}, capital(why)));
@@ -347,9 +358,17 @@ function cellClick(node, cell) {
   });
 }
 
-function drawPiece(svg, x, y, piece, holding, view, r) {
-  const {player, text, title} = pieceText(piece, holding, view);
+// the player who placed the piece on a cell, where the display gives a board's pieces to
+// their placers (`owner BOARD by placer`)
+function placerOf(view, board, cell) {
+  return playerOf(((view.placed || {})[board] || {})[cell]);
+}
+
+function drawPiece(svg, x, y, piece, holding, view, r, placer = null) {
+  let {player, text, title} = pieceText(piece, holding, view);
+  if (placer && !player) { player = placer; title = `${title || text} — placed by ${seatName(placer)}`; }
   const group = el("g", {"data-piece": String(piece)}, null, SVG);
+  if (placer) group.dataset.placedBy = String(placer);
   if (title) group.append(el("title", {}, title, SVG));
   if (player) group.append(el("circle", {cx: x, cy: y, r: text ? r * 1.25 : r, class: `disc p${player}`}, null, SVG));
   if (text) group.append(el("text", {x, y, class: player ? "piece on" : "piece", "font-size": text.length > 8 ? 9 : 12}, text.length > 13 ? text.slice(0, 12) + "…" : text, SVG));
@@ -381,7 +400,7 @@ function drawBoards(view) {
         cellClick(rect, name);
         special(rect, board.name, name);
         svg.append(rect);
-        if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3);
+        if (name in cells) drawPiece(svg, px + UNIT / 2, py + UNIT / 2, cells[name], board.holding, view, UNIT / 3, placerOf(view, board.name, name));
       }
       for (let x = 0; x < board.width; x++) svg.append(el("text", {x: 20 + x * UNIT + UNIT / 2, y: board.height * UNIT + 18, class: "piece"}, "abcdefghijklmnopqrstuvwxyz"[x], SVG));
       for (let y = 0; y < board.height; y++) svg.append(el("text", {x: 10, y: 5 + (board.height - 1 - y) * UNIT + UNIT / 2, class: "piece"}, y + 1, SVG));
@@ -399,7 +418,7 @@ function drawBoards(view) {
         special(poly, board.name, name);
         svg.append(poly);
         const [cx, cy] = at([corners.reduce((s, c) => s + c[0], 0) / 3, corners.reduce((s, c) => s + c[1], 0) / 3]);
-        if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8);
+        if (name in cells) drawPiece(svg, cx, cy, cells[name], board.holding, view, 8, placerOf(view, board.name, name));
         else svg.append(el("text", {x: cx, y: cy, class: "piece", fill: "#aaa"}, name, SVG));
       }
       for (const over of shapes.filter((s) => s.kind === "corners" && s.of === board.name && drawn(s.name))) {
@@ -433,7 +452,7 @@ function drawBoards(view) {
         if (changed(board.name, name)) spot.classList.add("fresh");
         cellClick(spot, name);
         svg.append(spot);
-        if (name in cells) drawPiece(svg, x, y, cells[name], board.holding, view, UNIT * 0.22);
+        if (name in cells) drawPiece(svg, x, y, cells[name], board.holding, view, UNIT * 0.22, placerOf(view, board.name, name));
         else svg.append(el("text", {x, y, class: "piece", fill: "#aaa"}, i + 1, SVG));
       });
     } else {
@@ -488,7 +507,9 @@ function drawOptions(view) {
   const options = myOptions();
   if (!options.length) return;
   if (!table.filter && turning(options) && turnButtons(box, options, view)) return;
-  const prompt = el("div", {class: "prompt"}, table.filter ? `Your options there (${table.filter.length} of ${options.length}):` : "Your options:");
+  // the question the rule file's `ask` line puts (else "Your choice"), never rule source
+  const asked = (view.decision && view.decision.prompt) || "Your choice";
+  const prompt = el("div", {class: "prompt"}, table.filter ? `${asked} (the ${table.filter.length} of ${options.length} options there)` : asked);
   box.append(prompt);
   let shown = options.filter(([id]) => !table.filter || table.filter.includes(id));
   if (options.length > MANY && !table.filter) {

@@ -158,6 +158,14 @@ function drawLegend(view) {
     }
     for (const [glyph, label] of seen) if (glyph !== label) items.push([el("b", {}, glyph), label]);
   }
+  if ((display().placers || []).length) {
+    // a board whose pieces are their placers': a disc of each seat's colour
+    for (let p = 1; p <= view.players; p++) {
+      const disc = el("svg", {width: 14, height: 14, class: "legend-disc"}, null, SVG);
+      disc.append(el("circle", {cx: 7, cy: 7, r: 6, class: `disc p${p}`}, null, SVG));
+      items.push([disc, `placed by ${seatName(p)}`]);
+    }
+  }
   if (!items.length) { box.hidden = true; return; }
   box.hidden = false;
   box.append(el("span", {class: "name"}, "Legend"));
