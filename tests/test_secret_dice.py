@@ -236,3 +236,22 @@ def test_the_observation_tensor_holds_a_seats_own_cup_and_not_the_others() -> No
     tensor = ViewTensor(rules, 2)
     assert np.array_equal(tensor.encode(game.view(0)), tensor.encode(other.view(0)))
     assert not np.array_equal(tensor.encode(game.view(1)), tensor.encode(other.view(1)))
+
+
+def test_the_adapters_know_a_game_with_dice_under_a_cup_hides_something() -> None:
+    from rulesdsl.adapters.traits import Traits
+
+    assert Traits.of(rulesdsl.load(LIARS)).hidden
+    shaken = REROLL.replace("dice cup per player: 3 d6 owner", "dice cup per player: 3 d6")
+    assert Traits.of(rulesdsl.load_text(REROLL, "shake.rules")).hidden
+    assert not Traits.of(rulesdsl.load_text(shaken, "open.rules")).hidden
+
+
+def test_openspiel_plays_liars_dice_with_its_cups() -> None:
+    """OpenSpiel's own checks of a game (random play, serialisation, the observation and
+    information-state of each seat) hold for a game with dice under a cup."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulesdsl.adapters import openspiel
+
+    game = openspiel.load_game(LIARS)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

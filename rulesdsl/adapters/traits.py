@@ -48,10 +48,11 @@ class Traits:
     own random generator (no chance step of its own); `draw_size`, the most outcomes one
     such draw can have (the components of the largest kind). `rolls`: a rule rolls a die
     (a chance step with its outcomes). `hidden`: something is hidden from some seat: a
-    zone that is not public, a secret counter, a secret choice, a line said to some
-    players only. `payoff`: the rule file says what each seat is paid at the end (its
-    `payoff` line), with its bounds and whether the payoffs sum to zero; otherwise the
-    ranking pays (`ranking_returns`), zero-sum, between -1 and 1."""
+    zone that is not public, a set of dice under a cup (`owner` or `hidden`), a secret
+    counter, a secret choice, a line said to some players only. `payoff`: the rule file
+    says what each seat is paid at the end (its `payoff` line), with its bounds and
+    whether the payoffs sum to zero; otherwise the ranking pays (`ranking_returns`),
+    zero-sum, between -1 and 1."""
 
     draws: bool
     draw_size: int
@@ -69,6 +70,7 @@ class Traits:
         said_to_some = any(isinstance(n, A.Say) and n.to is not None for n in found)
         hidden = (said_to_some
                   or any(z.visibility != "public" for z in rules.zones.values())
+                  or any(d.visibility != "public" for d in rules.program.declared.dice.values())
                   or any(c.secret for c in rules.counters.values())
                   or bool(rules.secret_sites))
         rolls = any(site.kind in ("roll", "die") for site in rules.program.sites)

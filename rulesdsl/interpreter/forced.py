@@ -9,12 +9,10 @@ only option) and records hold it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
 from ..program.program import CHANCE, SITE, WHO, Program
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import State
 
 # as the rule file says, every forced decision, or none
 Policy = Literal["rules", "pass", "ask"]
@@ -35,7 +33,18 @@ def forced_sites(program: Program) -> frozenset[int]:
     return frozenset(out)
 
 
-def passes(game: Game, policy: Policy = "rules") -> bool:
+class Deciding(Protocol):
+    """What `passes` reads of a game (a `Game`: this module is below it, game.py asks it
+    for `forced_sites`)."""
+
+    st: State
+    over: bool
+    rules: Any   # its Rules: `forced_sites`
+
+    def num_options(self) -> int: ...
+
+
+def passes(game: Deciding, policy: Policy = "rules") -> bool:
     """Whether a screen takes the pending decision for the person who decides: it has a
     single option, and the policy (or, with "rules", the rule file) passes it."""
     p = game.st.pending
