@@ -203,7 +203,7 @@ class Generator(ExpressionCompiler, ABC):
         """Keep the name a slot holds, and its range if it is an item of `lo..hi`
         (bounds.py): a save is held to them (saves.py)."""
         self.slot_names[slot] = v.name
-        r = item_range(self.a, v)
+        r = item_range(self.a, v, self.options)
         if r is not None:
             self.slot_ranges[slot] = r
 
