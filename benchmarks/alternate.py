@@ -7,8 +7,8 @@ and the same random games are played with the two, in turn, `--rounds` times: th
 CPU time of each side, and their ratio (above 1: the rewrite makes the games quicker).
 Both sides must play the same games, decision for decision, or the comparison stops.
 
-The switches (each a field of the compiler's `Options`, compile/options.py, but
-`range-items`, a module constant of bounds.py that the compiler reads as it compiles):
+The switches (each a field of the compiler's `Options`, compile/options.py, given to the
+compiler as it compiles):
 
 - `unroll`: list comprehensions a statement starts with written as loops, and the items
   of a counted loop counted before it (rulesdsl/compile/unroll.py);
@@ -38,51 +38,36 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import rulesdsl
 from benchmarks.playouts import play
-from rulesdsl.compile import bounds
 from rulesdsl.compile.options import Options
 from rulesdsl.loader import _build as build
 from rulesdsl.loader import collector_paused, load
 from rulesdsl.resolve.variants import resolve
 
-# switch -> the field of Options it is (None: bounds.RANGE_ITEMS)
-SWITCHES: dict[str, str | None] = {
+# switch -> the field of Options it is
+SWITCHES: dict[str, str] = {
     "unroll": "unroll",
     "small-results": "small_results",
-    "range-items": None,
+    "range-items": "range_items",
     "current-known": "current_known",
     "argument-sizes": "argument_sizes",
     "live-blocks": "live_only",
 }
 
 
-@contextmanager
-def switched(switch: str, on: bool) -> Iterator[Options]:
-    """The options to compile with, the switch as given (a module constant put back
-    after)."""
-    field = SWITCHES[switch]
-    if field is not None:
-        yield Options(**{field: on})
-        return
-    was = bounds.RANGE_ITEMS
-    bounds.RANGE_ITEMS = on
-    try:
-        yield Options()
-    finally:
-        bounds.RANGE_ITEMS = was
+def switched(switch: str, on: bool) -> Options:
+    """The options to compile with, the switch as given."""
+    return Options(**{SWITCHES[switch]: on})
 
 
 def compiled(switch: str, on: bool, path: str) -> rulesdsl.Rules:
     """The rules of `path`, compiled with the switch as given; the text of their code is
     made at once, as it was compiled (it is made when first asked for)."""
-    with switched(switch, on) as options:
-        rules = load(path, options=options)
-        rules.program.code  # noqa: B018  # its text made now, as it was compiled
-        return rules
+    rules = load(path, options=switched(switch, on))
+    rules.program.code  # noqa: B018  # its text made now, as it was compiled
+    return rules
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -140,11 +125,11 @@ def compile_times(args: argparse.Namespace) -> None:
     times: dict[str, list[float]] = {"off": [], "on": []}
     for _ in range(args.rounds):
         for side in ("off", "on"):
-            with switched(args.switch, side == "on") as options:
-                start = time.process_time()
-                with collector_paused():  # as every command builds them
-                    build(resolved, None, options=options)
-                times[side].append(time.process_time() - start)
+            options = switched(args.switch, side == "on")
+            start = time.process_time()
+            with collector_paused():  # as every command builds them
+                build(resolved, None, options=options)
+            times[side].append(time.process_time() - start)
     report(args, times, {}, f"{args.file}, checked and compiled")
 
 

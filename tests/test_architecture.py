@@ -22,7 +22,7 @@ PACKAGE = ROOT / "rulesdsl"
 # The stages, lowest first: a module may import its own stage's modules and lower stages'.
 STAGES: list[tuple[str, ...]] = [
     ("rulesdsl.diagnostics", "rulesdsl.limits", "rulesdsl.ast", "rulesdsl.files",
-     "rulesdsl.boards", "rulesdsl.valuetypes"),  # the vocabulary every stage shares
+     "rulesdsl.boards", "rulesdsl.valuetypes", "rulesdsl.declarations"),  # the vocabulary
     ("rulesdsl.grammar",),                    # 1 parse
     ("rulesdsl.resolve",),                    # 2 resolve
     ("rulesdsl.check",),                      # 3 check

@@ -728,6 +728,19 @@ def test_a_column_of_an_item_of_a_range_is_read_directly():
     assert game.cells("grid") == [None, 0, None, None, None, None]  # b1: column 2, row 1
 
 
+def test_without_range_items_a_column_of_an_item_of_a_range_is_checked():
+    """Options(range_items=False) (a switch for measuring, given to the compiler, never a
+    setting of the process): the same rules, every column and item checked by a call, the
+    same game."""
+    rules = rulesdsl.load_text(COLUMNS, "columns.rules", options=Options(range_items=False))
+    assert "_pick(" in rules.program.code
+    game = rules.new_game(players=1)
+    assert game.counter("seen") == 3
+    game.apply_index(1)
+    assert game.cells("grid") == [None, 0, None, None, None, None]
+    assert "_pick(" not in rulesdsl.load_text(COLUMNS, "columns.rules").program.code
+
+
 @pytest.mark.parametrize("change, error", [
     # the range is wider than the board
     (("for each k in 1..3:", "for each k in 1..4:"), "there is no column 4 (1 to 3)"),

@@ -37,3 +37,23 @@ def test_the_index_of_names_takes_every_statement_and_expression():
 
 def test_the_checker_takes_every_expression():
     assert missing(expressions.EXPRESSIONS, A.EXPRESSIONS) == []
+
+
+def test_the_checker_takes_every_declaration():
+    taken = {c: None for phase in (*checker.DECLARATIONS, checker.PROCEDURES) for c in phase}
+    assert missing(taken, A.DECLARATIONS, checker.FILE_LINES) == []
+
+
+def test_the_checker_reads_each_declaration_in_one_phase_or_by_a_condition():
+    """A class in two phases is read twice on purpose: an enum's values, then its fields;
+    a board, then what it holds; a statistic that is a tally, or one with a value."""
+    seen: dict[type, int] = {}
+    for phase in (*checker.DECLARATIONS, checker.PROCEDURES):
+        for c in phase:
+            seen[c] = seen.get(c, 0) + 1
+    assert {c.__name__ for c, n in seen.items() if n > 1} == {"EnumDecl", "BoardDecl",
+                                                             "StatDecl"}
+
+
+def test_the_index_of_names_takes_every_declaration():
+    assert missing(symbols.DECLARATIONS, A.DECLARATIONS) == []

@@ -372,6 +372,12 @@ def test_the_sandbox_offers_no_dangerous_builtins():
 def test_tables_handed_to_generated_code_hold_plain_data():
     with pytest.raises(UnsafeCode, match="table"):
         run_module(ast.parse("X = 1"), "<t>", {"T1": [1, object()]})
+    # a territory's geometry is a record of plain data, held to it field by field
+    from rulesdsl.boards.territory import Geometry
+    run_module(ast.parse("X = 1"), "<t>", {"K0": Geometry(1, 1, 1, [[None] * 4], [], [], [])})
+    with pytest.raises(UnsafeCode, match="table"):
+        run_module(ast.parse("X = 1"), "<t>",
+                   {"K0": Geometry(1, 1, 1, [[None] * 4], [[object()]], [], [])})
 
 
 @pytest.mark.slow

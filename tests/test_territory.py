@@ -4,6 +4,7 @@ and saves carry each tile's turn, and the terminal draws them tile by tile."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 
 import pytest
@@ -496,7 +497,7 @@ def test_the_longest_road_search_stays_small_on_a_grid_of_crossroads(monkeypatch
     board = TerritoryBoard("land", size, size, 1, "Tile", ["n", "e", "s", "w"])
     crossroads, dead_end = 0, 1
     geo = geometry(board, [["G", "G"] for _ in range(4)], None, [[[0, 1, 2, 3]], [[0]]])
-    geo = (*geo[:3], _CountedSteps(board.step), *geo[4:])
+    geo = dataclasses.replace(geo, steps=_CountedSteps(board.step))
     xs = list(range(board.size))
     turns: list = [0] * board.size
     cells: list = [crossroads] * board.size

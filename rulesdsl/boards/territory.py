@@ -134,16 +134,25 @@ def road_groups(roads: Any, groups: Any, edges: list[str]) -> list[list[int]]:
 
 
 # ---- the geometry the program carries -------------------------------------------------------
-# A geometry, as the compiler bakes it: (width, height, cells per seat, step table, the
-# edges of each tile (4 terrains), the centre terrain of each tile (or None), the road groups
-# of each tile). Components are numbered from 0 within their kind.
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """A territory's geometry, as the compiler bakes it into the program for the run-time
+    helpers (program/helpers/tiles.py). Tiles (components) are numbered from 0 within their
+    kind; cells as in the module's docstring. Slotted: the helpers read its fields on every
+    call, as quickly as the items of a tuple."""
 
-Geometry = tuple[int, int, int, list, list, list, list]
+    width: int
+    height: int
+    cells_per_seat: int
+    steps: list[list[int | None]]   # cell -> its neighbour towards each side (0 north...)
+    sides: list[list[Any]]          # tile -> the terrains printed on its four sides
+    centres: list[Any]              # tile -> the terrain of its centre, or None
+    groups: list[list[list[int]]]   # tile -> its road groups, each a list of sides
 
 
 def geometry(board: TerritoryBoard, edges: list[list[Any]], centre: list[Any] | None,
              groups: list[list[list[int]]]) -> Geometry:
     count = len(edges[0]) if edges else 0
     sides = [[edges[i][t] for i in range(4)] for t in range(count)]
-    return (board.width, board.height, board.cells_per_seat, board.step, sides,
-            centre if centre is not None else [None] * count, groups)
+    return Geometry(board.width, board.height, board.cells_per_seat, board.step, sides,
+                    centre if centre is not None else [None] * count, groups)

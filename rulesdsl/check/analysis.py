@@ -3,8 +3,10 @@
 Stage: check. `Analysis` is the checker's result, read by the compiler: the meaning of
 each name (bindings.py), the type of each expression, the declarations and the procedures.
 It says nothing of where things live in the state: that layout is the compile stage's
-(`rulesdsl.program.layout`). The small data classes describe one kind of declaration
-each.
+(`rulesdsl.program.layout`). The records of the declarations (counters, dice, kinds,
+zones, enums, the display) are the shared ones of rulesdsl/declarations.py, which the
+compiler hands on to the run side as they are; the small data classes here are the
+checker's own.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from .. import ast as A
 from ..boards.grids import SquareBoard
+from ..declarations import CounterInfo, DiceInfo, DieInfo, DisplayInfo, EnumInfo, KindInfo, ZoneInfo
 from ..diagnostics import Diagnostic, Span
 from ..limits import MAX_PLAYERS as MAX_PLAYERS  # (the checker holds player counts to it)
 from .bindings import Ref, Var
@@ -46,22 +49,6 @@ class NotConstant(Exception):
 
 
 @dataclass
-class CounterInfo:
-    name: str
-    # (kind, name, size, low): kind is player/enum/dice/kind, or number for a range of
-    # numbers (its name as written, `2..12`; low its first number, 0 for the others)
-    dims: list[tuple[str, str, int, int]]
-    size: int
-    type: Type
-    init: Any
-    low: int | None
-    high: int | None
-    secret: bool
-    span: Span
-    stat: bool = False  # a statistic's tally (`stat n`): the rules change it, never read it
-
-
-@dataclass
 class StatInfo:
     """A statistic (`stat ...`): a tally kept in a counter of its name (no `value`), or an
     expression measured when the game ends, for each player with `var`."""
@@ -73,26 +60,6 @@ class StatInfo:
 
 
 @dataclass
-class DieInfo:
-    name: str
-    faces: list[Any]
-    face_type: Type
-
-
-@dataclass
-class DiceInfo:
-    """A set of dice: `count` dice in all (a set per player: `per_seat` for each seat, at
-    the most players), seen by everyone (`public`), their owner (`owner`) or nobody
-    (`hidden`) until revealed."""
-
-    name: str
-    die: str
-    count: int
-    per_seat: int = 0
-    visibility: str = "public"
-
-
-@dataclass
 class DefineInstance:
     """A definition checked for one list of argument types: its own copy of the body."""
 
@@ -101,70 +68,6 @@ class DefineInstance:
     params: list[Var]
     body: Any
     result: Type
-
-
-@dataclass
-class KindInfo:
-    """A kind of component: its fields, and each component's values (one list per field)."""
-
-    name: str
-    fields: list[str]
-    columns: dict[str, list[Any]]
-    types: dict[str, Type]
-    count: int
-
-
-@dataclass
-class ZoneInfo:
-    """A zone: a list of components in the state (one per player with `per player`)."""
-
-    name: str
-    kind: str
-    per_player: bool
-    visibility: str
-
-
-@dataclass
-class EnumInfo:
-    """An enum: its values and their labels; an enum that is a table also has fields, each
-    a column of values (one per enum value, in order)."""
-
-    name: str
-    values: list[str]
-    labels: list[str]
-    fields: list[str] = field(default_factory=list)
-    columns: dict[str, list[Any]] = field(default_factory=dict)
-    types: dict[str, Type] = field(default_factory=dict)
-
-
-@dataclass
-class DisplayInfo:
-    """What the `display:` blocks say, by name: plain data a screen reads beside a view."""
-
-    hidden: list[str] = field(default_factory=list)        # counters and zones not drawn
-    labels: dict[str, str] = field(default_factory=dict)   # counter or zone -> its name
-    groups: list[tuple[str, list[str]]] = field(default_factory=list)
-    glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
-    owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
-    placers: list[str] = field(default_factory=list)       # boards whose pieces are the placer's
-    # `ended RULE "words"`: why the game ended, by the place of each `win`, `draw` or
-    # `end game` of the rule ("file:line:column")
-    endings: dict[str, str] = field(default_factory=dict)
-    rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
-    names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
-    cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells
-    # kind -> (field, glyph, word) of each feature a component may show
-    features: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
-    # board -> (cells, glyph, word) of each set of special cells it marks
-    marks: dict[str, list[tuple[list[int], str, str]]] = field(default_factory=dict)
-    seat_marks: list[str] = field(default_factory=list)    # a mark per seat, from player 1
-    seat_colours: list[str] = field(default_factory=list)  # a colour per seat
-    # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
-    asks: dict[str, str] = field(default_factory=dict)
-    tells: dict[str, str] = field(default_factory=dict)
-    # `pass forced`: the decisions with one option a screen takes without asking, by ""
-    # (every one), "rule" or "rule name", as `ask` names them
-    forced: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -10,6 +10,7 @@ checks and the statements.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import ast as A
@@ -124,56 +125,10 @@ class Checker(FlowChecker):
 
     def kind_by_kind(self, items: list) -> None:
         """Values first (constants may refer to enums), then boards, dies and kinds, zones,
-        dice, counters, definitions and rules, the display; each kind in file order."""
-        for item in items:
-            if isinstance(item, A.EnumDecl):
-                self.enum_decl(item)
-        for item in items:
-            if isinstance(item, A.ConstDecl):
-                if self.declare(item.name, "constant", item.span):
-                    before = len(self.a.diagnostics)
-                    self.a.values[item.name] = self.constant(item.value)
-                    if len(self.a.diagnostics) == before:
-                        # its type, for enum values (stored as numbers) in lists
-                        scope = Scope(Proc("const", item.name, [], [], item.span))
-                        self.const_types[item.name] = self.expr(item.value, scope)
-                        del self.a.diagnostics[before:]
-            elif isinstance(item, A.SettingDecl):
-                self.setting_decl(item)
-        limits = [i for i in items if isinstance(i, A.LimitDecl)]
-        if limits:
-            self.limit_decl(limits[0])
-        for item in items:
-            if isinstance(item, A.EnumDecl):
-                self.enum_fields(item)
-        for item in items:
-            if isinstance(item, A.BoardDecl):
-                self.board_decl(item)
-            elif isinstance(item, A.DieDecl):
-                self.die_decl(item)
-            elif isinstance(item, A.KindDecl):
-                self.kind_decl(item)
-        for item in items:
-            if isinstance(item, A.ZoneDecl):
-                self.zone_decl(item)
-            elif isinstance(item, A.BoardDecl) and item.holding is not None:
-                self.holding(item)
-        for item in items:
-            if isinstance(item, A.DiceDecl):
-                self.dice_decl(item)
-            elif isinstance(item, A.CounterDecl):
-                self.counter_decl(item)
-            elif isinstance(item, A.StatDecl) and item.value is None:
-                self.stat_decl(item)  # a tally is a counter: the rules change it
-            elif isinstance(item, A.DefineDecl):
-                if self.declare(item.name, "definition", item.span):
-                    self.a.defines[item.name] = item
-            elif isinstance(item, A.RuleDecl):
-                if self.declare(item.name, "rule", item.span):
-                    self.a.rules[item.name] = item
-        for item in items:
-            if isinstance(item, A.DisplayDecl):
-                self.display_decl(item)
+        dice, counters, definitions and rules, the display; each kind in file order (the
+        phases of DECLARATIONS)."""
+        for phase in DECLARATIONS:
+            self.each_handled(phase, items)
         self.stated_endings()
         self.screen_names()
         for unknown in self.overrides:
@@ -184,24 +139,60 @@ class Checker(FlowChecker):
 
     def procedures(self, items: list) -> None:
         """The blocks of statements and what reads the game's state: setup, play, rank,
-        statistics, heuristic, payoff, triggers, examples."""
+        statistics, heuristic, payoff, triggers, examples (PROCEDURES)."""
+        self.each_handled(PROCEDURES, items)
+
+    def each_handled(self, table: dict[type, Callable[[Any, Any], None]], items: list) -> None:
+        """The handler of each item the table has one for, in file order."""
         for item in items:
-            if isinstance(item, A.SetupDecl):
-                self.procedure(Proc("setup", "setup", item.body, [], item.span))
-            elif isinstance(item, A.PlayDecl):
-                self.procedure(Proc("play", "play", item.body, [], item.span))
-            elif isinstance(item, A.RankDecl):
-                self.rank_decl(item)
-            elif isinstance(item, A.StatDecl) and item.value is not None:
-                self.stat_decl(item)
-            elif isinstance(item, A.HeuristicDecl):
-                self.heuristic_decl(item)
-            elif isinstance(item, A.PayoffDecl):
-                self.payoff_decl(item)
-            elif isinstance(item, A.TriggerDecl):
-                self.trigger_decl(item)
-            elif isinstance(item, A.ExampleDecl):
-                self.example_decl(item)
+            handler = table.get(type(item))
+            if handler is not None:
+                handler(self, item)
+
+    # ---- the declarations' handlers (DECLARATIONS, PROCEDURES) ---------------------------
+
+    def const_decl(self, item: A.ConstDecl) -> None:
+        if self.declare(item.name, "constant", item.span):
+            before = len(self.a.diagnostics)
+            self.a.values[item.name] = self.constant(item.value)
+            if len(self.a.diagnostics) == before:
+                # its type, for enum values (stored as numbers) in lists
+                scope = Scope(Proc("const", item.name, [], [], item.span))
+                self.const_types[item.name] = self.expr(item.value, scope)
+                del self.a.diagnostics[before:]
+
+    def first_limit(self, item: A.LimitDecl) -> None:
+        """The first `limit` line (a second is an error of file_lines)."""
+        if item is next(i for i in self.a.file.items if isinstance(i, A.LimitDecl)):
+            self.limit_decl(item)
+
+    def board_holding(self, item: A.BoardDecl) -> None:
+        if item.holding is not None:
+            self.holding(item)
+
+    def tally_decl(self, item: A.StatDecl) -> None:
+        """A statistic that is a tally is a counter: the rules change it."""
+        if item.value is None:
+            self.stat_decl(item)
+
+    def measured_stat(self, item: A.StatDecl) -> None:
+        """A statistic with a value, measured when the game ends."""
+        if item.value is not None:
+            self.stat_decl(item)
+
+    def define_decl(self, item: A.DefineDecl) -> None:
+        if self.declare(item.name, "definition", item.span):
+            self.a.defines[item.name] = item
+
+    def rule_decl(self, item: A.RuleDecl) -> None:
+        if self.declare(item.name, "rule", item.span):
+            self.a.rules[item.name] = item
+
+    def setup_decl(self, item: A.SetupDecl) -> None:
+        self.procedure(Proc("setup", "setup", item.body, [], item.span))
+
+    def play_decl(self, item: A.PlayDecl) -> None:
+        self.procedure(Proc("play", "play", item.body, [], item.span))
 
     # ---- constants ---------------------------------------------------------------------
 
@@ -592,3 +583,31 @@ STATEMENTS = A.handlers(Checker, "stmt_")
 # the statements the checker never meets: `base NAME(...)` is a call of a rule once the
 # variants are merged (resolve/variants.py)
 NOT_TAKEN = frozenset({A.BaseCall})
+
+# the checker's handlers of the declarations, phase by phase, each phase over the whole file
+# in its order (kind_by_kind): enums' values first (constants may refer to them), constants
+# and settings, the limit, enums' fields, boards, dies and kinds, zones and what boards
+# hold, dice, counters, tallies, definitions and rules, the display
+Handlers = dict[type, Callable[[Any, Any], None]]
+DECLARATIONS: tuple[Handlers, ...] = (
+    {A.EnumDecl: Checker.enum_decl},
+    {A.ConstDecl: Checker.const_decl, A.SettingDecl: Checker.setting_decl},
+    {A.LimitDecl: Checker.first_limit},
+    {A.EnumDecl: Checker.enum_fields},
+    {A.BoardDecl: Checker.board_decl, A.DieDecl: Checker.die_decl,
+     A.KindDecl: Checker.kind_decl},
+    {A.ZoneDecl: Checker.zone_decl, A.BoardDecl: Checker.board_holding},
+    {A.DiceDecl: Checker.dice_decl, A.CounterDecl: Checker.counter_decl,
+     A.StatDecl: Checker.tally_decl, A.DefineDecl: Checker.define_decl,
+     A.RuleDecl: Checker.rule_decl},
+    {A.DisplayDecl: Checker.display_decl},
+)
+# then the procedures and what reads the game's state, once every name is declared
+PROCEDURES: Handlers = {
+    A.SetupDecl: Checker.setup_decl, A.PlayDecl: Checker.play_decl,
+    A.RankDecl: Checker.rank_decl, A.StatDecl: Checker.measured_stat,
+    A.HeuristicDecl: Checker.heuristic_decl, A.PayoffDecl: Checker.payoff_decl,
+    A.TriggerDecl: Checker.trigger_decl, A.ExampleDecl: Checker.example_decl,
+}
+# the lines a rule file has once, checked together by file_lines
+FILE_LINES = frozenset({A.GameDecl, A.PlayersDecl, A.TeamsDecl})

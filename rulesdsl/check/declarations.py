@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from typing import Any
 
 from .. import ast as A
@@ -19,21 +20,10 @@ from ..boards.territory import (
     TurnBoard,
     turns_name,
 )
+from ..declarations import CounterInfo, DiceInfo, DieInfo, EnumInfo, KindInfo, ZoneInfo
 from ..diagnostics import Span
 from ..limits import MAX_COMPONENTS, MAX_LIMIT, MAX_SLOTS
-from .analysis import (
-    CounterInfo,
-    DiceInfo,
-    DieInfo,
-    EnumInfo,
-    KindInfo,
-    Proc,
-    Scope,
-    StatInfo,
-    ZoneInfo,
-    is_a,
-    plural,
-)
+from .analysis import Proc, Scope, StatInfo, is_a, plural
 from .bindings import Var
 from .display import DisplayChecker
 from .tiles import tile_fields_problem
@@ -90,7 +80,8 @@ class DeclarationChecker(DisplayChecker):
             self.err("E021", f"enum {d.name} names a field twice", d.span)
             return
         scope = Scope(Proc("enum", d.name, [], [], d.span))
-        info.columns = {f: [] for f in d.fields}
+        info.columns.clear()
+        info.columns.update({f: [] for f in d.fields})
         for v in d.values:
             if len(v.fields) != len(d.fields):
                 self.err("E024", f"a value of {d.name} has {plural(len(d.fields), 'field')} "
@@ -522,7 +513,7 @@ class DeclarationChecker(DisplayChecker):
                                             per=[d.per] if d.per else [],
                                             init=A.IntLit.make(span=d.span, value=0)))
             if d.name in self.a.counters:
-                self.a.counters[d.name].stat = True
+                self.a.counters[d.name] = replace(self.a.counters[d.name], stat=True)
                 self.a.stats[d.name] = StatInfo(d.name, d.per is not None, d)
             return
         if not self.declare(d.name, "statistic", d.span):

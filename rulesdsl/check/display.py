@@ -56,7 +56,7 @@ class DisplayChecker(ExpressionChecker):
                                  "the game", n.span, hint=self.suggest(n.name))
                 names = [n.name for n in item.names]
                 if item.what == "hide":
-                    info.hidden += [n for n in names if n not in info.hidden]
+                    info.hidden.extend([n for n in names if n not in info.hidden])
                 elif item.what == "label":
                     info.labels[names[0]] = item.text or names[0]
                 else:
@@ -127,9 +127,9 @@ class DisplayChecker(ExpressionChecker):
                          if colours else "a mark: one or two characters")
                 return
         if colours:
-            self.a.display.seat_colours = values
+            self.a.display.seat_colours[:] = values
         else:
-            self.a.display.seat_marks = values
+            self.a.display.seat_marks[:] = values
 
     def feature(self, item: A.DisplayItem) -> None:
         """`feature Kind field "g" "word"`: a field of numbers, each unit drawn as g."""

@@ -10,11 +10,11 @@ from typing import Any
 
 from .. import ast as A
 from ..boards.grids import CornerBoard, RingBoard, SquareBoard, TriangleBoard
+from ..declarations import CounterInfo
 from ..diagnostics import Span
 from .analysis import (
     LATTICE_DOCS,
     SQUARE_ONLY,
-    CounterInfo,
     DefineInstance,
     Proc,
     Scope,

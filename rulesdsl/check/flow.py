@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
-from .analysis import EnumInfo, Proc, Scope, plural, walk
+from ..declarations import EnumInfo
+from .analysis import Proc, Scope, plural, walk
 from .bindings import CounterRef, Var, VarRef
 from .declarations import DeclarationChecker
 from .types import ANY, BOOL, INT, PLAYER, Type, compatible, list_of, with_article

@@ -18,13 +18,14 @@ from typing import Any
 from .. import ast as A
 from ..check.analysis import Analysis
 from ..check.bindings import BuiltinRef, CounterRef, ValueRef, Var, VarRef
+from .options import Options
 
 Range = tuple[int, int]
-RANGE_ITEMS = True  # (for measuring) the range of an item of `lo..hi` is known
 
 
-def bounds(a: Analysis, e: Any) -> Range | None:
-    """The least and greatest value the whole number e can have, or None when unknown."""
+def bounds(a: Analysis, e: Any, options: Options) -> Range | None:
+    """The least and greatest value the whole number e can have, or None when unknown
+    (an item of `lo..hi` known only with `options.range_items`)."""
     if isinstance(e, A.IntLit):
         return e.value, e.value
     ref = a.binding.get(id(e))
@@ -36,28 +37,28 @@ def bounds(a: Analysis, e: Any) -> Range | None:
             return info.low, info.high
         return None
     if isinstance(e, A.Name) and isinstance(ref, VarRef):
-        return item_range(a, ref.var)
+        return item_range(a, ref.var, options)
     if isinstance(e, A.Call) and isinstance(ref, BuiltinRef) and e.func == "index":
         return _positions(a, a.type_of(e.args[0]))
     if isinstance(e, A.Cond):
-        then, other = bounds(a, e.then), bounds(a, e.otherwise)
+        then, other = bounds(a, e.then, options), bounds(a, e.otherwise, options)
         if then is None or other is None:
             return None
         return min(then[0], other[0]), max(then[1], other[1])
     if isinstance(e, A.Binary):
-        return _binary(a, e)
+        return _binary(a, e, options)
     return None
 
 
-def item_range(a: Analysis, var: Var) -> Range | None:
+def item_range(a: Analysis, var: Var, options: Options) -> Range | None:
     """The range of a variable that is an item of `lo..hi` (a loop's, a choice's, a
     comprehension's), never changed by `set` or `add`: from the least lo to the greatest
     hi. A game's save is held to it too (saves.py): a local out of it is a corrupt save."""
-    if id(var) in a.assigned or not RANGE_ITEMS:
+    if id(var) in a.assigned or not options.range_items:
         return None
     domain = a.item_of.get(id(var))
     if isinstance(domain, A.Binary) and domain.op == "..":
-        low, high = bounds(a, domain.left), bounds(a, domain.right)
+        low, high = bounds(a, domain.left, options), bounds(a, domain.right, options)
         if low is not None and high is not None:
             return low[0], high[1]
     return None
@@ -72,11 +73,11 @@ def _positions(a: Analysis, t: Any) -> Range | None:
     return None
 
 
-def _binary(a: Analysis, e: A.Binary) -> Range | None:
-    right = bounds(a, e.right)
+def _binary(a: Analysis, e: A.Binary, options: Options) -> Range | None:
+    right = bounds(a, e.right, options)
     if e.op == "%" and right is not None and right[0] == right[1] and right[0] > 0:
         return 0, right[0] - 1  # whatever the left side is (Python's % of a positive)
-    left = bounds(a, e.left)
+    left = bounds(a, e.left, options)
     if left is None or right is None:
         return None
     (lo, hi), (rlo, rhi) = left, right

@@ -35,6 +35,7 @@ from ..program.helpers import boards, lists, players, tiles, zones
 from . import emit as E
 from .bounds import bounds
 from .fold import add_constant
+from .options import Options
 from .tiles import tile_code
 
 DISTANCE_TABLE = 256  # distances on a board of at most this many cells are a table
@@ -44,6 +45,7 @@ class Calls(Protocol):
     """What the code of a built-in uses of the expression compiler (expressions.py)."""
 
     a: Analysis
+    options: Options
     distance_tables: dict[str, str]
 
     def const(self, value: Any) -> ast.expr: ...
@@ -138,7 +140,7 @@ def _column_or_row(c: Calls, e: A.Call, sid: ast.expr) -> ast.expr:
     f = e.func
     table = c.columns_or_rows(e)
     k, tname = args[1], c.const(table)
-    places = bounds(c.a, e.args[1])
+    places = bounds(c.a, e.args[1], c.options)
     if places is not None and 1 <= places[0] and places[1] <= len(table):
         return E.sub(tname, add_constant(k, -1))  # a column or row of the board
     if E.is_simple(k):

@@ -51,27 +51,22 @@ Handler = Callable[[Any, Any, list], list]
 
 def suspends(s: Any, plain: frozenset[str] = frozenset()) -> bool:
     """Whether a statement may pause the game (so it must be split into blocks); a call of
-    one of the `plain` rules does not (plain.py)."""
+    one of the `plain` rules does not (plain.py). The statements inside it are those of
+    `A.bodies`: a choice's, a menu's, a secret step's or an offer's body is never looked
+    at, as the statement itself pauses."""
     if isinstance(s, A.CallRule) and s.name in plain:
         return False
     if isinstance(s, PAUSING):
         return True
-    return any(suspends(x, plain) for body in _bodies(s) for x in body)
+    return any(suspends(x, plain) for body in A.bodies(s) for x in body)
 
 
 def loop_depth(s: Any) -> int:
-    """How deep loops nest in a statement, itself included."""
-    inner = max((loop_depth(x) for body in _bodies(s) for x in body), default=0)
+    """How deep loops nest in a statement, itself included (asked only of a statement
+    that does not pause: the body of one that does is a block of its own, where Python's
+    nesting starts again)."""
+    inner = max((loop_depth(x) for body in A.bodies(s) for x in body), default=0)
     return inner + (1 if isinstance(s, (A.ForEach, A.Repeat, A.While)) else 0)
-
-
-def _bodies(s: Any) -> list[list]:
-    if isinstance(s, A.If):
-        out = [b for _, b in s.branches]
-        return out + ([s.otherwise] if s.otherwise else [])
-    if isinstance(s, (A.ForEach, A.Repeat, A.While, A.Turns, A.Step)):
-        return [s.body]
-    return []
 
 
 @dataclass
@@ -139,7 +134,7 @@ class Generator(ExpressionCompiler, ABC):
         self.cur_sid = -1        # the rule statement being compiled
         self.padding: list[tuple[ast.List, tuple[str, str]]] = []  # a called rule's locals
         self.known_options: dict[int, str] = {}  # id(choice) -> the name of its options
-        self.calls_to = call_kinds(analysis, PAUSING, _bodies,
+        self.calls_to = call_kinds(analysis, PAUSING,
                                    lambda s: loop_depth(s) > options.native_loops)
         self.labels = 0
         self.flow = FlowState()
@@ -203,7 +198,7 @@ class Generator(ExpressionCompiler, ABC):
         """Keep the name a slot holds, and its range if it is an item of `lo..hi`
         (bounds.py): a save is held to them (saves.py)."""
         self.slot_names[slot] = v.name
-        r = item_range(self.a, v)
+        r = item_range(self.a, v, self.options)
         if r is not None:
             self.slot_ranges[slot] = r
 

@@ -282,7 +282,8 @@ class ExpressionCompiler(Sizes):
             xs, i = self.read(e.obj), self.expr(e.index)
             sid = E.const(self.sid(e.span))
             shortest = self.shortest(e.obj)
-            if shortest is not None and (places := bounds(self.a, e.index)) is not None \
+            places = bounds(self.a, e.index, self.options)  # see bounds.py
+            if shortest is not None and places is not None \
                     and 1 <= places[0] and places[1] <= shortest:
                 return E.sub(xs, add_constant(i, -1))  # in every list it can be
             k = E.int_constant(i)
@@ -291,7 +292,6 @@ class ExpressionCompiler(Sizes):
                                E.sub(E.copy_tree(xs), k - 1),
                                E.call("_idx", E.copy_tree(xs), E.copy_tree(i), sid))
             table = self.consts.get(xs.id) if isinstance(xs, ast.Name) else None
-            places = bounds(self.a, e.index)  # see bounds.py
             if isinstance(table, list) and places is not None and \
                     1 <= places[0] and places[1] <= len(table):
                 return E.sub(xs, add_constant(i, -1))

@@ -37,6 +37,9 @@ class Options:
     argument_sizes: bool = True
     # (for measuring) comprehensions a statement starts with written as loops (unroll.py)
     unroll: bool = True
+    # (for measuring) the range of an item of `lo..hi` is known (bounds.py): an item of a
+    # list at a position in it read with no check, a save's local held to it
+    range_items: bool = True
 
 
 DEFAULT = Options()

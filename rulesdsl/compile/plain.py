@@ -27,7 +27,7 @@ does a rule whose loops nest deeper than Python allows (it needs blocks of its o
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,6 @@ from ..check.analysis import Analysis
 from ..program.runtime import BLOCK_WORK, RET
 from . import emit as E
 
-Bodies = Callable[[Any], list[list]]
 ROLLS = (A.LetRoll, A.Roll)
 
 
@@ -52,12 +51,12 @@ class CallKinds:
     told_only: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
-def call_kinds(a: Analysis, pausing: tuple[type, ...], bodies: Bodies,
+def call_kinds(a: Analysis, pausing: tuple[type, ...],
                too_deep: Callable[[Any], bool]) -> CallKinds:
     """Which rules can never pause (no statement of `pausing` kinds in them, calls of
     rules aside, and only calls of rules that cannot pause, no loops nested deeper than
     `too_deep` allows), and which pause only for rolls. No rule in a circle of calls is
-    either. `bodies(s)` gives the statement lists inside s."""
+    either."""
     calls: dict[str, set[str]] = {}
     waits: dict[str, str] = {}  # "": never; "roll": only for chance steps; "other"
     for proc in a.procs:
@@ -65,7 +64,7 @@ def call_kinds(a: Analysis, pausing: tuple[type, ...], bodies: Bodies,
             continue
         called: set[str] = set()
         waiting = ""
-        for s in _walk(proc.body, bodies):
+        for s in A.statements_in(proc.body):
             if isinstance(s, A.CallRule):
                 called.add(s.name)
             elif isinstance(s, ROLLS):
@@ -143,13 +142,6 @@ def _closure(calls: dict[str, set[str]], allowed: set[str], known: set[str]) -> 
                 found.add(name)
                 grew = True
     return found
-
-
-def _walk(body: list, bodies: Bodies) -> Iterator[Any]:
-    for s in body:
-        yield s
-        for inner in bodies(s):
-            yield from _walk(inner, bodies)
 
 
 def plain_call(block: int, frame: ast.List, result: str) -> list[ast.stmt]:

@@ -9,7 +9,8 @@ run in a namespace that offers nothing but the runtime helpers and the module's 
   and of those only the module's own, its function's own, and the allowed built-ins;
 - no attribute but the fields of the state and a few list methods; nothing with a double
   underscore anywhere;
-- constants are numbers, text, true/false and none.
+- constants are numbers, text, true/false and none; the tables it is handed hold nothing
+  but those, in lists, tuples and the few records of plain data of `RECORDS`.
 `__builtins__` holds a fixed allow-list of harmless functions, so even a name that slipped
 through could not reach `open`, `__import__` or `eval`.
 """
@@ -19,9 +20,15 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from dataclasses import fields
 from typing import Any
 
+from ..boards.territory import Geometry
 from .emit import nodes_of
+
+# the records of plain data a table may be, besides lists and tuples: the generated code
+# hands them to the helpers and reads none of their fields (no such attribute is allowed)
+RECORDS = (Geometry,)
 
 SAFE_BUILTINS: dict[str, Any] = {n: getattr(builtins, n) for n in (
     "len", "list", "range", "sum", "any", "all", "abs", "max", "min", "enumerate", "sorted",
@@ -166,6 +173,10 @@ def _check_table(value: Any) -> None:
     if isinstance(value, (list, tuple)):
         for v in value:
             _check_table(v)
+        return
+    if type(value) in RECORDS:  # a record the helpers read, of plain data too
+        for f in fields(value):
+            _check_table(getattr(value, f.name))
         return
     if callable(value) and getattr(value, "__module__", "").startswith("rulesdsl."):
         return

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..program.program import BLOCK, LOCALS
 from .public import Audience
 
 MASK = (1 << 64) - 1
@@ -118,7 +119,7 @@ class State(Generator):
         new.stack = stack[:]
         if stack:
             top = stack[-1]
-            new.stack[-1] = [top[0], top[1][:]]
+            new.stack[-1] = [top[BLOCK], top[LOCALS][:]]
         self.shared = new.shared = len(stack) - 1
         new.at = self.at[:]
         new.zk = self.zk
@@ -173,7 +174,7 @@ class State(Generator):
         stack = self.stack
         top = stack[-1]
         if len(stack) <= self.shared:
-            top = stack[-1] = [top[0], top[1][:]]
+            top = stack[-1] = [top[BLOCK], top[LOCALS][:]]
             self.shared = len(stack) - 1
         return top
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..boards.territory import TerritoryBoard, TurnBoard, turns_name
-from ..program.declared import CounterInfo, Declared
+from ..declarations import CounterInfo
+from ..program.declared import Declared
 from ..program.display import Display
 from ..program.layout import Layout
 from ..valuetypes import Type

@@ -12,7 +12,8 @@ everyone sees.
 
 from __future__ import annotations
 
-from ..program.declared import CounterInfo, Declared, ZoneInfo
+from ..declarations import CounterInfo, ZoneInfo
+from ..program.declared import Declared
 from ..program.layout import Layout
 from .state import State
 

@@ -244,61 +244,82 @@ class Index:
         for ref in getattr(item, "refs", []):
             self._use(ref.span, self._lookup(ref.name) if ref.name != "player" else None)
         self._scopes = [{}]
-        if isinstance(item, A.EnumDecl):
-            for value in item.values:
-                self._declare(value.name_span, self.symbols[value.name])
-        elif isinstance(item, A.KindDecl):
-            for f in item.fields:
-                field = self.fields[(item.name, f)]
-                self._declare(field.span, field)
-            for row in item.rows:
-                for ref in row.refs:
-                    self._use(ref.span, self._lookup(ref.name))
-                for v in row.values:
-                    self._expr(v)
-        elif isinstance(item, (A.RuleDecl, A.DefineDecl)):
-            kind_word = "rule" if isinstance(item, A.RuleDecl) else "definition"
-            spans: list[Span | None] = [*item.param_spans] or [None] * len(item.params)
-            params = []
-            for p, s in zip(item.params, spans):
-                sym = Symbol(p, "parameter", item, s, owner=item.name, how=kind_word)
-                self._declare(s, sym)
-                self._scopes[-1][p] = sym
-                self.visible.append(Visible(sym, item.span.file, (item.span.line, 1),
-                                            _end(item.span)))
-                params.append(sym)
-            self.params.setdefault(item.name, params)
-            if isinstance(item, A.RuleDecl):
-                self._block(item.body, item.span)
-            else:
-                self._expr(item.body)
-        elif isinstance(item, (A.SetupDecl, A.PlayDecl)):
+        A.handler(DECLARATIONS, item, "the index of names")(self, item)
+
+    def item_names(self, item: Any) -> None:
+        """A declaration whose name and the names it refers to are all the index reads."""
+
+    def item_EnumDecl(self, item: A.EnumDecl) -> None:
+        for value in item.values:
+            self._declare(value.name_span, self.symbols[value.name])
+
+    def item_KindDecl(self, item: A.KindDecl) -> None:
+        for f in item.fields:
+            field = self.fields[(item.name, f)]
+            self._declare(field.span, field)
+        for row in item.rows:
+            for ref in row.refs:
+                self._use(ref.span, self._lookup(ref.name))
+            for v in row.values:
+                self._expr(v)
+
+    def item_RuleDecl(self, item: A.RuleDecl | A.DefineDecl) -> None:
+        """A rule or a definition: its parameters, then its body."""
+        kind_word = "rule" if isinstance(item, A.RuleDecl) else "definition"
+        spans: list[Span | None] = [*item.param_spans] or [None] * len(item.params)
+        params = []
+        for p, s in zip(item.params, spans):
+            sym = Symbol(p, "parameter", item, s, owner=item.name, how=kind_word)
+            self._declare(s, sym)
+            self._scopes[-1][p] = sym
+            self.visible.append(Visible(sym, item.span.file, (item.span.line, 1),
+                                        _end(item.span)))
+            params.append(sym)
+        self.params.setdefault(item.name, params)
+        if isinstance(item, A.RuleDecl):
             self._block(item.body, item.span)
-        elif isinstance(item, A.ExampleDecl):
-            self._declare(item.name_span, self.examples[item.name])
-            self._block(item.body, item.span)
-        elif isinstance(item, A.TriggerDecl):
-            self._expr(item.domain)
-            self._bind(item, item.var, "as soon as", item.span)
-            self._expr(item.where)
-            self._block(item.body, item.span)
-        elif isinstance(item, A.RankDecl):
-            self._bind(item, item.var, "rank", item.span)
-            for key in item.keys:
-                self._expr(key)
-        elif isinstance(item, A.HeuristicDecl):
-            self._bind(item, item.var, "heuristic", item.span)
-            self._expr(item.value)
-        elif isinstance(item, A.PayoffDecl):
-            self._bind(item, item.var, "payoff", item.span)
-            for part in (item.value, item.low, item.high):
-                if part is not None:
-                    self._expr(part)
-        elif isinstance(item, (A.ConstDecl, A.SettingDecl, A.CounterDecl, A.DieDecl)):
-            for attr in ("value", "low", "high", "init", "faces"):
-                self._expr(getattr(item, attr, None))
-        elif isinstance(item, A.DisplayDecl):
-            self._display(item)
+        else:
+            self._expr(item.body)
+
+    item_DefineDecl = item_RuleDecl
+
+    def item_SetupDecl(self, item: A.SetupDecl | A.PlayDecl) -> None:
+        self._block(item.body, item.span)
+
+    item_PlayDecl = item_SetupDecl
+
+    def item_ExampleDecl(self, item: A.ExampleDecl) -> None:
+        self._declare(item.name_span, self.examples[item.name])
+        self._block(item.body, item.span)
+
+    def item_TriggerDecl(self, item: A.TriggerDecl) -> None:
+        self._expr(item.domain)
+        self._bind(item, item.var, "as soon as", item.span)
+        self._expr(item.where)
+        self._block(item.body, item.span)
+
+    def item_RankDecl(self, item: A.RankDecl) -> None:
+        self._bind(item, item.var, "rank", item.span)
+        for key in item.keys:
+            self._expr(key)
+
+    def item_HeuristicDecl(self, item: A.HeuristicDecl) -> None:
+        self._bind(item, item.var, "heuristic", item.span)
+        self._expr(item.value)
+
+    def item_PayoffDecl(self, item: A.PayoffDecl) -> None:
+        self._bind(item, item.var, "payoff", item.span)
+        for part in (item.value, item.low, item.high):
+            if part is not None:
+                self._expr(part)
+
+    def item_values(self, item: Any) -> None:
+        """A constant, a setting, a counter or a die: the expressions of its values."""
+        for attr in ("value", "low", "high", "init", "faces"):
+            self._expr(getattr(item, attr, None))
+
+    def item_DisplayDecl(self, item: A.DisplayDecl) -> None:
+        self._display(item)
 
     def _display(self, item: A.DisplayDecl) -> None:
         """The names a `display:` block uses: counters, zones, a kind and its field, an
@@ -510,6 +531,14 @@ STATEMENTS = A.handlers(Index, "stmt_")
 STATEMENTS.update({c: Index.stmt_parts for c in (
     A.Place, A.Clear, A.Roll, A.Reveal, A.Win, A.Draw, A.EndGame, A.EndTurn, A.NextTurn, A.Break,
     A.Say, A.Expect, A.Pass, A.Shuffle, A.Move, A.Step, A.BaseCall)})
+# the index's handler of each declaration, by class (`item_<class>`); the others hold values
+# to look at, or nothing but their name and the names they refer to
+DECLARATIONS = A.handlers(Index, "item_")
+DECLARATIONS.update({c: Index.item_values for c in (
+    A.ConstDecl, A.SettingDecl, A.CounterDecl, A.DieDecl)})
+DECLARATIONS.update({c: Index.item_names for c in (
+    A.GameDecl, A.PlayersDecl, A.BoardDecl, A.DiceDecl, A.ZoneDecl, A.TeamsDecl,
+    A.LimitDecl, A.StatDecl)})
 EXPRESSION_HANDLERS = A.handlers(Index, "expr_")
 EXPRESSION_HANDLERS.update({c: Index.expr_parts for c in (
     A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.PlayerLit, A.ListLit, A.Index, A.Unary,

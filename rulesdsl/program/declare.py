@@ -1,38 +1,15 @@
 """The `Declared` record made from the checker's `Analysis`, once per compiled rule file.
 
 Stage: compile (the side of the contract the compiler writes; the run side reads the
-record, declared.py, and never imports this module, nor anything of check/).
+record, declared.py, and never imports this module, nor anything of check/). The records
+of the declarations are the checker's own (rulesdsl/declarations.py), handed on as they
+are; only the procedures and the payoff line are read off into records of the run side's.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, TypeVar
-
 from ..check.analysis import Analysis
-from .declared import (
-    CounterInfo,
-    Declared,
-    DiceInfo,
-    DieInfo,
-    DisplayInfo,
-    EnumInfo,
-    KindInfo,
-    Payoff,
-    Procedure,
-    ZoneInfo,
-)
-
-R = TypeVar("R")
-
-
-def _copy(record: type[R], info: Any) -> R:
-    """The run side's record of a checker's record: the fields it reads."""
-    return record(**{f.name: getattr(info, f.name) for f in fields(record)})  # type: ignore[arg-type]
-
-
-def _copies(record: type[R], table: dict[str, Any]) -> dict[str, R]:
-    return {name: _copy(record, info) for name, info in table.items()}
+from .declared import Declared, Payoff, Procedure
 
 
 def declare(a: Analysis) -> Declared:
@@ -45,10 +22,8 @@ def declare(a: Analysis) -> Declared:
         game_name=a.game_name, path=a.file.path, tree=a.file,
         min_players=a.min_players, max_players=a.max_players, team_size=a.team_size,
         limit=a.limit, values=a.values, settings=list(a.settings),
-        counters=_copies(CounterInfo, a.counters), dies=_copies(DieInfo, a.dies),
-        dice=_copies(DiceInfo, a.dice), boards=a.boards, holding=a.holding,
-        kinds=_copies(KindInfo, a.kinds), zones=_copies(ZoneInfo, a.zones),
-        enums=_copies(EnumInfo, a.enums), display=_copy(DisplayInfo, a.display),
+        counters=a.counters, dies=a.dies, dice=a.dice, boards=a.boards, holding=a.holding,
+        kinds=a.kinds, zones=a.zones, enums=a.enums, display=a.display,
         stats={name: info.per_player for name, info in a.stats.items()},
         procs=[Procedure(p.kind, p.name, p.span, p.example) for p in a.procs],
         rank_span=a.rank.span if a.rank is not None else None, payoff=payoff)

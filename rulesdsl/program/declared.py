@@ -5,122 +5,24 @@ learnt (the meaning of every name, the type of every expression, each procedure'
 the run side needs only the declarations: the game's name and players, its counters,
 dice, boards, kinds, zones and enums, its constants and settings, what its `display:`
 blocks say, the procedures by name, and the few lines it reads facts off (`rank`,
-`payoff`). The compiler copies them here once (declare.py); views, saves, the sampler and
-the Python API read this record and never the checker's.
+`payoff`). The compiler makes it once (declare.py); views, saves, the sampler and the
+Python API read this record and never the checker's `Analysis`.
 
-The records below carry the fields of the checker's records of the same name that the run
-side reads, plain data all of them.
+The records of each declaration (`CounterInfo`, `KindInfo`, `DisplayInfo`...) are the
+checker's own, defined once in rulesdsl/declarations.py and handed on as they are; this
+module adds what the run side reads beside them (the procedures, the payoff line).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
 from ..boards.grids import SquareBoard
+from ..declarations import CounterInfo, DiceInfo, DieInfo, DisplayInfo, EnumInfo, KindInfo, ZoneInfo
 from ..diagnostics import Span
 from ..valuetypes import Type
-
-
-@dataclass(frozen=True)
-class CounterInfo:
-    """A counter (also a statistic's tally): its keys, its slots, its values' type."""
-
-    name: str
-    # (kind, name, size, low): kind is player/enum/dice/kind, or number for a range of
-    # numbers (its name as written, `2..12`; low its first number, 0 for the others)
-    dims: list[tuple[str, str, int, int]]
-    size: int
-    type: Type
-    init: Any
-    low: int | None
-    high: int | None
-    secret: bool
-    stat: bool = False  # a statistic's tally (`stat n`): the rules change it, never read it
-
-
-@dataclass(frozen=True)
-class DieInfo:
-    name: str
-    faces: list[Any]
-    face_type: Type
-
-
-@dataclass(frozen=True)
-class DiceInfo:
-    """A set of dice: `count` dice in all (a set per player: `per_seat` for each seat, at
-    the most players), seen by everyone (`public`), their owner (`owner`) or nobody
-    (`hidden`) until revealed."""
-
-    name: str
-    die: str
-    count: int
-    per_seat: int = 0
-    visibility: str = "public"
-
-
-@dataclass(frozen=True)
-class KindInfo:
-    """A kind of component: its fields, and each component's values (one list per field)."""
-
-    name: str
-    fields: list[str]
-    columns: dict[str, list[Any]]
-    types: dict[str, Type]
-    count: int
-
-
-@dataclass(frozen=True)
-class ZoneInfo:
-    """A zone: a list of components in the state (one per player with `per player`)."""
-
-    name: str
-    kind: str
-    per_player: bool
-    visibility: str
-
-
-@dataclass(frozen=True)
-class EnumInfo:
-    """An enum: its values and their labels; a table's fields, one column per field."""
-
-    name: str
-    values: list[str]
-    labels: list[str]
-    fields: list[str] = field(default_factory=list)
-    columns: dict[str, list[Any]] = field(default_factory=dict)
-    types: dict[str, Type] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class DisplayInfo:
-    """What the `display:` blocks say, by name: plain data a screen reads beside a view."""
-
-    hidden: list[str] = field(default_factory=list)        # counters and zones not drawn
-    labels: dict[str, str] = field(default_factory=dict)   # counter or zone -> its name
-    groups: list[tuple[str, list[str]]] = field(default_factory=list)
-    glyphs: dict[str, list[str]] = field(default_factory=dict)  # kind or enum -> per item
-    owners: dict[str, str] = field(default_factory=dict)   # kind -> counter of its owner
-    placers: list[str] = field(default_factory=list)       # boards whose pieces are the placer's
-    # `ended RULE "words"`: why the game ended, by the place of each `win`, `draw` or
-    # `end game` of the rule ("file:line:column")
-    endings: dict[str, str] = field(default_factory=dict)
-    rings: dict[str, str] = field(default_factory=dict)    # zone -> counter of its place
-    names: dict[str, str] = field(default_factory=dict)    # kind -> the field naming each
-    cells: dict[str, str] = field(default_factory=dict)    # board -> the noun of its cells
-    seat_marks: list[str] = field(default_factory=list)    # a mark per seat, from player 1
-    seat_colours: list[str] = field(default_factory=list)  # a colour per seat
-    # kind -> (field, glyph, word) of each feature a component may show
-    features: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
-    # board -> (cells, glyph, word) of each set of special cells it marks
-    marks: dict[str, list[tuple[list[int], str, str]]] = field(default_factory=dict)
-    # `ask` and `tell`, by "rule" (every decision of it) or "rule name" (one choice of it)
-    asks: dict[str, str] = field(default_factory=dict)
-    tells: dict[str, str] = field(default_factory=dict)
-    # `pass forced`: the decisions with one option a screen takes without asking, by ""
-    # (every one), "rule" or "rule name", as `ask` names them
-    forced: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

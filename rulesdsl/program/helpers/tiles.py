@@ -33,14 +33,14 @@ def _tturn(cells: list, turns: list, cell: int) -> int | None:
 
 
 def _side(geo: Geometry, cells: list, turns: list, cell: int, d: int) -> Any:
-    return geo[4][cells[cell]][(d - (turns[cell] or 0)) % 4]
+    return geo.sides[cells[cell]][(d - (turns[cell] or 0)) % 4]
 
 
 def _faces(geo: Geometry, cells: list, turns: list, cell: int) -> list[tuple[int, Any]]:
     """What the tiles next to a cell ask of a tile put there: for each side of the cell
     that faces a placed tile, (that side, the terrain the placed tile shows it)."""
     return [(d, _side(geo, cells, turns, n, (d + 2) % 4))
-            for d, n in enumerate(geo[3][cell]) if n is not None and cells[n] is not None]
+            for d, n in enumerate(geo.steps[cell]) if n is not None and cells[n] is not None]
 
 
 def _matching(printed: list, faces: list[tuple[int, Any]], q: int) -> bool:
@@ -56,8 +56,8 @@ def _empty(cells: list, xs: Any) -> bool:
 
 
 def _tstart(geo: Geometry, xs: Any) -> int:
-    base = xs[0] - xs[0] % geo[2] if xs else 0
-    return base + (geo[1] // 2) * geo[0] + geo[0] // 2
+    base = xs[0] - xs[0] % geo.cells_per_seat if xs else 0
+    return base + (geo.height // 2) * geo.width + geo.width // 2
 
 
 def _land(per_seat: int, seat: int) -> list[int]:
@@ -78,8 +78,8 @@ def _tland(per_seat: int, seat: int) -> list[int]:
 
 def _seat_of(geo: Geometry, cell: int) -> range:
     """The cells of the territory that holds a cell."""
-    base = cell - cell % geo[2]
-    return range(base, base + geo[2])
+    base = cell - cell % geo.cells_per_seat
+    return range(base, base + geo.cells_per_seat)
 
 
 def _tturns(geo: Geometry, cells: list, turns: list, cell: int, tile: Any) -> list[int]:
@@ -89,14 +89,14 @@ def _tturns(geo: Geometry, cells: list, turns: list, cell: int, tile: Any) -> li
     if cells[cell] is not None:
         return []
     faces = _faces(geo, cells, turns, cell)
-    printed = geo[4][tile]
+    printed = geo.sides[tile]
     return [q * 90 for q in range(4) if faces and _matching(printed, faces, q)]
 
 
 def _whole(geo: Geometry, xs: Any) -> bool:
     """Whether `xs` is a whole territory, its cells in order (what `territory(board, p)`
     gives): then a cell of it only neighbours cells of it."""
-    n = geo[2]
+    n = geo.cells_per_seat
     return len(xs) == n and n > 0 and xs[0] % n == 0 and xs[-1] == xs[0] + n - 1 and (
         type(xs) is range or xs == _land(n, xs[0] // n))
 
@@ -110,7 +110,7 @@ def _near_tiles(geo: Geometry, cells: list, xs: Any) -> tuple[bool, list[int]]:
     """(whether a cell of `xs` holds a tile, the empty cells of `xs` next to a tile, in
     the order of `xs`): the only cells where a tile can fit. A whole territory is looked
     at through its tiles and their neighbours; any other list of cells, cell by cell."""
-    steps = geo[3]
+    steps = geo.steps
     if _whole(geo, xs):
         tiles = _placed_in(cells, xs[0], len(xs))
         return bool(tiles), sorted({m for c in tiles for m in steps[c]
@@ -137,16 +137,16 @@ def _tspots(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> lis
     placed, near = _near_tiles(geo, cells, xs)
     if not placed:
         return [_tstart(geo, xs)]
-    printed = geo[4][tile]
+    printed = geo.sides[tile]
     return [c for c in near if _fits_some_turn(printed, _faces(geo, cells, turns, c))]
 
 
 def _thas_spot(geo: Geometry, cells: list, turns: list, xs: list, tile: Any) -> bool:
     """`spots(xs, tile) is not empty`: true for a territory with no tile in `xs` (its
     start), else the search stops at the first cell found, in any order."""
-    printed = geo[4][tile]
+    printed = geo.sides[tile]
     if _whole(geo, xs):
-        steps = geo[3]
+        steps = geo.steps
         placed = False
         for c in _placed_in(cells, xs[0], len(xs)):
             placed = True
@@ -212,7 +212,7 @@ def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
             parent[p] = p = parent[up]
         return p
 
-    printed, centres, steps = geo[4], geo[5], geo[3]
+    printed, centres, steps = geo.sides, geo.centres, geo.steps
     placed = [c for c in xs if cells[c] is not None]
     members: dict[int, list[int]] = {}
     terrain: dict[int, Any] = {}
@@ -254,9 +254,10 @@ def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
 
 
 def _closed(geo: Geometry, cells: list, parts: list[tuple[int, int]]) -> bool:
+    steps = geo.steps
     for c, d in parts:
         if d < 4:
-            n = geo[3][c][d]
+            n = steps[c][d]
             if n is None or cells[n] is None:
                 return False
     return True
@@ -274,10 +275,10 @@ def _tareas(geo: Geometry, cells: list, turns: list, xs: list, completed: bool,
 
 def _tcentre_done(geo: Geometry, cells: list, turns: list, cell: int) -> bool:
     tile = cells[cell]
-    if tile is None or geo[5][tile] is None:  # no tile there, or one without a centre
+    if tile is None or geo.centres[tile] is None:  # no tile there, or one without a centre
         return False
     # the centre's area: of the centre's own terrain
-    for _t, ps in _parts(geo, cells, turns, _seat_of(geo, cell), geo[5][tile]):
+    for _t, ps in _parts(geo, cells, turns, _seat_of(geo, cell), geo.centres[tile]):
         if (cell, 4) in ps:
             return _closed(geo, cells, ps)
     return False
@@ -285,7 +286,7 @@ def _tcentre_done(geo: Geometry, cells: list, turns: list, cell: int) -> bool:
 
 def _groups(geo: Geometry, cells: list, turns: list, cell: int) -> list[list[int]]:
     q = turns[cell] or 0
-    return [[(s + q) % 4 for s in g] for g in geo[6][cells[cell]]]
+    return [[(s + q) % 4 for s in g] for g in geo.groups[cells[cell]]]
 
 
 def _network(geo: Geometry, cells: list, turns: list,
@@ -300,8 +301,9 @@ def _network(geo: Geometry, cells: list, turns: list,
             links[(c, k)] = set()
             for s in g:
                 side_group[(c, s)] = (c, k)
+    steps = geo.steps
     for (c, s), node in side_group.items():
-        n = geo[3][c][s]
+        n = steps[c][s]
         other = side_group.get((n, (s + 2) % 4)) if n is not None else None
         if other is not None:
             links[node].add(other)
@@ -339,7 +341,7 @@ def _tlongest(geo: Geometry, cells: list, turns: list, xs: list) -> int:
                 joined[(c, s)] = g
     if not joined:
         return 0
-    step = geo[3]
+    step = geo.steps
     best = 1
     most = min(MAX_ROAD_TILES, len({c for c, _ in joined}))
     steps = 0
@@ -377,7 +379,7 @@ def _tlongest(geo: Geometry, cells: list, turns: list, xs: list) -> int:
 def _truns(geo: Geometry, cells: list, xs: list, dx: int, dy: int) -> list[list[int]]:
     """Every unbroken run of tiles in direction (dx, dy), longest first, each from its
     start; a lone tile is a run of one."""
-    w, h, per_seat = geo[0], geo[1], geo[2]
+    w, h, per_seat = geo.width, geo.height, geo.cells_per_seat
     inside = set(xs)
     runs = []
     for c in xs:
@@ -403,7 +405,7 @@ def _topen(geo: Geometry, cells: list, turns: list, xs: list, *terrain: Any) -> 
     for c in xs:
         if cells[c] is None:
             continue
-        for d, n in enumerate(geo[3][c]):
+        for d, n in enumerate(geo.steps[c]):
             if (n is None or cells[n] is None) and (
                     not terrain or _side(geo, cells, turns, c, d) == terrain[0]):
                 count += 1
@@ -415,7 +417,7 @@ def _tsquares(geo: Geometry, cells: list, xs: list) -> list[list[int]]:
     read it for each option they try: an empty corner is passed over before its
     neighbours are looked up, and no generator is made per cell."""
     out = []
-    near = geo[3]
+    near = geo.steps
     for c in xs:
         if cells[c] is None:
             continue
