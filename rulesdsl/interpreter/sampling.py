@@ -36,18 +36,23 @@ from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO
 from ..valuetypes import Type, element
 from .game import Game
 from .public import told
-from .redraw import DEALS, replay_hidden
+from .redraw import DEALS, Known, replay_hidden
 from .state import State
 from .visibility import on_boards, row_seen, zone_lists, zone_seen
 
 
-def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None) -> Game:
+def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None,
+                known: Known | None = None) -> Game:
     """A game `seat` cannot tell from `game`, its hidden parts made up afresh. With the
     `seed` that `rng` was made from, an error of the rules in it says that it happened in
-    a game made up for the seat, with the seed (`Game.origin`)."""
-    seen = _seen_now(game, seat)
+    a game made up for the seat, with the seed (`Game.origin`). `known`: what an earlier
+    call for this seat at this moment of this game worked out (`redraw.Known`)."""
+    known = known if known is not None else Known()
+    if known.seen is None:
+        known.seen = _seen_now(game, seat)
+    seen = known.seen
     world, replayed = replay_hidden(
-        game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen))
+        game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen), known)
     if not replayed:
         world = _dealt_now(world, seat, rng)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
