@@ -226,3 +226,11 @@ def test_an_observation_works_out_once_what_every_made_up_game_shares():
     fresh = [Observation(game, 1).sample_game(random.Random(s)) for s in range(8)]
     assert [g.state_key() for g in made] == [g.state_key() for g in fresh]
     assert len({purchases(g, 0) for g in made}) > 1
+    # hidden cards: where they are is worked out once, the deals drawn for each game
+    game = cards()
+    kept = Observation(game, 0)
+    made = [kept.sample_game(random.Random(s)) for s in range(8)]
+    assert kept._known.places
+    fresh = [Observation(game, 0).sample_game(random.Random(s)) for s in range(8)]
+    assert [g.state_key() for g in made] == [g.state_key() for g in fresh]
+    assert len({tuple(g.zone("hand", 1)) for g in made}) > 1

@@ -195,7 +195,8 @@ def rollout(game: Game, rng: random.Random, settings: Settings, has_heuristic: b
     left = settings.depth if has_heuristic else -1
     uniform = rng.random  # int(random() * n): a third of randrange's time
     if settings.rollout != "greedy":
-        # the engine's own loop takes the steps (docs/performance.md, "Rollouts")
+        # the engine's own loop takes the steps (docs/performance.md, "Where a search's
+        # time goes")
         game.play_by_number([lambda n: int(uniform() * n) if n > 1 else 0] * game.players,
                             left)
         return returns_of(game, use_margin)

@@ -53,8 +53,8 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
     seen = known.seen
     world, replayed = replay_hidden(
         game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen), known)
-    if not replayed:
-        world = _dealt_now(world, seat, rng)
+    if not replayed:   # `world` is a copy of `game` as it stands
+        world = _dealt_now(world, seat, rng, known)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
     kept = [k for k, line in enumerate(log or []) if told(line[0], seat)]
@@ -69,39 +69,36 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
 
 
 
-def _dealt_now(game: Game, seat: int, rng: random.Random) -> Game:
-    """The game with its hidden components dealt anew as it stands; if no deal within
-    DEALS leaves another seat's pending decision an option, as it is."""
+def _dealt_now(game: Game, seat: int, rng: random.Random, known: Known) -> Game:
+    """The game (a copy of the one `known` is of, as it stands) with its hidden
+    components dealt anew; if no deal within DEALS leaves another seat's pending decision
+    an option, as it is."""
+    if known.places is None:
+        known.places = hidden_places(game, seat)
     for _ in range(DEALS):
         world = game.copy()
-        if redeal_hidden(world, seat, rng):
+        if redeal_hidden(world, seat, rng, places=known.places):
             return world
     return game
 
 
 # ---- hidden components -----------------------------------------------------------------
 
+Places = dict[tuple[str, Any], list[tuple[int, int]]]
+
+
 def redeal_hidden(game: Game, seat: int, rng: random.Random,
-                  seen: dict[str, set[int]] | None = None) -> bool:
+                  seen: dict[str, set[int]] | None = None, places: Places | None = None
+                  ) -> bool:
     """Deal the components `seat` cannot see anew, by kind, among the places they fill;
     those in `seen` (per kind) keep their places: the sampler deals a game as it was some
     decisions ago, and what the seat sees now must come back where it is. Another seat's
     pending decision is then offered what the new deal lets it choose from: False when
-    that is nothing (the deal is not a game)."""
-    a, layout, st = game.rules.declared, game.rules.layout, game.st
-    pinned = _seen_named(game, seat)
-    placed = on_boards(a, layout, st)
-    places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
-    for zone, owner, i in zone_lists(a, layout, st):
-        if zone_seen(zone, owner, seat):
-            continue
-        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
-        if seen is not None:
-            keep = keep | seen.get(zone.kind, set())
-        backs = _backs(a, zone.kind)
-        for j, c in enumerate(st.z[i]):
-            if c not in keep:
-                places.setdefault((zone.kind, backs[c] if backs else None), []).append((i, j))
+    that is nothing (the deal is not a game). `places`: `hidden_places` of this game, or
+    of another in the same state."""
+    st = game.st
+    if places is None:
+        places = hidden_places(game, seat, seen)
     sigma: dict[str, dict[int, int]] = {}
     for (kind, _back), where in places.items():
         # sorted first: games that differ only in what the seat cannot see deal the same
@@ -120,6 +117,27 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random,
         _rename(game, seat, sigma)
         return _offer_again(game, seat)
     return True
+
+
+def hidden_places(game: Game, seat: int, seen: dict[str, set[int]] | None = None) -> Places:
+    """Where the components `seat` cannot see are (zone list, position), by kind and
+    back: those in zones it does not see, but for those named where it looks, on a board,
+    or in `seen`."""
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
+    pinned = _seen_named(game, seat)
+    placed = on_boards(a, layout, st)
+    places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
+    for zone, owner, i in zone_lists(a, layout, st):
+        if zone_seen(zone, owner, seat):
+            continue
+        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
+        if seen is not None:
+            keep = keep | seen.get(zone.kind, set())
+        backs = _backs(a, zone.kind)
+        for j, c in enumerate(st.z[i]):
+            if c not in keep:
+                places.setdefault((zone.kind, backs[c] if backs else None), []).append((i, j))
+    return places
 
 
 def _offer_again(game: Game, seat: int) -> bool:
