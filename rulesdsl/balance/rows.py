@@ -5,10 +5,10 @@ scores, statistics, decisions) and, when the run counts its coverage points, one
 what fired (store.py). Making those texts is work of the same size as playing a small
 game (tic-tac-toe's take about 30 microseconds each): made in the command's process, they
 kept simulate's command behind its worker. `play_for_store` plays a batch and makes its
-rows in the worker, and hands back each game as the store keeps it in memory (its
-statistics as the database gives them back, its decisions left out: they are in the
-row), so the command's process only writes the rows. The rows are the same texts
-whichever process makes them (`game_rows`).
+rows in the worker, and hands back the rows alone (text and numbers: quicker to send
+between processes than the records); the command's process writes them and reads the
+games it keeps in memory from them (`read_rows`), as reading them back from the
+database would. The rows are the same texts whichever process makes them.
 """
 
 from __future__ import annotations
@@ -57,11 +57,21 @@ def kept_records(records: Sequence[GameRecord], rows: list[tuple],
             for g, r in zip(records, rows)]
 
 
+def read_rows(rows: Rows, teams: list[list[int]] | None = None) -> list[GameRecord]:
+    """The games of rows, as `Store.iter_games` reads them back (without their decisions;
+    the turns where the run counted them, from the fired table's rows)."""
+    turns = {f[1]: f[3] for f in rows[1]}
+    loads = json.loads
+    return [GameRecord(r[1], r[2], r[3], loads(r[4]), r[5], loads(r[6]),
+                       loads(r[7]) if r[7] is not None else None, r[8], r[9], r[10],
+                       loads_stats(r[STATS]), [], teams, turns=turns.get(r[1]))
+            for r in rows[0]]
+
+
 def play_for_store(batch: Batch) -> BatchResult:
-    """Play a batch (`play_batch`) and make its rows: the result's records are the games as
-    the store keeps them, its `rows` what it writes."""
+    """Play a batch (`play_batch`) and make its rows: the result hands back the rows alone
+    (text and numbers, quick to send from a worker), its records left empty."""
     result = play_batch(batch)
-    rows = game_rows(batch.run, result.records)
-    result.records = kept_records(result.records, rows[0])
-    result.rows = rows
+    result.rows = game_rows(batch.run, result.records)
+    result.records = []
     return result

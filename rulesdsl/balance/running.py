@@ -140,7 +140,8 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
         if result.failed is not None:
             failures.append((run, *result.failed))
         if progress is not None:
-            progress.advance(len(result.records) + (result.failed is not None))
+            played = len(result.rows[0]) if result.rows is not None else len(result.records)
+            progress.advance(played + (result.failed is not None))
         if on_batch is not None:
             on_batch(result)
         if failures and backend.kind == "local" and backend.workers <= 1:

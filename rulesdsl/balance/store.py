@@ -35,7 +35,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
 from .games import GameRecord, Plan
-from .rows import Rows, game_rows, kept_records
+from .rows import Rows, game_rows, kept_records, read_rows
 
 FORMAT = "rulesdsl-db/1"
 
@@ -324,7 +324,7 @@ class Store:
 
     def add(self, run: int, records: Sequence[GameRecord], rows: Rows | None = None) -> None:
         """Store games and commit: what is stored survives an interruption. With `rows`,
-        made where the games were played (rows.py), `records` are the games as kept."""
+        made where the games were played (rows.py), the games are read from them."""
         made_here = rows is None
         if rows is None:
             rows = game_rows(run, records)
@@ -335,8 +335,8 @@ class Store:
         self.db.commit()
         if run in self.kept:
             games, teams = self.kept[run]
-            for g in (kept_records(records, rows[0]) if made_here else records):
-                g.teams = teams
+            for g in (kept_records(records, rows[0], teams) if made_here
+                      else read_rows(rows, teams)):
                 games[g.number] = g
 
     def games(self, run: int, upto: int | None = None, steps: bool = False
