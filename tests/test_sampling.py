@@ -234,3 +234,15 @@ def test_an_observation_works_out_once_what_every_made_up_game_shares():
     fresh = [Observation(game, 0).sample_game(random.Random(s)) for s in range(8)]
     assert [g.state_key() for g in made] == [g.state_key() for g in fresh]
     assert len({tuple(g.zone("hand", 1)) for g in made}) > 1
+    # both: Isle of Skye's secret prices replayed, its bag of tiles dealt anew where the
+    # replays start
+    game = rulesdsl.load(ROOT / "games" / "isle_of_skye" / "isle_of_skye.rules").new_game(
+        players=2, seed=0)
+    rng = random.Random(0)
+    for _ in range(8):
+        game.apply_index(rng.randrange(game.num_options()))
+    kept = Observation(game, 0)
+    made = [kept.sample_game(random.Random(s)) for s in range(4)]
+    assert kept._known.hidden and kept._known.start_places
+    fresh = [Observation(game, 0).sample_game(random.Random(s)) for s in range(4)]
+    assert [g.state_key() for g in made] == [g.state_key() for g in fresh]

@@ -79,11 +79,12 @@ class Known:
     """What the sampler works out of one game at one moment for one seat that does not
     depend on the draws: the seat's view without its log, the other seats' secret choices
     still hidden from it, the lines it was told since one of them, and (`sampling.py`)
-    the components it sees and where those it does not see are. An `Observation` keeps
-    one, so the games it makes up for a search (one a simulation, for ISMCTS) work these
-    out once; a game that moves on needs a new one."""
+    the components it sees and where those it does not see are (now, and where a replay
+    of the secret choices starts). An `Observation` keeps one, so the games it makes up
+    for a search (one a simulation, for ISMCTS) work these out once; a game that moves
+    on needs a new one."""
 
-    __slots__ = ("view", "hidden", "lines", "seen", "places")
+    __slots__ = ("view", "hidden", "lines", "seen", "places", "start_places")
 
     def __init__(self) -> None:
         self.view: dict[str, Any] | None = None
@@ -91,6 +92,7 @@ class Known:
         self.lines: dict[int, list[str]] = {}
         self.seen: dict[str, set[int]] | None = None
         self.places: dict[tuple[str, Any], list[tuple[int, int]]] | None = None
+        self.start_places: dict[tuple[str, Any], list[tuple[int, int]]] | None = None
 
     def view_of(self, game: Game, seat: int) -> dict[str, Any]:
         if self.view is None:

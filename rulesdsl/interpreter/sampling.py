@@ -51,8 +51,15 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
     if known.seen is None:
         known.seen = _seen_now(game, seat)
     seen = known.seen
-    world, replayed = replay_hidden(
-        game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen), known)
+
+    def deal(start: Game) -> bool:
+        # every replay starts from the same game (before the first hidden secret choice):
+        # where its hidden components are is worked out once
+        if known.start_places is None:
+            known.start_places = hidden_places(start, seat, seen)
+        return redeal_hidden(start, seat, rng, places=known.start_places)
+
+    world, replayed = replay_hidden(game, seat, rng, deal, known)
     if not replayed:   # `world` is a copy of `game` as it stands
         world = _dealt_now(world, seat, rng, known)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
