@@ -368,3 +368,29 @@ def test_a_ray_cluster_out_of_reach_is_g006_with_what_it_needs(monkeypatch):
     assert diag.message == ("cannot start or reach the Ray cluster at head.example:6379: "
                             "ConnectionError: token authentication failed: UNAUTHENTICATED")
     assert diag.hint is not None and "RAY_AUTH_TOKEN" in diag.hint and "HOST:PORT" in diag.hint
+
+
+def test_the_rows_made_where_the_games_are_played_are_the_stores_own(tmp_path):
+    """A worker makes the rows of its batch and sends them alone (rows.py): the database
+    and the games the store keeps in memory are those it makes from the games themselves,
+    and those it reads back."""
+    from rulesdsl.balance.rows import play_for_store
+
+    rules = rulesdsl.load(CROMLECH)
+    plan = Plan(CROMLECH, 2, ("random",), seed=4, coverage=True)
+    dumps, kept = [], []
+    for in_worker in (True, False):
+        with Store(str(tmp_path / f"{in_worker}.db")) as store:
+            run = store.run_for(CROMLECH, rules.name, rules.digest, {}, plan, {}, rules.limit)
+            batch = Batch(plan, (1, 2, 3), run=run.id)
+            if in_worker:
+                result = play_for_store(batch)
+                assert result.rows is not None and len(result.rows[1]) == 3
+                assert len(result.rows[0]) == 3 and not result.records
+                store.add(run.id, result.records, result.rows)
+            else:
+                store.add(run.id, play_batch(batch).records)
+            dumps.append(store.dump())
+            kept.append(store.games(run.id))
+            assert kept[-1] == list(store.iter_games(run.id))
+    assert dumps[0] == dumps[1] and kept[0] == kept[1]

@@ -209,3 +209,40 @@ def test_hidden_components_are_dealt_only_among_those_with_the_same_back():
         assert {back[c] for c in bag} == {"landscape"}
         assert {back[c] for c in box} == {"castle"}
     assert len(game.zone("druid_stacks")) > 20
+
+
+def test_an_observation_works_out_once_what_every_made_up_game_shares():
+    """An observation keeps what does not depend on the draws (the seat's view, the secret
+    choices still hidden, the lines told since the first): the games it makes up are
+    those a fresh observation makes from the same seeds, the hidden purchases drawn."""
+    rules = rulesdsl.load(EXPEDITION)
+    game = rules.new_game(players=2, seed=3)
+    rng = random.Random(3)
+    while game.decider == 0:
+        game.apply_index(rng.randrange(game.num_options()))
+    kept = Observation(game, 1)
+    made = [kept.sample_game(random.Random(s)) for s in range(8)]
+    assert kept._known.hidden and kept._known.lines and kept._known.seen is not None
+    fresh = [Observation(game, 1).sample_game(random.Random(s)) for s in range(8)]
+    assert [g.state_key() for g in made] == [g.state_key() for g in fresh]
+    assert len({purchases(g, 0) for g in made}) > 1
+    # hidden cards: where they are is worked out once, the deals drawn for each game
+    game = cards()
+    kept = Observation(game, 0)
+    made = [kept.sample_game(random.Random(s)) for s in range(8)]
+    assert kept._known.places
+    fresh = [Observation(game, 0).sample_game(random.Random(s)) for s in range(8)]
+    assert [g.state_key() for g in made] == [g.state_key() for g in fresh]
+    assert len({tuple(g.zone("hand", 1)) for g in made}) > 1
+    # both: Isle of Skye's secret prices replayed, its bag of tiles dealt anew where the
+    # replays start
+    game = rulesdsl.load(ROOT / "games" / "isle_of_skye" / "isle_of_skye.rules").new_game(
+        players=2, seed=0)
+    rng = random.Random(0)
+    for _ in range(8):
+        game.apply_index(rng.randrange(game.num_options()))
+    kept = Observation(game, 0)
+    made = [kept.sample_game(random.Random(s)) for s in range(4)]
+    assert kept._known.hidden and kept._known.start_places
+    fresh = [Observation(game, 0).sample_game(random.Random(s)) for s in range(4)]
+    assert [g.state_key() for g in made] == [g.state_key() for g in fresh]

@@ -193,11 +193,16 @@ def rollout(game: Game, rng: random.Random, settings: Settings, has_heuristic: b
     if game.is_chance:
         game.roll_chance()
     left = settings.depth if has_heuristic else -1
-    greedy = settings.rollout == "greedy"
     uniform = rng.random  # int(random() * n): a third of randrange's time
+    if settings.rollout != "greedy":
+        # the engine's own loop takes the steps (docs/performance.md, "Where a search's
+        # time goes")
+        game.play_by_number([lambda n: int(uniform() * n) if n > 1 else 0] * game.players,
+                            left)
+        return returns_of(game, use_margin)
     while not game.over and left != 0:
         n = game.num_options()
-        if greedy and 1 < n <= GREEDY_WIDTH:
+        if 1 < n <= GREEDY_WIDTH:
             game.apply_index(_greedy(game, n, rng, has_heuristic))
         else:
             game.apply_index(int(uniform() * n) if n > 1 else 0)

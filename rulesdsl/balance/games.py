@@ -125,6 +125,9 @@ class BatchResult:
     run: int
     records: list[GameRecord]
     failed: tuple[int, Failed] | None = None  # the game number, and what stopped it
+    # the rows the store writes, when the worker made them (rows.py): then `records` are
+    # the games as the store keeps them
+    rows: tuple[list[tuple], list[tuple]] | None = None
 
 
 _LOADED: dict[tuple[str, tuple, tuple, bool, str, bool], Rules] = {}

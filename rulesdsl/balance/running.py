@@ -16,7 +16,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from .games import Batch, BatchResult, Plan, play_batch
+from .games import Batch, BatchResult, Plan
+from .rows import play_for_store
 from .store import Run, Store
 
 MAX_BATCH = 100
@@ -29,7 +30,8 @@ class Backend:
     for a single batch) or "ray" (an address, or a local cluster started for the run).
     With one worker, the games are played in one process beside the command's, which
     stores each batch and sums it up while the next is played: storing is off the path of
-    the games (in the same process it added two thirds to tic-tac-toe's time)."""
+    the games (in the same process it added two thirds to tic-tac-toe's time), and the
+    worker makes the rows the store writes (rows.py)."""
 
     kind: str = "local"
     workers: int = 1
@@ -42,7 +44,7 @@ class Backend:
             yield from play_on_ray(batches, self.address, self.workers)
         elif len(batches) <= 1 or not IN_WORKERS:
             for batch in batches:
-                yield play_batch(batch)
+                yield play_for_store(batch)
         else:
             yield from _pool(batches, max(1, self.workers))
 
@@ -58,7 +60,7 @@ def _pool(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
         try:
             while todo or running:
                 while todo and len(running) < 2 * workers:
-                    fut = pool.submit(play_batch, todo.pop())
+                    fut = pool.submit(play_for_store, todo.pop())
                     order[fut] = len(order)
                     running.add(fut)
                 done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -134,11 +136,12 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
     failures: list[tuple[Run, int, Any]] = []
     for result in backend.play(batches):
         run = by_id[result.run]
-        store.add(run.id, result.records)
+        store.add(run.id, result.records, result.rows)
         if result.failed is not None:
             failures.append((run, *result.failed))
         if progress is not None:
-            progress.advance(len(result.records) + (result.failed is not None))
+            played = len(result.rows[0]) if result.rows is not None else len(result.records)
+            progress.advance(played + (result.failed is not None))
         if on_batch is not None:
             on_batch(result)
         if failures and backend.kind == "local" and backend.workers <= 1:

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
 from .games import GameRecord, Plan
+from .rows import Rows, game_rows, kept_records, read_rows
 
 FORMAT = "rulesdsl-db/1"
 
@@ -321,26 +322,22 @@ class Store:
         return {n for (n,) in self.db.execute("SELECT number FROM games WHERE run = ?",
                                               (run,))}
 
-    def add(self, run: int, records: Sequence[GameRecord]) -> None:
-        """Store games and commit: what is stored survives an interruption."""
-        rows = [(run, g.number, g.seed, g.rotation, _dumps(g.agents), g.first,
-                 _dumps(g.ranking), _dumps(g.scores) if g.scores is not None else None,
-                 g.decisions, g.ended_by, g.ending, _sorted_dumps(g.stats), _dumps(g.steps))
-                for g in records]
+    def add(self, run: int, records: Sequence[GameRecord], rows: Rows | None = None) -> None:
+        """Store games and commit: what is stored survives an interruption. With `rows`,
+        made where the games were played (rows.py), the games are read from them."""
+        made_here = rows is None
+        if rows is None:
+            rows = game_rows(run, records)
         self.db.executemany(
-            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self.db.executemany("INSERT OR REPLACE INTO fired VALUES (?, ?, ?, ?)",
-                            [(run, g.number, _sorted_dumps(g.fired), g.turns or 0)
-                             for g in records if g.fired is not None])
+            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows[0])
+        self.db.executemany("INSERT OR REPLACE INTO fired VALUES (?, ?, ?, ?)", rows[1])
         self.db.commit()
         if run in self.kept:
             games, teams = self.kept[run]
-            for g, r in zip(records, rows):  # as `iter_games` decodes the row (its steps
-                # left out): lists of text and numbers copied, the statistics decoded
-                games[g.number] = GameRecord(
-                    g.number, g.seed, g.rotation, list(g.agents), g.first, list(g.ranking),
-                    list(g.scores) if g.scores is not None else None, g.decisions,
-                    g.ended_by, g.ending, _loads_stats(r[11]), [], teams)
+            for g in (kept_records(records, rows[0], teams) if made_here
+                      else read_rows(rows, teams)):
+                games[g.number] = g
 
     def games(self, run: int, upto: int | None = None, steps: bool = False
               ) -> list[GameRecord]:
@@ -383,15 +380,6 @@ class Store:
             out += [(table, *row) for row in
                     self.db.execute(f"SELECT * FROM {table} ORDER BY {order}")]
         return out
-
-
-_dumps = json.JSONEncoder().encode  # as json.dumps, without looking at its options each time
-_sorted_dumps = json.JSONEncoder(sort_keys=True).encode
-_EMPTY = "{}"
-
-
-def _loads_stats(text: str) -> dict[str, Any]:
-    return {} if text == _EMPTY else json.loads(text)
 
 
 RUN_COLUMNS = ("id, file, game, rules, settings, players, agents, seed, rotations, stats, "

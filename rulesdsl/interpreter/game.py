@@ -13,7 +13,7 @@ keeps a log in which each line names who was told it: the engine narrates every 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError, Span
@@ -529,9 +529,11 @@ class Game(Reading):
                            "auto_chance": self.st.auto}
         return err
 
-    def play_by_number(self, choose: list[Callable[[int], int]]) -> None:
-        """Play to the end, seat p's decisions taken by `choose[p](number of options)`
-        (agents that decide from the number alone: `simulate`'s random agents): the steps
+    def play_by_number(self, choose: Sequence[Callable[[int], int]],
+                       decisions: int = -1) -> None:
+        """Play to the end, or for `decisions` decisions if that is not negative, seat p's
+        decisions taken by `choose[p](number of options)` (agents that decide from the
+        number alone: `simulate`'s random agents, the search's random rollouts): the steps
         `apply_index` takes, decision by decision, without a call of it for each (3 to 9
         percent of a small game's time: docs/performance.md). A step it does not take
         alone (a chance step waiting to be rolled, a die of a set, a narrated game) goes
@@ -543,9 +545,10 @@ class Game(Reading):
         if self.rules.secret_sites:
             self._secrets = None
         limit = self.limit
+        stop = self.decisions + decisions if decisions >= 0 else -1
         fr = None  # the frame whose block runs; None while an agent chooses
         try:
-            while not self.over:
+            while not self.over and self.decisions != stop:
                 fr = None
                 site, who, options = st.pending  # type: ignore[misc]
                 slot = slots[site]
@@ -573,12 +576,12 @@ class Game(Reading):
                 elif self.decisions >= limit:
                     self._stop_at_limit()
         except RuleRuntimeError as err:
-            raise RulesError([err.diagnostic], self.rules.sources) from None
+            raise self.made_up(RulesError([err.diagnostic], self.rules.sources)) from None
         except Exception as exc:
             if fr is None:  # an agent's own error, or a step apply_index reported
                 raise
-            raise RulesError([failure(prog, fr, exc).diagnostic],
-                             self.rules.sources) from None
+            raise self.made_up(RulesError([failure(prog, fr, exc).diagnostic],
+                                          self.rules.sources)) from None
 
     def _stop_at_limit(self) -> None:
         """The game reached its limit of decisions without ending: every player shares

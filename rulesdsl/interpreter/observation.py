@@ -21,6 +21,7 @@ from ..diagnostics import Diagnostic, RulesError
 from ..program.program import OFFERED, WHO
 from .game import Game
 from .public import Decision, Option
+from .redraw import Known
 from .sampling import sample_game
 
 
@@ -28,9 +29,10 @@ class Observation:
     """One seat's observation of a game, at one moment (it does not follow the game
     afterwards: ask for a new one after each step)."""
 
-    __slots__ = ("_game", "seat", "num_options", "_options", "_view")
+    __slots__ = ("_game", "seat", "num_options", "_options", "_view", "_known")
     _options: list[Option]      # set when first asked for
     _view: dict[str, Any]
+    _known: Known
 
     def __init__(self, game: Game, seat: int, num_options: int | None = None):
         self._game = game
@@ -94,7 +96,11 @@ class Observation:
         into it. It is made from a seed drawn from `rng`: the same seed makes the same game
         again (a record of a failure names it)."""
         seed = rng.getrandbits(63)
-        return sample_game(self._game, self.seat, random.Random(seed), seed)
+        try:
+            known = self._known
+        except AttributeError:
+            known = self._known = Known()   # what every game made up here shares
+        return sample_game(self._game, self.seat, random.Random(seed), seed, known)
 
     def to_json(self) -> dict[str, Any]:
         """The observation as plain data (the view holds the log and, for the seat that

@@ -75,8 +75,33 @@ def redraw_secret_choices(game: Game, seat: int, rng: random.Random) -> Game:
     return replay_hidden(game, seat, rng)[0]
 
 
+class Known:
+    """What the sampler works out of one game at one moment for one seat that does not
+    depend on the draws: the seat's view without its log, the other seats' secret choices
+    still hidden from it, the lines it was told since one of them, and (`sampling.py`)
+    the components it sees and where those it does not see are (now, and where a replay
+    of the secret choices starts). An `Observation` keeps one, so the games it makes up
+    for a search (one a simulation, for ISMCTS) work these out once; a game that moves
+    on needs a new one."""
+
+    __slots__ = ("view", "hidden", "lines", "seen", "places", "start_places")
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.hidden: list[int] | None = None
+        self.lines: dict[int, list[str]] = {}
+        self.seen: dict[str, set[int]] | None = None
+        self.places: dict[tuple[str, Any], list[tuple[int, int]]] | None = None
+        self.start_places: dict[tuple[str, Any], list[tuple[int, int]]] | None = None
+
+    def view_of(self, game: Game, seat: int) -> dict[str, Any]:
+        if self.view is None:
+            self.view = _without_log(game.view(seat))
+        return self.view
+
+
 def replay_hidden(game: Game, seat: int, rng: random.Random,
-                  deal: Deal | None = None) -> tuple[Game, bool]:
+                  deal: Deal | None = None, known: Known | None = None) -> tuple[Game, bool]:
     """A copy of `game` in which the other seats' secret choices that `seat` cannot tell
     apart are drawn afresh, and whether it was played again from before the first of
     them (with `deal`, its hidden components dealt anew there).
@@ -89,21 +114,28 @@ def replay_hidden(game: Game, seat: int, rng: random.Random,
     the same lines and shows it the same view. When no replay with the components dealt
     anew fits (within a budget), one with them as they are is looked for; when none
     fits either, the game is copied as it is."""
+    known = known if known is not None else Known()
     steps = secret_steps(game)
-    hidden = _hidden_choices(game, steps, seat)
+    if known.hidden is None:
+        known.hidden = _hidden_choices(game, steps, seat, known)
+    hidden = known.hidden
     if not hidden:
         return game.copy(), False
-    seen = _without_log(game.view(seat))
+    seen = known.view_of(game, seat)
     redraw = {steps[k][0] for k in hidden}
+    lines = known.lines.get(hidden[0])
+    if lines is None:
+        lines = known.lines[hidden[0]] = _lines_since(game, steps, hidden[0], seat)
     for dealer in ([deal, None] if deal is not None else [None]):
-        search = _Search(game, steps, hidden[0], seat, rng, redraw, seen, dealer)
+        search = _Search(game, steps, hidden[0], seat, rng, redraw, seen, dealer, lines)
         world = search.run() if search.start is not None else None
         if world is not None:
             return world, True
     return game.copy(), False
 
 
-def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int) -> list[int]:
+def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int,
+                    known: Known) -> list[int]:
     """The other seats' secret choices (their numbers among `steps`) not revealed to the
     seat. What was found revealed is kept with the game (`_disclosed`): a choice once
     revealed stays so as the game goes on."""
@@ -111,7 +143,7 @@ def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int) -> lis
     hidden = [k for k, step in enumerate(steps) if step[1] != seat and k not in revealed]
     if not hidden:
         return []
-    seen = _without_log(game.view(seat))
+    seen = known.view_of(game, seat)
     single = set()
     for k in list(hidden):
         pending = steps[k][2].pending
@@ -125,9 +157,9 @@ def _hidden_choices(game: Game, steps: tuple[SecretStep, ...], seat: int) -> lis
             hidden.remove(k)
     # a choice with one option is revealed with the next revealed choice of its seat
     last = {steps[k][1]: k for k in sorted(revealed)}
-    known = {k for k in single if k < last.get(steps[k][1], -1)}
-    revealed |= known
-    hidden = [k for k in hidden if k not in known]
+    settled = {k for k in single if k < last.get(steps[k][1], -1)}
+    revealed |= settled
+    hidden = [k for k in hidden if k not in settled]
     game._disclosed = {**game._disclosed, seat: revealed}  # copies share the old dict
     return hidden
 
@@ -153,10 +185,10 @@ class _Search:
 
     def __init__(self, game: Game, steps: tuple[SecretStep, ...], k: int, seat: int,
                  rng: random.Random, redraw: set[int], seen: dict[str, Any],
-                 deal: Deal | None = None):
+                 deal: Deal | None = None, lines: list[str] | None = None):
         self.game, self.seat, self.rng, self.redraw = game, seat, rng, redraw
         self.at = steps[k][0]
-        self.lines = _lines_since(game, steps, k, seat)
+        self.lines = lines if lines is not None else _lines_since(game, steps, k, seat)
         self.seen = seen   # the seat's view of the real game, without its log
         self.start: Game | None = None
         for _ in range(DEALS if deal is not None else 1):

@@ -38,20 +38,32 @@ from ..program.program import BLOCK, CHANCE, LOCALS, OFFERED, SITE, WHO
 from ..valuetypes import Type, element
 from .game import Game
 from .public import told
-from .redraw import DEALS, replay_hidden
+from .redraw import DEALS, Known, replay_hidden
 from .state import State
 from .visibility import dice_unseen, on_boards, row_seen, zone_lists, zone_seen
 
 
-def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None) -> Game:
+def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = None,
+                known: Known | None = None) -> Game:
     """A game `seat` cannot tell from `game`, its hidden parts made up afresh. With the
     `seed` that `rng` was made from, an error of the rules in it says that it happened in
-    a game made up for the seat, with the seed (`Game.origin`)."""
-    seen = _seen_now(game, seat)
-    world, replayed = replay_hidden(
-        game, seat, rng, lambda start: redeal_hidden(start, seat, rng, seen))
-    if not replayed:
-        world = _dealt_now(world, seat, rng)
+    a game made up for the seat, with the seed (`Game.origin`). `known`: what an earlier
+    call for this seat at this moment of this game worked out (`redraw.Known`)."""
+    known = known if known is not None else Known()
+    if known.seen is None:
+        known.seen = _seen_now(game, seat)
+    seen = known.seen
+
+    def deal(start: Game) -> bool:
+        # every replay starts from the same game (before the first hidden secret choice):
+        # where its hidden components are is worked out once
+        if known.start_places is None:
+            known.start_places = hidden_places(start, seat, seen)
+        return redeal_hidden(start, seat, rng, places=known.start_places)
+
+    world, replayed = replay_hidden(game, seat, rng, deal, known)
+    if not replayed:   # `world` is a copy of `game` as it stands
+        world = _dealt_now(world, seat, rng, known)
     reroll_hidden_dice(world, seat, rng)
     world.reseed(rng.getrandbits(64))   # also: its record does not replay it
     log = game.st.log
@@ -67,12 +79,15 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
 
 
 
-def _dealt_now(game: Game, seat: int, rng: random.Random) -> Game:
-    """The game with its hidden components dealt anew as it stands; if no deal within
-    DEALS leaves another seat's pending decision an option, as it is."""
+def _dealt_now(game: Game, seat: int, rng: random.Random, known: Known) -> Game:
+    """The game (a copy of the one `known` is of, as it stands) with its hidden
+    components dealt anew; if no deal within DEALS leaves another seat's pending decision
+    an option, as it is."""
+    if known.places is None:
+        known.places = hidden_places(game, seat)
     for _ in range(DEALS):
         world = game.copy()
-        if redeal_hidden(world, seat, rng):
+        if redeal_hidden(world, seat, rng, places=known.places):
             return world
     return game
 
@@ -91,27 +106,21 @@ def reroll_hidden_dice(game: Game, seat: int, rng: random.Random) -> None:
 
 # ---- hidden components -----------------------------------------------------------------
 
+Places = dict[tuple[str, Any], list[tuple[int, int]]]
+
+
 def redeal_hidden(game: Game, seat: int, rng: random.Random,
-                  seen: dict[str, set[int]] | None = None) -> bool:
+                  seen: dict[str, set[int]] | None = None, places: Places | None = None
+                  ) -> bool:
     """Deal the components `seat` cannot see anew, by kind, among the places they fill;
     those in `seen` (per kind) keep their places: the sampler deals a game as it was some
     decisions ago, and what the seat sees now must come back where it is. Another seat's
     pending decision is then offered what the new deal lets it choose from: False when
-    that is nothing (the deal is not a game)."""
-    a, layout, st = game.rules.declared, game.rules.layout, game.st
-    pinned = _seen_named(game, seat)
-    placed = on_boards(a, layout, st)
-    places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
-    for zone, owner, i in zone_lists(a, layout, st):
-        if zone_seen(zone, owner, seat):
-            continue
-        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
-        if seen is not None:
-            keep = keep | seen.get(zone.kind, set())
-        backs = _backs(a, zone.kind)
-        for j, c in enumerate(st.z[i]):
-            if c not in keep:
-                places.setdefault((zone.kind, backs[c] if backs else None), []).append((i, j))
+    that is nothing (the deal is not a game). `places`: `hidden_places` of this game, or
+    of another in the same state."""
+    st = game.st
+    if places is None:
+        places = hidden_places(game, seat, seen)
     sigma: dict[str, dict[int, int]] = {}
     for (kind, _back), where in places.items():
         # sorted first: games that differ only in what the seat cannot see deal the same
@@ -130,6 +139,27 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random,
         _rename(game, seat, sigma)
         return _offer_again(game, seat)
     return True
+
+
+def hidden_places(game: Game, seat: int, seen: dict[str, set[int]] | None = None) -> Places:
+    """Where the components `seat` cannot see are (zone list, position), by kind and
+    back: those in zones it does not see, but for those named where it looks, on a board,
+    or in `seen`."""
+    a, layout, st = game.rules.declared, game.rules.layout, game.st
+    pinned = _seen_named(game, seat)
+    placed = on_boards(a, layout, st)
+    places: dict[tuple[str, Any], list[tuple[int, int]]] = {}
+    for zone, owner, i in zone_lists(a, layout, st):
+        if zone_seen(zone, owner, seat):
+            continue
+        keep = pinned.get(zone.kind, set()) | placed.get(zone.kind, set())
+        if seen is not None:
+            keep = keep | seen.get(zone.kind, set())
+        backs = _backs(a, zone.kind)
+        for j, c in enumerate(st.z[i]):
+            if c not in keep:
+                places.setdefault((zone.kind, backs[c] if backs else None), []).append((i, j))
+    return places
 
 
 def _offer_again(game: Game, seat: int) -> bool:

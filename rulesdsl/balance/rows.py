@@ -1,0 +1,77 @@
+"""The rows a batch of games is stored as, made where the games are played.
+
+Stage: analysis. The database keeps each game as one row of JSON texts (agents, ranking,
+scores, statistics, decisions) and, when the run counts its coverage points, one row of
+what fired (store.py). Making those texts is work of the same size as playing a small
+game (tic-tac-toe's take about 30 microseconds each): made in the command's process, they
+kept simulate's command behind its worker. `play_for_store` plays a batch and makes its
+rows in the worker, and hands back the rows alone (text and numbers: quicker to send
+between processes than the records); the command's process writes them and reads the
+games it keeps in memory from them (`read_rows`), as reading them back from the
+database would. The rows are the same texts whichever process makes them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .games import Batch, BatchResult, GameRecord, play_batch
+
+_dumps = json.JSONEncoder().encode  # as json.dumps, without looking at its options each time
+_sorted_dumps = json.JSONEncoder(sort_keys=True).encode
+_EMPTY = "{}"
+
+STATS = 11   # the statistics' column in a row of the games table
+
+# the games table's rows, and the fired table's
+Rows = tuple[list[tuple], list[tuple]]
+
+
+def game_rows(run: int, records: Sequence[GameRecord]) -> Rows:
+    """The rows of a run's games: the games table's, and the fired table's (for the games
+    whose coverage points were counted)."""
+    games = [(run, g.number, g.seed, g.rotation, _dumps(g.agents), g.first,
+              _dumps(g.ranking), _dumps(g.scores) if g.scores is not None else None,
+              g.decisions, g.ended_by, g.ending, _sorted_dumps(g.stats), _dumps(g.steps))
+             for g in records]
+    fired = [(run, g.number, _sorted_dumps(g.fired), g.turns or 0)
+             for g in records if g.fired is not None]
+    return games, fired
+
+
+def loads_stats(text: str) -> dict[str, Any]:
+    return {} if text == _EMPTY else json.loads(text)
+
+
+def kept_records(records: Sequence[GameRecord], rows: list[tuple],
+                 teams: list[list[int]] | None = None) -> list[GameRecord]:
+    """The games as the store keeps them, as reading its rows back gives them (without
+    their decisions): new lists of text and numbers, the statistics decoded, the turns
+    taken where the run counted them (stored with what fired)."""
+    return [GameRecord(g.number, g.seed, g.rotation, list(g.agents), g.first, list(g.ranking),
+                       list(g.scores) if g.scores is not None else None, g.decisions,
+                       g.ended_by, g.ending, loads_stats(r[STATS]), [], teams,
+                       turns=(g.turns or 0) if g.fired is not None else None)
+            for g, r in zip(records, rows)]
+
+
+def read_rows(rows: Rows, teams: list[list[int]] | None = None) -> list[GameRecord]:
+    """The games of rows, as `Store.iter_games` reads them back (without their decisions;
+    the turns where the run counted them, from the fired table's rows)."""
+    turns = {f[1]: f[3] for f in rows[1]}
+    loads = json.loads
+    return [GameRecord(r[1], r[2], r[3], loads(r[4]), r[5], loads(r[6]),
+                       loads(r[7]) if r[7] is not None else None, r[8], r[9], r[10],
+                       loads_stats(r[STATS]), [], teams, turns=turns.get(r[1]))
+            for r in rows[0]]
+
+
+def play_for_store(batch: Batch) -> BatchResult:
+    """Play a batch (`play_batch`) and make its rows: the result hands back the rows alone
+    (text and numbers, quick to send from a worker), its records left empty."""
+    result = play_batch(batch)
+    result.rows = game_rows(batch.run, result.records)
+    result.records = []
+    return result
