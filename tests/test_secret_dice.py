@@ -16,7 +16,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import Observation
-from rulesdsl.interpreter.sampling import sample_game
+from rulesdsl.interpreter.sampling import reroll_hidden_dice, sample_game
 from rulesdsl.terminal import show_state
 
 from .boundary import check
@@ -54,11 +54,20 @@ def _cups() -> rulesdsl.Rules:
 
 def _faces(game: rulesdsl.Game, name: str) -> list:
     """Every face of a set, as the rules see them (an onlooker's view would hide them)."""
-    layout, declared = game.program.layout, game.program.declared
-    base = layout.dice[name]
-    info = declared.dice[name]
-    count = info.per_seat * game.st.np if info.per_seat else info.count
-    return game.st.v[base:base + count]
+    info = game.program.declared.dice[name]
+    count = info.per_seat * game.players if info.per_seat else info.count
+    return game.dice(name)[:count]
+
+
+def _hidden_rolled_again(game: rulesdsl.Game, seat: int) -> rulesdsl.Game:
+    """A copy of `game` whose dice unseen by `seat` show other faces (rolled again until
+    some differ), all else the same."""
+    for attempt in range(100):
+        other = game.copy()
+        reroll_hidden_dice(other, seat, random.Random(attempt))
+        if other.dice("cup") != game.dice("cup"):
+            return other
+    raise AssertionError("the hidden dice rolled the same faces a hundred times")
 
 
 def test_liars_dice_examples_hold() -> None:
@@ -106,10 +115,7 @@ def test_another_seat_is_shown_the_same_whatever_the_hidden_faces() -> None:
     for seed in range(4):
         game = rules.new_game(players=3, seed=seed)
         game.apply_index(2)
-        other = game.copy()
-        base = game.program.layout.dice["cup"]
-        for k in range(5, 15):   # the dice of players 2 and 3
-            other.st.v[base + k] = 7 - game.st.v[base + k]
+        other = _hidden_rolled_again(game, 0)   # the dice of players 2 and 3
         assert Observation(game, 0).view == Observation(other, 0).view
         assert [o.label for o in Observation(game, 0).options] == \
             [o.label for o in Observation(other, 0).options]
@@ -229,10 +235,7 @@ def test_the_observation_tensor_holds_a_seats_own_cup_and_not_the_others() -> No
 
     rules = rulesdsl.load(LIARS)
     game = rules.new_game(players=2, seed=3)
-    other = game.copy()
-    base = game.program.layout.dice["cup"]
-    for k in range(5, 10):
-        other.st.v[base + k] = 7 - game.st.v[base + k]
+    other = _hidden_rolled_again(game, 0)   # player 2's dice
     tensor = ViewTensor(rules, 2)
     assert np.array_equal(tensor.encode(game.view(0)), tensor.encode(other.view(0)))
     assert not np.array_equal(tensor.encode(game.view(1)), tensor.encode(other.view(1)))

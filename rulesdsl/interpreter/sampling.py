@@ -72,6 +72,9 @@ def sample_game(game: Game, seat: int, rng: random.Random, seed: int | None = No
     # the screen's words for the lines kept (words.py), at their new places
     world._told = {n: game._told[k] for n, k in enumerate(kept) if k in game._told}
     world.st.said = game.st.said
+    # who placed the pieces a screen gives to their placers: as the seat saw them placed
+    # (a secret decision places for nobody, so a made-up one changes none of them)
+    world.placed, world._placer = dict(game.placed), game._placer
     world._disclosed = {}
     if seed is not None:
         world.origin = (seat, seed, len(world.history))
