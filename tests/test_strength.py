@@ -160,6 +160,33 @@ def test_widening_opens_few_options_best_first():
     assert sum(k is not None for k in plain.root.kids) == 16
 
 
+def test_only_a_decision_wider_than_wide_is_widened():
+    """`wide=N`: a decision of more than N options is widened, one of N or fewer opens
+    every option as without widening (the same simulations, the same visits)."""
+    import random
+
+    from rulesdsl import Observation
+    from rulesdsl.agents.mcts import Search
+    from rulesdsl.agents.search import Budget, Settings
+    from rulesdsl.loader import load
+
+    game = load(GAMES / "cronberg" / "cronberg.rules").new_game(players=2, seed=3)
+    while game.num_options() < 20:
+        game.apply_index(0)
+    many = game.num_options()
+    world = Observation(game, game.decider).sample_game(random.Random(1))
+    settings = Settings(sims=16, depth=5)
+
+    def opened(**how: object) -> list:
+        search = Search(world, settings, random.Random(2), True, **how)  # type: ignore[arg-type]
+        search.run(Budget(settings), 16)
+        return [(k.n if k is not None else None) for k in search.root.kids]
+
+    narrow = opened(widen=1.0, wide=many - 1)
+    assert 1 <= sum(n is not None for n in narrow) <= 5
+    assert opened(widen=1.0, wide=many) == opened()   # not wider than `wide`: as plain
+
+
 def test_a_spec_is_named_by_its_preset():
     from rulesdsl.agents.registry import preset_of
 

@@ -27,7 +27,8 @@ opponent most often goes wrong.
 Progressive widening (`widen=C`, off by default): a decision opens a new option only while
 it has fewer than C * sqrt(visits) open, so where there are hundreds of options (a tile's
 places) the simulations go to a few; the first position's options are then opened best
-first by the decider's margin one step on (the rules' heuristic, or the scores).
+first by the decider's margin one step on (the rules' heuristic, or the scores). With
+`wide=N` only a decision of more than N options is widened: the others open every option.
 
 With hidden information, this is MCTS on a sampled state: it plays as if the made-up game
 were the real one (it never sees the real one). `worlds=K` shares the simulations between
@@ -91,9 +92,10 @@ class Search:
 
     def __init__(self, world: Game, settings: Settings, rng: random.Random, solve: bool,
                  widen: float = 0.0, root: Node | None = None, scale: Scale | None = None,
-                 table: dict[str, Node] | None = None):
+                 table: dict[str, Node] | None = None, wide: int = 0):
         self.world = world
         self.widen = widen
+        self.wide = wide  # with widen: only a decision of more than `wide` options widens
         self.settings = settings
         self.rng = rng
         self.solve = solve
@@ -110,7 +112,8 @@ class Search:
         """Up to `sims` simulations within the budget (fewer once the root is proved)."""
         if self.widen and self.root.kids is None and not self.world.over:
             self._expand(self.root, self.world.copy())
-            self._order_by_standing(self.root)
+            if self._is_wide(self.root):
+                self._order_by_standing(self.root)
         for _ in range(sims):
             if self.root.proved is not None or not budget.more():
                 return
@@ -206,11 +209,16 @@ class Search:
         it, while it has fewer than `widen` * sqrt(visits) options (at least one), so a
         decision of hundreds of options spends its simulations on a few before more."""
         widen = self.widen
-        if not widen:
+        if not widen or not self._is_wide(node):
             return True
         assert node.kids is not None
         opened = len(node.kids) - len(node.untried)
         return opened < 1 or opened < widen * math.sqrt(node.n)
+
+    def _is_wide(self, node: Node) -> bool:
+        """Whether widening applies at `node`: a decision of more than `wide` options
+        (of any number, with `wide` 0)."""
+        return not self.wide or (node.kids is not None and len(node.kids) > self.wide)
 
     def _outcome(self, node: Node) -> int:
         odds = node.odds

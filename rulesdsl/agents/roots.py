@@ -66,6 +66,7 @@ class Plan:
     widen: float
     reuse: bool
     transpose: bool
+    wide: int = 0
 
 
 def carry(kept: Kept | None, played: int, seat: int, target: str) -> Node | None:
@@ -143,7 +144,8 @@ def search_units(worlds: list[Game], rngs: list[random.Random], plan: Plan,
             root = carry(old, played, world.decider or 0, target)
             scale = old.scale if root is not None and old is not None else None
         table: dict[str, Node] | None = {} if plan.transpose else None
-        search = Search(world, settings, rng, plan.solve, plan.widen, root, scale, table)
+        search = Search(world, settings, rng, plan.solve, plan.widen, root, scale, table,
+                        plan.wide)
         share = (settings.sims * (k + 1)) // count - (settings.sims * k) // count
         begun = budget.done
         search.run(budget, share)
@@ -152,7 +154,7 @@ def search_units(worlds: list[Game], rngs: list[random.Random], plan: Plan,
             # every option is proved no better than a loss (or a draw) against perfect
             # play: the rest of the budget goes to a search without proofs, whose
             # visits favour the options where an imperfect opponent most often errs
-            hopeful = Search(world, settings, rng, False, plan.widen)
+            hopeful = Search(world, settings, rng, False, plan.widen, wide=plan.wide)
             hopeful.run(budget, share - (budget.done - begun))
             stats = [(proved, visits, mean) for (proved, _, _), (_, visits, mean)
                      in zip(stats, hopeful.visits())]
@@ -270,6 +272,8 @@ class MCTSAgent:
         Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
                   "option while it has fewer than widen * sqrt(visits) (0: every option "
                   "at once)", 0),
+        Parameter("wide", "int", 0, "with widen: only a decision of more than this many "
+                  "options is widened (0: every decision)", 0),
         Parameter("reuse", "bool", False, "keep the tree below the option taken for the "
                   "seat's next decision, where the next observation is in it"),
         Parameter("transpose", "bool", False, "share a node between lines to positions "
@@ -281,18 +285,18 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, worlds: int = 1, solve: bool = True,
                  widen: float = 0.0, reuse: bool = False, transpose: bool = False,
-                 workers: int = 1, **params: Any):
+                 workers: int = 1, wide: int = 0, **params: Any):
         self.rng = random.Random(seed)
         settings = Settings.of(params)
         self.settings = settings
         if worlds < 1 or workers < 1:
             raise ValueError("worlds and workers must be at least 1")
-        if widen < 0:
-            raise ValueError("widen must be at least 0")
+        if widen < 0 or wide < 0:
+            raise ValueError("widen and wide must be at least 0")
         self.worlds = worlds
         self.solve = solve
         self.widen = widen
-        self.plan = Plan(settings, solve, widen, reuse, transpose)
+        self.plan = Plan(settings, solve, widen, reuse, transpose, wide)
         self.pool = Pool(workers - 1) if workers > 1 else None
         self.kept: dict[int, Kept] = {}
         self.played: int | None = None   # the option of the last search, for reuse
