@@ -1,20 +1,24 @@
 #!/bin/sh
 # The worked studies of docs/balance.md, from the repository's root:
-#     sh docs/studies/run.sh [AGENT] [GAMES] [WORKERS] [CALIBRATE]
-# AGENT: the bot in every seat (default greedy; `good` once the ladder's presets land),
+#     sh docs/studies/run.sh [AGENT] [GAMES] [WORKERS] [CALIBRATE] [STUDY ...]
+# AGENT: the bot in every seat (default greedy; a preset such as `good`, or any agent),
 # GAMES: the budget of games per rule file (default 200), CALIBRATE: the games measuring
 # the bot against random ones before each study (default 40). Each study goes to its own
 # database docs/studies/NAME-AGENT.db (run again: it resumes), its tables to
-# NAME-AGENT.txt and its page of plots to NAME-AGENT-report/.
+# NAME-AGENT.txt and its page of plots to NAME-AGENT-report/. STUDY: the studies to play
+# (cronberg, cromlech, cleromancy, skye, solstice), every one when none is named.
 set -e
 AGENT=${1:-greedy}
 GAMES=${2:-200}
 WORKERS=${3:-2}
 CALIBRATE=${4:-40}
 OUT=docs/studies
+[ $# -gt 4 ] && shift 4 || set --
+ONLY=" $* "
 
 study() {
     name=$1; shift
+    case "$ONLY" in "  "|*" $name "*) ;; *) return 0;; esac
     rulesdsl simulate "$@" --agents "$AGENT" --games "$GAMES" --calibrate "$CALIBRATE" \
         --workers "$WORKERS" --db "$OUT/$name-$AGENT.db" --progress off > "$OUT/$name-$AGENT.txt"
     rulesdsl report "$OUT/$name-$AGENT.db" --out "$OUT/$name-$AGENT-report" > /dev/null
