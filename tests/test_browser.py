@@ -335,6 +335,38 @@ def test_a_balance_report_of_isle_of_skye_against_whisky_paying_double(browser, 
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
 
 
+def test_the_isle_of_skye_study_with_the_good_bots_reads_in_chromium(browser, tmp_path):
+    """The worked study of docs/balance.md, Isle of Skye against whisky paying double
+    played by the `good` bots, as its page is checked in: no console error, every plot
+    drawn, the bots named with their measured strength and no warning that they play at
+    chance, and the house rule's branch counted."""
+    page_path = ROOT / "docs/studies/skye-good-report/index.html"
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_path.as_uri())
+    page.wait_for_load_state("load")
+    images = page.eval_on_selector_all(
+        "img", "imgs => imgs.map(i => [i.getAttribute('src'), i.complete && i.naturalWidth])")
+    names = {src for src, _ in images}
+    assert images and all(width for _, width in images), images
+    for plot in ("compare1-2.png", "compare1-2-length.png", "compare1-2-wins.png",
+                 "compare1-2-fired.png", "run1-wins.png", "run1-scores.png",
+                 "run2-wins.png", "run2-length.png"):
+        assert plot in names
+    assert errors == []
+    text = page.inner_text("body")
+    assert "seat 1: mcts:sims=50,depth=10, seat 2: mcts:sims=50,depth=10" in text
+    assert "against random bots" in text and "calibration" in text
+    bots = text.split("The bots", 1)[1].split("What changed", 1)[0]
+    assert "Warning" not in bots and "no better than random" not in bots  # they beat them
+    assert "chosen in advance" in text and "Holm" in text
+    assert "if whisky > 0:" in text  # the house rule's branch, counted
+    assert page.locator("tr.chosen").count() == 1
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+
+
 def test_both_goofspiel_seats_bid_at_once_and_see_each_others_names(server, browser):
     table = create(server, 5, ["person", "person"])
     ann = seated(browser, server, table, 1, "Ann")
