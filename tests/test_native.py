@@ -128,13 +128,13 @@ def test_a_search_bot_decides_the_same_built():
 def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     """A Python error inside the built code (here from a helper that fails without naming
     its rule) is reported at the rule file's line, as on the plain path."""
-    from rulesdsl.compile import compiler
+    from rulesdsl.compile import backends
     from rulesdsl.program import runtime
 
     made = runtime.make_helpers
 
-    def helpers(env):
-        found = made(env)
+    def helpers(env, families=runtime.FAMILIES):
+        found = made(env, families)
 
         def _div(a, b, sid):
             return a // b  # no check: the error comes out of the generated function
@@ -143,7 +143,8 @@ def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
         found["_div"] = _div
         return found
 
-    monkeypatch.setattr(compiler, "make_helpers", helpers)
+    monkeypatch.setattr(backends, "make_helpers", helpers)
+    monkeypatch.setattr(native, "make_helpers", helpers)
     text = ('game "Divide"\nplayers 2\ncounter n = 0\nplay:\n    turns:\n'
             '        choose k in 1..2\n        let x = 3\n        set n = 10 / (n - n)\n'
             '        win current\n')
@@ -157,11 +158,52 @@ def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     assert places[0] == places[1] == ("R003", "divide.rules", 8, 9)
 
 
-def test_without_a_compiler_the_plain_path_runs_and_says_why(monkeypatch):
-    monkeypatch.setattr(native, "missing", lambda: "no C compiler was found (set CC, ...)")
+def tictactoe_telling() -> tuple[rulesdsl.Rules, list[str]]:
+    """Tic-tac-toe loaded on the compiled path, and what the path told."""
     told: list[str] = []
     rules = rulesdsl.load(ROOT / "games" / "tictactoe" / "tictactoe.rules",
                           backend=native.Cython(told.append))
+    return rules, told
+
+
+@needs_build
+def test_the_run_time_helpers_are_built_from_their_own_source():
+    """The built path gives the generated code the helpers (program/helpers/) built too,
+    each from its module's source as it is: the same helpers, made by the same `bind`."""
+    from rulesdsl.program import runtime
+    from rulesdsl.program.helpers.faults import Faults
+
+    faults = Faults(lambda *args, **kw: Exception(), [])
+    built = native.built_helpers(lambda message: None)
+    assert len(built) == len(runtime.FAMILIES)
+    for family, module in zip(runtime.FAMILIES, built, strict=True):
+        assert module.__name__ == family.__name__ and module is not family
+        assert type(module.bind).__name__ == "cython_function_or_method"
+        assert set(module.bind(faults)) == set(family.bind(faults))
+    helpers = native.Cython().helpers(runtime.Env([], []))
+    plain = runtime.make_helpers(runtime.Env([], []))
+    assert helpers.keys() == plain.keys()
+    functions = [name for name, f in plain.items() if type(f).__name__ == "function"]
+    assert len(functions) > 20  # the others are the faults' methods, not built
+    assert all(type(helpers[name]).__name__ == "cython_function_or_method"
+               for name in functions)
+
+
+@needs_build
+def test_without_the_helpers_built_the_rules_still_are(monkeypatch):
+    def fails(family, report):
+        raise native.NativeUnavailable("the C compiler failed on the module: x")
+
+    monkeypatch.setattr(native, "_built_family", fails)
+    rules, told = tictactoe_telling()
+    assert rules.program.backend == "native"
+    assert told == ["--native: the C compiler failed on the module: x: the run-time helpers "
+                    "run on the plain path"]
+
+
+def test_without_a_compiler_the_plain_path_runs_and_says_why(monkeypatch):
+    monkeypatch.setattr(native, "missing", lambda: "no C compiler was found (set CC, ...)")
+    rules, told = tictactoe_telling()
     assert rules.program.backend == "plain"
     assert told == ["--native: no C compiler was found (set CC, ...): the rules run on the "
                     "plain path"]
@@ -180,7 +222,7 @@ def test_the_command_says_when_it_runs_the_plain_path(monkeypatch, capsys):
 
 
 def test_a_module_the_sandbox_refuses_is_never_built(monkeypatch):
-    def build(name, text):
+    def build(name, text, cython=()):
         raise AssertionError("built")
 
     monkeypatch.setattr(native, "_build", build)
@@ -199,7 +241,7 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
     builds: list[str] = []
 
-    def build(name, text):
+    def build(name, text, cython=()):
         builds.append(name)
         return b"built " + text.encode()
 
