@@ -191,7 +191,7 @@ def test_the_run_time_helpers_are_built_from_their_own_source():
 
 @needs_build
 def test_without_the_helpers_built_the_rules_still_are(monkeypatch):
-    def fails(family, report):
+    def fails(family, building):
         raise native.NativeUnavailable("the C compiler failed on the module: x")
 
     monkeypatch.setattr(native, "_built_family", fails)
@@ -258,6 +258,34 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     assert builds == ["rules_x"] * 3
     with cachedir.open_private() as folder:
         assert folder.read(kept.name) == b"built one"
+
+
+def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
+    """The helpers' modules are built from their source under their own names, said once,
+    kept in the cache: another process (here, the loaded ones forgotten) only loads them."""
+    from rulesdsl.program import runtime
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(native, "_helpers", {})
+    builds: list[tuple[str, str, tuple]] = []
+
+    def build(name, text, cython=()):
+        builds.append((name, text, cython))
+        return b"built " + name.encode()
+
+    monkeypatch.setattr(native, "_build", build)
+    monkeypatch.setattr(native, "_instance", lambda name, built: (name, built))
+    told: list[str] = []
+    first = native.built_helpers(told.append)
+    assert told == ["building the native run-time helpers (once: they are kept in the cache)"]
+    assert [name for name, _, _ in builds] == [f.__name__ for f in runtime.FAMILIES]
+    name, text, cython = builds[0]
+    assert text == Path(runtime.FAMILIES[0].__file__).read_text(encoding="utf-8")
+    assert cython == ("-X", "annotation_typing=False", "--module-name", name)
+    monkeypatch.setattr(native, "_helpers", {})
+    assert native.built_helpers(told.append) == first
+    assert len(told) == 1 and len(builds) == len(runtime.FAMILIES)
 
 
 def test_the_text_built_maps_each_line_to_its_rule():

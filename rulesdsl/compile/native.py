@@ -162,10 +162,17 @@ def built_helpers(report: Callable[[str], None]) -> tuple[ModuleType, ...]:
     is (named by a digest of its source, Cython's version, Python's and the flags), and
     loaded once a process. What a game spends in them is outside the rules' module: about
     a sixth of a Cleromancy game on the plain path (docs/performance.md)."""
-    return tuple(_built_family(family, report) for family in FAMILIES)
+    said: list[bool] = []
+
+    def building() -> None:
+        if not said:
+            said.append(True)
+            report("building the native run-time helpers (once: they are kept in the cache)")
+
+    return tuple(_built_family(family, building) for family in FAMILIES)
 
 
-def _built_family(family: ModuleType, report: Callable[[str], None]) -> ModuleType:
+def _built_family(family: ModuleType, building: Callable[[], None]) -> ModuleType:
     name = family.__name__
     try:
         text = inspect.getsource(family)
@@ -174,9 +181,7 @@ def _built_family(family: ModuleType, report: Callable[[str], None]) -> ModuleTy
     options = (*HELPER_OPTIONS, "--module-name", name)
     stem = f"helpers_{name.rpartition('.')[2]}_{_digest(text, *options)}"
     if stem not in _helpers:
-        built = _kept_or_built(stem, text, lambda: report(
-            "building the native run-time helpers (once: they are kept in the cache)"),
-            name, options)
+        built = _kept_or_built(stem, text, building, name, options)
         _helpers[stem] = _instance(name, built)
     return _helpers[stem]
 
