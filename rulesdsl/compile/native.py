@@ -161,7 +161,7 @@ def built_helpers(report: Callable[[str], None]) -> tuple[ModuleType, ...]:
     Cython from their own source, unchanged, each kept in the cache as a rule file's build
     is (named by a digest of its source, Cython's version, Python's and the flags), and
     loaded once a process. What a game spends in them is outside the rules' module: about
-    a sixth of a Cleromancy game on the plain path (docs/performance.md)."""
+    a fifth of a Cleromancy game (docs/performance.md)."""
     said: list[bool] = []
 
     def building() -> None:
