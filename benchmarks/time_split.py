@@ -9,7 +9,11 @@ engine's random generator (`Generator.rand`: the random agent's and the chance s
 and the rest (the driver's loop, the C library). py-spy leaves out the interpreter's own
 C frames, so what a part asks of Python's C API (a list's item, a dictionary) counts as
 that part's. Sampling, unlike cProfile, adds nothing to each call: parts made of many
-small calls do not read high. Only the games count, not the loading.
+small calls do not read high. Only the games count, not the loading, and not the samples
+taken while the driver reads its CPU clock: py-spy samples by the clock on the wall, so a
+process that waits for a core on a loaded machine is sampled where it waits, and it waits
+most after a system call (that share is given, left out of the others). The games a
+second played while sampled are given too (the sampler stops the process to read it).
 
 Usage, from the repository root (py-spy installed; as root, or where ptrace is allowed):
 
@@ -31,6 +35,7 @@ from benchmarks.native import GAMES, ROOT, play
 
 HELPER_FILES = ("numbers", "lists", "boards", "zones", "players", "work", "tiles")
 PLAYING = "play (benchmarks/native.py"
+CLOCK = "clock_gettime"   # the driver reading its CPU clock, a system call
 NATIVE_FRAME = re.compile(r"0x([0-9a-f]+) \(\?\)$")
 
 
@@ -44,7 +49,8 @@ def child(name: str, seconds: float, native: bool, maps: str) -> None:
     path = str(ROOT / GAMES[name])
     rules = rulesdsl.load(path, backend=native_backend()) if native else rulesdsl.load(path)
     Path(maps).write_text(Path("/proc/self/maps").read_text())
-    play(rules, rules.player_range[0], seconds, 1)
+    games, elapsed, _ = play(rules, rules.player_range[0], seconds, 1)
+    print(json.dumps({"games_per_sec": round(games / elapsed, 2)}))
 
 
 def libraries(maps: str) -> list[tuple[int, int, str]]:
@@ -78,13 +84,20 @@ def split(raw: str, maps: str) -> dict[str, float]:
     """Each part's share of the samples taken while games were played."""
     libs = libraries(maps)
     shares: Counter[str] = Counter()
+    clock = 0
     for line in Path(raw).read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         frames = stack.split(";")
-        if any(f.startswith(PLAYING) for f in frames):
+        if not any(f.startswith(PLAYING) for f in frames):
+            continue
+        if any(CLOCK in f for f in frames):
+            clock += int(count)
+        else:
             shares[part_of(frames[-1], libs)] += int(count)
     total = sum(shares.values()) or 1
-    return {part: round(100 * n / total, 1) for part, n in shares.most_common()}
+    found = {part: round(100 * n / total, 1) for part, n in shares.most_common()}
+    found["clock, left out"] = round(100 * clock / (total + clock), 1)
+    return found
 
 
 def run_game(name: str, seconds: float, native: bool) -> dict:
@@ -97,8 +110,11 @@ def run_game(name: str, seconds: float, native: bool) -> dict:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0 or not os.path.exists(raw):
             raise SystemExit(f"py-spy failed: {done.stderr.strip()[-300:]}")
+        said = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        rate = json.loads(said[-1])["games_per_sec"] if said else None
         return {"game": name, "path": "native" if native else "plain",
-                "percent": split(raw, maps), "load": round(os.getloadavg()[0], 1)}
+                "games_per_sec": rate, "percent": split(raw, maps),
+                "load": round(os.getloadavg()[0], 1)}
 
 
 def main(argv=None) -> None:
@@ -122,7 +138,8 @@ def main(argv=None) -> None:
         return
     for r in results:
         parts = ", ".join(f"{part} {share}%" for part, share in r["percent"].items())
-        print(f"{r['game']} ({r['path']}, load {r['load']}): {parts}")
+        print(f"{r['game']} ({r['path']}, {r['games_per_sec']} games/s sampled, "
+              f"load {r['load']}): {parts}")
 
 
 if __name__ == "__main__":
