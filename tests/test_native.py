@@ -1,5 +1,6 @@
 """The compiled path (compile/native.py) against the plain one: the same rules built
-with Cython play the same games, move for move, with the same records and results.
+with Cython, and the run-time helpers built with them, play the same games, move for
+move, with the same records and results.
 
 The small shipped games and their variants are built and compared here (a few seconds of
 building each, kept in the user's cache by the digest of the generated text, so a second
