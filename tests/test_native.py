@@ -289,6 +289,34 @@ def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
     assert len(told) == 1 and len(builds) == len(runtime.FAMILIES)
 
 
+def test_a_truth_value_in_and_or_is_read_from_a_name():
+    """Cython 3.3.1 builds `x and True or y`, x a truth value, into a crash: the text built
+    reads such a truth value from a name; the statements stay line for line."""
+    module = ast.parse("def f(a, b):\n    return not not a and True or b\n\n"
+                       "def g(a):\n    return a == True\n")
+    text, table = native.source_of(module, [-1, 7, 8, -1, 9, 10], {"_div": None})
+    again = ast.parse(text)
+    assert [n.targets[0].id for n in again.body[:3]] == [  # type: ignore[attr-defined]
+        "_div", "_rules_true", "_rules_false"]
+    assert "not not a and _rules_true or b" in text and "a == True" in text
+    assert [table[s.lineno] for s in again.body[3].body + again.body[4].body] == [8, 10]
+    plain = native.source_of(ast.parse("def g(a):\n    return a or b\n"), [-1, 1, 2], {})[0]
+    assert "_rules_" not in plain
+
+
+@needs_build
+def test_a_truth_value_in_and_or_builds_to_what_python_gives():
+    module = ast.parse("def f(a, b, k, c):\n"
+                       "    if not not a and True or b if k == 4 else c:\n"
+                       "        return 1\n"
+                       "    return 0\n")
+    text, _ = native.source_of(module, [-1] * 6, {})
+    built = native._instance("rules_truths", native._build("rules_truths", text))
+    # built from the text as it was, the second call crashed the process
+    assert [built.f([], 0, 4, 1), built.f([1], 0, 4, 1), built.f([], [2], 4, 0),
+            built.f([1], 0, 3, 0)] == [0, 1, 1, 0]
+
+
 def test_the_text_built_maps_each_line_to_its_rule():
     """Each statement of the built text stands on a line whose rule is the one the plain
     path's line of the same statement names."""

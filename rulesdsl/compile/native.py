@@ -92,8 +92,15 @@ def source_of(module: ast.Module, line_sids: list[int],
         ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Constant(None),
                    lineno=0)  # line 0: no rule
         for name in sorted(namespace)]
+    truths = _truths_in_and_or(module)
+    header += [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                          value=ast.Constant(value), lineno=0)
+               for value, name in TRUTH_NAMES.items() if truths]
     whole = ast.Module(body=header + module.body, type_ignores=[])
-    text = f"{DIRECTIVES}\n{ast.unparse(whole)}\n"
+    body = ast.unparse(whole)
+    if truths:   # the same statements, line for line: only operands are renamed
+        body = ast.unparse(_TruthsNamed().visit(ast.parse(body)))
+    text = f"{DIRECTIVES}\n{body}\n"
     table = [-1] * (text.count("\n") + 2)
 
     def pair(made: list[ast.stmt], read: list[ast.stmt]) -> None:
@@ -108,6 +115,31 @@ def source_of(module: ast.Module, line_sids: list[int],
 
     pair(whole.body, ast.parse(text).body)
     return text, table
+
+
+# Cython 3.3.1 builds `x and True or y` (x a truth value of its own, `not not z`) into C
+# that takes the constant for an object's address, and the process crashes there (Cromlech's
+# Symmetry variant): in the text built, a truth value an `and` or an `or` is made of is
+# read from a name of the module instead, which Cython leaves an object
+TRUTH_NAMES = {True: "_rules_true", False: "_rules_false"}
+
+
+def _truths_in_and_or(module: ast.Module) -> bool:
+    return any(isinstance(node, ast.BoolOp) and any(_truth(v) for v in node.values)
+               for node in ast.walk(module))
+
+
+def _truth(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
+class _TruthsNamed(ast.NodeTransformer):
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.BoolOp:
+        self.generic_visit(node)
+        node.values = [ast.Name(id=TRUTH_NAMES[v.value], ctx=ast.Load())
+                       if isinstance(v, ast.Constant) and isinstance(v.value, bool) else v
+                       for v in node.values]
+        return node
 
 
 class Cython:
