@@ -7,11 +7,13 @@ round gives a ratio, native over plain, and the medians are reported with their 
 with the machine's load average before and after. Time is this process's CPU time, not
 the clock's: on a shared machine a process waits for a core for much of the clock's time,
 and what it waited would count against whichever side was waiting (`--clock` counts the
-clock's time instead).
+clock's time instead). With `--helpers`, the two sides are both built, the run-time helpers
+(program/helpers/) built on one and as they are on the other: what building them buys.
 
 Usage, from the repository root:
 
-    python -m benchmarks.native [--games NAME ...] [--seconds S] [--repeat N] [--json]
+    python -m benchmarks.native [--games NAME ...] [--seconds S] [--repeat N] [--helpers]
+                                [--json]
 """
 
 import argparse
@@ -22,6 +24,8 @@ import time
 from pathlib import Path
 
 import rulesdsl
+from rulesdsl.compile.backends import PLAIN
+from rulesdsl.compile.native import Cython
 from rulesdsl.interpreter.state import Generator
 from rulesdsl.loader import native_backend
 
@@ -38,6 +42,13 @@ GAMES = {
 
 
 CLOCK = time.process_time
+
+
+class PlainHelpers(Cython):
+    """The rules built, the run-time helpers as they are (the other side of --helpers)."""
+
+    def helpers(self, env):
+        return PLAIN.helpers(env)
 
 
 def play(rules, players: int, seconds: float, seed: int) -> tuple[int, float, int]:
@@ -58,9 +69,10 @@ def play(rules, players: int, seconds: float, seed: int) -> tuple[int, float, in
             return games, elapsed, digest
 
 
-def run_game(name: str, seconds: float, repeat: int, seed: int) -> dict:
+def run_game(name: str, seconds: float, repeat: int, seed: int,
+             helpers: bool = False) -> dict:
     path = str(ROOT / GAMES[name])
-    plain = rulesdsl.load(path)
+    plain = rulesdsl.load(path, backend=PlainHelpers() if helpers else PLAIN)
     built = rulesdsl.load(path, backend=native_backend())
     if built.program.backend != "native":
         raise SystemExit(f"{name}: the rules could not be built (see the message above)")
@@ -96,14 +108,19 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--clock", action="store_true", help="time by the clock, not CPU")
+    parser.add_argument("--helpers", action="store_true",
+                        help="both sides built, the helpers built on one side only")
     args = parser.parse_args(argv)
     global CLOCK
     if args.clock:
         CLOCK = time.perf_counter
-    results = [run_game(name, args.seconds, args.repeat, args.seed) for name in args.games]
+    results = [run_game(name, args.seconds, args.repeat, args.seed, args.helpers)
+               for name in args.games]
     if args.json:
         print(json.dumps(results, indent=1))
         return
+    if args.helpers:
+        print("both sides built; 'plain/s': the helpers as they are; 'native/s': built")
     print(f"{'game':<14}{'plain/s':>10}{'native/s':>10}{'ratio':>8}{'min-max':>14}"
           f"{'same':>6}{'load':>12}")
     for r in results:

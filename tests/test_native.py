@@ -1,5 +1,6 @@
 """The compiled path (compile/native.py) against the plain one: the same rules built
-with Cython play the same games, move for move, with the same records and results.
+with Cython, and the run-time helpers built with them, play the same games, move for
+move, with the same records and results.
 
 The small shipped games and their variants are built and compared here (a few seconds of
 building each, kept in the user's cache by the digest of the generated text, so a second
@@ -128,13 +129,13 @@ def test_a_search_bot_decides_the_same_built():
 def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     """A Python error inside the built code (here from a helper that fails without naming
     its rule) is reported at the rule file's line, as on the plain path."""
-    from rulesdsl.compile import compiler
+    from rulesdsl.compile import backends
     from rulesdsl.program import runtime
 
     made = runtime.make_helpers
 
-    def helpers(env):
-        found = made(env)
+    def helpers(env, families=runtime.FAMILIES):
+        found = made(env, families)
 
         def _div(a, b, sid):
             return a // b  # no check: the error comes out of the generated function
@@ -143,7 +144,8 @@ def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
         found["_div"] = _div
         return found
 
-    monkeypatch.setattr(compiler, "make_helpers", helpers)
+    monkeypatch.setattr(backends, "make_helpers", helpers)
+    monkeypatch.setattr(native, "make_helpers", helpers)
     text = ('game "Divide"\nplayers 2\ncounter n = 0\nplay:\n    turns:\n'
             '        choose k in 1..2\n        let x = 3\n        set n = 10 / (n - n)\n'
             '        win current\n')
@@ -157,11 +159,52 @@ def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     assert places[0] == places[1] == ("R003", "divide.rules", 8, 9)
 
 
-def test_without_a_compiler_the_plain_path_runs_and_says_why(monkeypatch):
-    monkeypatch.setattr(native, "missing", lambda: "no C compiler was found (set CC, ...)")
+def tictactoe_telling() -> tuple[rulesdsl.Rules, list[str]]:
+    """Tic-tac-toe loaded on the compiled path, and what the path told."""
     told: list[str] = []
     rules = rulesdsl.load(ROOT / "games" / "tictactoe" / "tictactoe.rules",
                           backend=native.Cython(told.append))
+    return rules, told
+
+
+@needs_build
+def test_the_run_time_helpers_are_built_from_their_own_source():
+    """The built path gives the generated code the helpers (program/helpers/) built too,
+    each from its module's source as it is: the same helpers, made by the same `bind`."""
+    from rulesdsl.program import runtime
+    from rulesdsl.program.helpers.faults import Faults
+
+    faults = Faults(lambda *args, **kw: Exception(), [])
+    built = native.built_helpers(lambda message: None)
+    assert len(built) == len(runtime.FAMILIES)
+    for family, module in zip(runtime.FAMILIES, built, strict=True):
+        assert module.__name__ == family.__name__ and module is not family
+        assert type(module.bind).__name__ == "cython_function_or_method"
+        assert set(module.bind(faults)) == set(family.bind(faults))
+    helpers = native.Cython().helpers(runtime.Env([], []))
+    plain = runtime.make_helpers(runtime.Env([], []))
+    assert helpers.keys() == plain.keys()
+    functions = [name for name, f in plain.items() if type(f).__name__ == "function"]
+    assert len(functions) > 20  # the others are the faults' methods, not built
+    assert all(type(helpers[name]).__name__ == "cython_function_or_method"
+               for name in functions)
+
+
+@needs_build
+def test_without_the_helpers_built_the_rules_still_are(monkeypatch):
+    def fails(family, building):
+        raise native.NativeUnavailable("the C compiler failed on the module: x")
+
+    monkeypatch.setattr(native, "_built_family", fails)
+    rules, told = tictactoe_telling()
+    assert rules.program.backend == "native"
+    assert told == ["--native: the C compiler failed on the module: x: the run-time helpers "
+                    "run on the plain path"]
+
+
+def test_without_a_compiler_the_plain_path_runs_and_says_why(monkeypatch):
+    monkeypatch.setattr(native, "missing", lambda: "no C compiler was found (set CC, ...)")
+    rules, told = tictactoe_telling()
     assert rules.program.backend == "plain"
     assert told == ["--native: no C compiler was found (set CC, ...): the rules run on the "
                     "plain path"]
@@ -180,7 +223,7 @@ def test_the_command_says_when_it_runs_the_plain_path(monkeypatch, capsys):
 
 
 def test_a_module_the_sandbox_refuses_is_never_built(monkeypatch):
-    def build(name, text):
+    def build(name, text, cython=()):
         raise AssertionError("built")
 
     monkeypatch.setattr(native, "_build", build)
@@ -199,7 +242,7 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
     builds: list[str] = []
 
-    def build(name, text):
+    def build(name, text, cython=()):
         builds.append(name)
         return b"built " + text.encode()
 
@@ -216,6 +259,62 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     assert builds == ["rules_x"] * 3
     with cachedir.open_private() as folder:
         assert folder.read(kept.name) == b"built one"
+
+
+def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
+    """The helpers' modules are built from their source under their own names, said once,
+    kept in the cache: another process (here, the loaded ones forgotten) only loads them."""
+    from rulesdsl.program import runtime
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.setattr(native, "_helpers", {})
+    builds: list[tuple[str, str, tuple]] = []
+
+    def build(name, text, cython=()):
+        builds.append((name, text, cython))
+        return b"built " + name.encode()
+
+    monkeypatch.setattr(native, "_build", build)
+    monkeypatch.setattr(native, "_instance", lambda name, built: (name, built))
+    told: list[str] = []
+    first = native.built_helpers(told.append)
+    assert told == ["building the native run-time helpers (once: they are kept in the cache)"]
+    assert [name for name, _, _ in builds] == [f.__name__ for f in runtime.FAMILIES]
+    name, text, cython = builds[0]
+    assert text == Path(runtime.FAMILIES[0].__file__).read_text(encoding="utf-8")
+    assert cython == ("-X", "annotation_typing=False", "--module-name", name)
+    monkeypatch.setattr(native, "_helpers", {})
+    assert native.built_helpers(told.append) == first
+    assert len(told) == 1 and len(builds) == len(runtime.FAMILIES)
+
+
+def test_a_truth_value_in_and_or_is_read_from_a_name():
+    """Cython 3.3.1 builds `x and True or y`, x a truth value, into a crash: the text built
+    reads such a truth value from a name; the statements stay line for line."""
+    module = ast.parse("def f(a, b):\n    return not not a and True or b\n\n"
+                       "def g(a):\n    return a == True\n")
+    text, table = native.source_of(module, [-1, 7, 8, -1, 9, 10], {"_div": None})
+    again = ast.parse(text)
+    assert [n.targets[0].id for n in again.body[:3]] == [  # type: ignore[attr-defined]
+        "_div", "_rules_true", "_rules_false"]
+    assert "not not a and _rules_true or b" in text and "a == True" in text
+    assert [table[s.lineno] for s in again.body[3].body + again.body[4].body] == [8, 10]
+    plain = native.source_of(ast.parse("def g(a):\n    return a or b\n"), [-1, 1, 2], {})[0]
+    assert "_rules_" not in plain
+
+
+@needs_build
+def test_a_truth_value_in_and_or_builds_to_what_python_gives():
+    module = ast.parse("def f(a, b, k, c):\n"
+                       "    if not not a and True or b if k == 4 else c:\n"
+                       "        return 1\n"
+                       "    return 0\n")
+    text, _ = native.source_of(module, [-1] * 6, {})
+    built = native._instance("rules_truths", native._build("rules_truths", text))
+    # built from the text as it was, the second call crashed the process
+    assert [built.f([], 0, 4, 1), built.f([1], 0, 4, 1), built.f([], [2], 4, 0),
+            built.f([1], 0, 3, 0)] == [0, 1, 1, 0]
 
 
 def test_the_text_built_maps_each_line_to_its_rule():

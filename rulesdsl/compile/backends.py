@@ -8,7 +8,8 @@ it, with the names it needs (the runtime helpers, the module's tables), to a bac
 A backend gives back the module's namespace, the file name failures carry in their
 tracebacks, and which rule each line of that file came from, so a runtime error names the
 rule file's line whichever backend ran it. A later backend (the state in C arrays, typed
-code) plugs in here with the same contract.
+code) plugs in here with the same contract. A backend also gives the run-time helpers
+(program/helpers/) the module calls: the compiled one gives them built too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..program.runtime import Env, make_helpers
 from .sandbox import run_module
 
 
@@ -38,6 +40,10 @@ class Backend(Protocol):
 
     name: str
 
+    def helpers(self, env: Env) -> dict[str, Any]:
+        """The run-time helpers (program/helpers/) the module is given, bound to `env`."""
+        ...
+
     def load(self, module: ast.Module, filename: str, line_sids: list[int],
              namespace: dict[str, Any]) -> Loaded:
         """`module` as the compiler made it, its lines numbered (`line_sids`, see
@@ -50,6 +56,9 @@ class Plain:
     """Python's own compiler, the module run in the sandbox's namespace."""
 
     name = "plain"
+
+    def helpers(self, env: Env) -> dict[str, Any]:
+        return make_helpers(env)
 
     def load(self, module: ast.Module, filename: str, line_sids: list[int],
              namespace: dict[str, Any]) -> Loaded:

@@ -26,7 +26,7 @@ from typing import Any, get_args
 from .. import ast as A
 from ..check.analysis import Analysis
 from ..program.program import Program
-from ..program.runtime import Env, make_helpers
+from ..program.runtime import Env
 from . import control, flow, sites, statements
 from .assembly import Assembly
 from .backends import PLAIN, Backend
@@ -76,7 +76,7 @@ class Compiler(Assembly, Statements, Control, Sites, Coverage):
         module, line_sids = self.module()
         filename = f"<rules {a.file.path}>"
         env = Env(self.spans, self.proc_of_span)
-        namespace: dict[str, Any] = dict(make_helpers(env))
+        namespace: dict[str, Any] = dict(self.backend.helpers(env))
         namespace["_show"] = self.display.show
         namespace.update(self.consts)
         hits = [0] * len(self.points)

@@ -19,6 +19,11 @@ build once. Loading a kept build runs its code, so it is loaded only as the pars
 pickles are: a file of the user's own in that folder, signed with the folder's key.
 Without Cython, a C compiler or Python's headers, `NativeUnavailable` says what is missing,
 and the plain path runs.
+
+The run-time helpers the generated code calls (program/helpers/) are built the same way,
+from their own source unchanged, once for all rule files (`built_helpers`): what a game
+spends in them is outside the rules' module. Should they fail to build, the rules still
+run built, with the plain helpers.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import ast
 import hashlib
 import importlib.machinery
 import importlib.util
+import inspect
 import os
 import shutil
 import subprocess
@@ -35,9 +41,11 @@ import sysconfig
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from ..files import cachedir
+from ..program.runtime import FAMILIES, Env, make_helpers
 from .backends import PLAIN, Loaded
 from .sandbox import check
 
@@ -47,6 +55,10 @@ DIRECTIVES = "# cython: language_level=3, emit_code_comments=False"
 # of CPU against 45: docs/performance.md); no -g: debugging information made it 16 MB
 C_FLAGS = ("-O2", "-fwrapv", "-fPIC", "-DNDEBUG", "-w")
 BUILD_SECONDS = 1800  # the C compiler on a module of tens of thousands of lines
+# the run-time helpers are built from their source as it is: their type hints are not
+# taken as C types (an argument of another type would then fail where it runs now)
+HELPER_OPTIONS = ("-X", "annotation_typing=False")
+_helpers: dict[str, ModuleType] = {}   # the helpers' builds loaded in this process
 
 
 class NativeUnavailable(Exception):
@@ -80,8 +92,15 @@ def source_of(module: ast.Module, line_sids: list[int],
         ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Constant(None),
                    lineno=0)  # line 0: no rule
         for name in sorted(namespace)]
+    truths = _truths_in_and_or(module)
+    header += [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                          value=ast.Constant(value), lineno=0)
+               for value, name in TRUTH_NAMES.items() if truths]
     whole = ast.Module(body=header + module.body, type_ignores=[])
-    text = f"{DIRECTIVES}\n{ast.unparse(whole)}\n"
+    body = ast.unparse(whole)
+    if truths:   # the same statements, line for line: only operands are renamed
+        body = ast.unparse(_TruthsNamed().visit(ast.parse(body)))
+    text = f"{DIRECTIVES}\n{body}\n"
     table = [-1] * (text.count("\n") + 2)
 
     def pair(made: list[ast.stmt], read: list[ast.stmt]) -> None:
@@ -98,6 +117,31 @@ def source_of(module: ast.Module, line_sids: list[int],
     return text, table
 
 
+# Cython 3.3.1 builds `x and True or y` (x a truth value of its own, `not not z`) into C
+# that takes the constant for an object's address, and the process crashes there (Cromlech's
+# Symmetry variant): in the text built, a truth value an `and` or an `or` is made of is
+# read from a name of the module instead, which Cython leaves an object
+TRUTH_NAMES = {True: "_rules_true", False: "_rules_false"}
+
+
+def _truths_in_and_or(module: ast.Module) -> bool:
+    return any(isinstance(node, ast.BoolOp) and any(_truth(v) for v in node.values)
+               for node in ast.walk(module))
+
+
+def _truth(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
+class _TruthsNamed(ast.NodeTransformer):
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.BoolOp:
+        self.generic_visit(node)
+        node.values = [ast.Name(id=TRUTH_NAMES[v.value], ctx=ast.Load())
+                       if isinstance(v, ast.Constant) and isinstance(v.value, bool) else v
+                       for v in node.values]
+        return node
+
+
 class Cython:
     """The compiled backend; `report` is told, for people, when a build starts and when the
     plain path runs instead (and why)."""
@@ -107,6 +151,16 @@ class Cython:
     def __init__(self, report: Callable[[str], None] | None = None):
         self.report = report or (lambda message: None)
         self.fell_back: str | None = None  # why the last load ran on the plain path
+
+    def helpers(self, env: Env) -> dict[str, Any]:
+        """The run-time helpers built too (`built_helpers`), else the plain path's."""
+        if missing() is not None:
+            return PLAIN.helpers(env)   # `load` says why
+        try:
+            return make_helpers(env, built_helpers(self.report))
+        except NativeUnavailable as why:
+            self.report(f"--native: {why}: the run-time helpers run on the plain path")
+            return PLAIN.helpers(env)
 
     def load(self, module: ast.Module, filename: str, line_sids: list[int],
              namespace: dict[str, Any]) -> Loaded:
@@ -134,16 +188,46 @@ class Cython:
         return Loaded(loaded.__dict__, f"{name}.pyx", table, self.name)
 
 
+def built_helpers(report: Callable[[str], None]) -> tuple[ModuleType, ...]:
+    """The run-time helpers' modules (program/helpers/, `runtime.FAMILIES`) built with
+    Cython from their own source, unchanged, each kept in the cache as a rule file's build
+    is (named by a digest of its source, Cython's version, Python's and the flags), and
+    loaded once a process. What a game spends in them is outside the rules' module: about
+    a fifth of a Cleromancy game (docs/performance.md)."""
+    said: list[bool] = []
+
+    def building() -> None:
+        if not said:
+            said.append(True)
+            report("building the native run-time helpers (once: they are kept in the cache)")
+
+    return tuple(_built_family(family, building) for family in FAMILIES)
+
+
+def _built_family(family: ModuleType, building: Callable[[], None]) -> ModuleType:
+    name = family.__name__
+    try:
+        text = inspect.getsource(family)
+    except (OSError, TypeError) as err:
+        raise NativeUnavailable(f"the source of {name} cannot be read ({err})") from None
+    options = (*HELPER_OPTIONS, "--module-name", name)
+    stem = f"helpers_{name.rpartition('.')[2]}_{_digest(text, *options)}"
+    if stem not in _helpers:
+        built = _kept_or_built(stem, text, building, name, options)
+        _helpers[stem] = _instance(name, built)
+    return _helpers[stem]
+
+
 def _shown(filename: str) -> str:
     """The rule file of a generated module's name (`<rules PATH>`)."""
     return filename.removeprefix("<rules ").removesuffix(">")
 
 
-def _digest(text: str) -> str:
+def _digest(text: str, *more: str) -> str:
     import Cython
 
     key = "\0".join((FORMAT, Cython.__version__, sys.version,
-                     " ".join(C_FLAGS), text))
+                     " ".join(C_FLAGS), *more, text))
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -151,39 +235,45 @@ def _suffix() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def _kept_or_built(name: str, text: str, building: Callable[[], None]) -> bytes:
-    """The built module named `name`: as the user's cache folder keeps it (a file of the
+def _kept_or_built(name: str, text: str, building: Callable[[], None],
+                   module: str | None = None, cython: tuple[str, ...] = ()) -> bytes:
+    """The build kept as `name`: as the user's cache folder keeps it (a file of the
     user's own that the folder's key signed: loading it runs its code, as unpickling a
-    kept tree does), else built (said first by `building`) and kept, signed."""
+    kept tree does), else built (said first by `building`; `module`, the module's whole
+    name, `name` if not given, and `cython`, Cython's arguments, see `_build`) and kept,
+    signed."""
     file = f"{name}{_suffix()}"
     folder = cachedir.open_private()
     if folder is None:
         building()
-        return _build(name, text)
+        return _build(module or name, text, cython)
     with folder:
         built = folder.read(file)
         if built is not None:
             folder.used(file)
             return built
         building()
-        built = _build(name, text)
+        built = _build(module or name, text, cython)
         folder.write(file, built)
         return built
 
 
-def _build(name: str, text: str) -> bytes:
-    """Cython, then the C compiler, in a private temporary folder: the extension's bytes."""
+def _build(name: str, text: str, cython: tuple[str, ...] = ()) -> bytes:
+    """Cython (with the arguments `cython`, if any), then the C compiler, in a private
+    temporary folder: the extension's bytes. Its entry is named after the last part of
+    `name`, which Cython also takes for the module's own."""
     cc = _compiler()
     if cc is None:
         raise NativeUnavailable("no C compiler was found")
+    base = name.rpartition(".")[2]
     with tempfile.TemporaryDirectory(prefix="rulesdsl-native-") as work:
-        Path(work, f"{name}.pyx").write_text(text, encoding="utf-8")
-        _run([sys.executable, "-m", "cython", "-3", f"{name}.pyx", "-o", f"{name}.c"],
-             work, "Cython")
+        Path(work, f"{base}.pyx").write_text(text, encoding="utf-8")
+        _run([sys.executable, "-m", "cython", "-3", *cython, f"{base}.pyx",
+              "-o", f"{base}.c"], work, "Cython")
         include = sysconfig.get_paths()["include"]
-        _run([*cc, *C_FLAGS, "-shared", f"-I{include}", f"{name}.c",
-              "-o", f"{name}{_suffix()}"], work, "the C compiler")
-        return Path(work, f"{name}{_suffix()}").read_bytes()
+        _run([*cc, *C_FLAGS, "-shared", f"-I{include}", f"{base}.c",
+              "-o", f"{base}{_suffix()}"], work, "the C compiler")
+        return Path(work, f"{base}{_suffix()}").read_bytes()
 
 
 def _run(command: list[str], folder: str, what: str) -> None:
@@ -201,9 +291,9 @@ def _instance(name: str, built: bytes) -> Any:
     """A module of its own from the built bytes: loaded from a private copy, so that two
     programs of the same rules in one process (whose tables and error places may differ)
     never share the module's names (a C extension loaded twice from one file is one
-    module)."""
+    module). `name` is the module's whole name; the file is named by its last part."""
     with tempfile.TemporaryDirectory(prefix="rulesdsl-native-") as work:
-        path = Path(work, f"{name}{_suffix()}")
+        path = Path(work, f"{name.rpartition('.')[2]}{_suffix()}")
         path.write_bytes(built)
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
         spec = importlib.util.spec_from_file_location(name, path, loader=loader)

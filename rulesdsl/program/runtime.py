@@ -9,8 +9,10 @@ program) are the only names generated code may use besides its own tables; they 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from types import ModuleType
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span
@@ -55,9 +57,10 @@ class Env:
 FAMILIES = (numbers, lists, boards, zones, players, work, tiles)   # program/helpers/
 
 
-def make_helpers(env: Env) -> dict[str, Any]:
+def make_helpers(env: Env, families: Sequence[ModuleType] = FAMILIES) -> dict[str, Any]:
     """The helper functions generated code calls, bound to one program's span table: each
-    family's (program/helpers/), those that can fail naming the rule's span."""
+    family's (program/helpers/, or the same modules built otherwise: compile/native.py),
+    those that can fail naming the rule's span."""
     spans = env.spans
 
     def err(code: str, message: str, sid: int, hint: str | None = None) -> RuleRuntimeError:
@@ -65,7 +68,7 @@ def make_helpers(env: Env) -> dict[str, Any]:
 
     faults = Faults(err, env.procs)
     helpers: dict[str, Any] = {}
-    for family in FAMILIES:
+    for family in families:
         helpers.update(family.bind(faults))
     return helpers
 

@@ -1,0 +1,85 @@
+"""Benchmark: one loop of the generated code's shape, interpreted and built with Cython.
+
+The loop is that of a rule listing the cells whose piece's owner differs from a given
+piece's and lie within its reach (Cleromancy's D8, the hottest function of its module):
+for each cell of a board, items of lists by Python integers, a comparison, an append.
+It is run by Python's own interpreter, built with Cython as compile/native.py builds a
+rule file (the same Cython options and C flags, `native._build`), and built again with
+its lists typed `list` (as a typed backend might declare them). Each timing is the best of
+5 repeats; the ratios say what building buys on code made of Python objects.
+
+Usage, from the repository root:
+
+    python -m benchmarks.native_loop [--number N] [--json]
+"""
+
+import argparse
+import json
+import os
+import timeit
+
+from rulesdsl.compile import native
+
+LOOP = '''
+CELLS = list(range(100))
+DISTANCE = [[abs(i - j) % 9 for j in range(100)] for i in range(100)]
+
+
+def untyped(V, B0, a0):
+    r = []
+    for c in CELLS:
+        if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
+            r.append(c)
+    return r
+
+
+def typed(V: list, B0: list, a0):
+    r = []
+    for c in CELLS:
+        if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
+            r.append(c)
+    return r
+'''
+
+
+def best(function, number: int) -> float:
+    values = list(range(200))
+    board = [i % 7 if i % 3 else None for i in range(100)]
+    return min(timeit.repeat(lambda: function(values, board, 5), number=number, repeat=5))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.native_loop",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--number", type=int, default=20000, help="calls a repeat")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    lacking = native.missing()
+    if lacking:
+        raise SystemExit(f"no build: {lacking}")
+    interpreted: dict = {}
+    exec(compile(LOOP, "<loop>", "exec"), interpreted)
+    # a module-level nested comprehension, built, aborts Python 3.11 at exit under
+    # Cython 3.3.1 (none_dealloc): the built module gets its tables from here instead
+    text = f"{native.DIRECTIVES}\n" + LOOP.replace(
+        "CELLS = list(range(100))\nDISTANCE = [[abs(i - j) % 9 for j in range(100)] "
+        "for i in range(100)]\n", "CELLS = None\nDISTANCE = None\n")
+    built = native._instance("native_loop", native._build("native_loop", text))
+    built.CELLS, built.DISTANCE = interpreted["CELLS"], interpreted["DISTANCE"]
+    times = {"interpreted": best(interpreted["untyped"], args.number),
+             "built": best(built.untyped, args.number),
+             "built, lists typed": best(built.typed, args.number)}
+    base = times["interpreted"]
+    result = {"seconds": {k: round(v, 4) for k, v in times.items()},
+              "speed against interpreted": {k: round(base / v, 3) for k, v in times.items()},
+              "load": round(os.getloadavg()[0], 1)}
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    for name, seconds in times.items():
+        print(f"{name:<20}{seconds:>9.4f} s{base / seconds:>8.3f}x")
+    print(f"load {result['load']}")
+
+
+if __name__ == "__main__":
+    main()
