@@ -29,8 +29,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("good", "mcts:sims=50,depth=10",
            "MCTS on a made-up game, 50 simulations, rollouts cut after 10 decisions and "
            "judged by the heuristic: the default for balance studies"),
-    Preset("strong", "mcts:sims=200,depth=20",
-           "MCTS on a made-up game, 200 simulations, rollouts cut after 20 decisions: for "
+    Preset("strong", "mcts:sims=200,depth=10",
+           "MCTS on a made-up game, 200 simulations, rollouts cut after 10 decisions: for "
            "a last check of a few hundred games"),
 )}
 
