@@ -194,3 +194,67 @@ def test_a_spec_is_named_by_its_preset():
     assert preset_of("good") == "good"
     assert preset_of("greedy:samples=4") == "quick"  # the default written out
     assert preset_of("random") is None and preset_of("bogus!") is None
+
+
+def _wide_cronberg():
+    from rulesdsl import Observation
+    from rulesdsl.loader import load
+
+    game = load(GAMES / "cronberg" / "cronberg.rules").new_game(players=2, seed=3)
+    while game.num_options() < 20:
+        game.apply_index(0)
+    return game, Observation(game, game.decider)
+
+
+def test_ismcts_widening_opens_few_options_the_best_first():
+    """ISMCTS with widen=1 at a decision of dozens of places opens at most sqrt(16) + 1
+    of them in 16 simulations, each in a new made-up game, the first the one the seat's
+    margin one step on rates best; without widening it opens one a simulation."""
+    import random
+
+    from rulesdsl.agents.ismcts import Search
+    from rulesdsl.agents.search import Budget, Settings, standing_worth
+
+    game, observation = _wide_cronberg()
+    settings = Settings(sims=16, depth=5)
+    search = Search(observation, settings, random.Random(2), widen=1.0)
+    best = max(search.prior.values())
+    search.run(Budget(settings))
+    own = search.roots[observation.seat]
+    assert 1 <= len(own.edges) <= 5 < game.num_options()
+    assert own.n == 16
+    ids = game.option_ids()
+    worth = standing_worth(game, range(len(ids)), observation.seat)
+    assert worth and set(search.prior) <= set(ids)
+    first = next(iter(own.edges))  # edges are kept in the order they were opened
+    assert search.prior[first] == best
+    plain = Search(observation, settings, random.Random(2))
+    plain.run(Budget(settings))
+    assert not plain.prior and len(plain.roots[observation.seat].edges) == 16
+
+
+def test_ismcts_widens_only_a_decision_wider_than_wide():
+    import random
+
+    from rulesdsl.agents.ismcts import Search
+    from rulesdsl.agents.search import Budget, Settings
+
+    game, observation = _wide_cronberg()
+    settings = Settings(sims=16, depth=5)
+
+    def opened(**how: object) -> dict:
+        search = Search(observation, settings, random.Random(2), **how)  # type: ignore[arg-type]
+        search.run(Budget(settings))
+        return {k: e.n for k, e in search.roots[observation.seat].edges.items()}
+
+    assert 1 <= len(opened(widen=1.0, wide=game.num_options() - 1)) <= 5
+    assert opened(widen=1.0, wide=game.num_options()) == opened()
+
+
+def test_ismcts_takes_the_widening_parameters_and_checks_them():
+    from rulesdsl.agents import make_agent
+
+    agent = make_agent("ismcts:sims=5,widen=1.5,wide=16", seed=1)
+    assert (agent.widen, agent.wide) == (1.5, 16)
+    with pytest.raises(AgentError, match="widen"):
+        make_agent("ismcts:widen=-1", seed=1)

@@ -49,12 +49,11 @@ from .search import (
     Returns,
     Scale,
     Settings,
-    margins,
     mean_worth,
-    place_returns,
     returns_of,
     rollout,
     score_share,
+    standing_worth,
 )
 
 CHANCE_SPREAD = 64  # chance steps with more outcomes are sampled, not spread
@@ -187,22 +186,13 @@ class Search:
 
     def _order_by_standing(self, node: Node) -> None:
         """With widening, the first position's options are opened best first by the
-        decider's margin one step on (`Game.standing`; an option that ends the game by its
-        place), the prior that decides which of hundreds of options are searched at all."""
-        seat = node.seat
-        if seat < 0 or self.world.standing() is None:
+        decider's margin one step on (`standing_worth`), the prior that decides which of
+        hundreds of options are searched at all."""
+        if node.seat < 0:
             return
-        worth = {}
-        for i in node.untried:
-            after = self.world.copy()
-            after.auto_chance = True
-            after.apply_index(i)
-            result = after.result
-            if result is not None:
-                worth[i] = (place_returns(result.ranking)[seat] - 0.5) * 1e9
-            else:
-                worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
-        node.untried.sort(key=worth.__getitem__)  # popped from the end: the best first
+        worth = standing_worth(self.world, node.untried, node.seat)
+        if worth:
+            node.untried.sort(key=worth.__getitem__)  # popped from the end: best first
 
     def _widens(self, node: Node) -> bool:
         """Whether a decision node takes a new option now: always without `widen`; with

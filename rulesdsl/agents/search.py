@@ -42,6 +42,14 @@ SEARCH_PARAMETERS: tuple[Parameter, ...] = (
               "heuristic margin rather than the ranking", 0, 1),
 )
 
+WIDENING_PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
+              "option while it has fewer than widen * sqrt(visits) (0: every option "
+              "at once)", 0),
+    Parameter("wide", "int", 0, "with widen: only a decision of more than this many "
+              "options is widened (0: every decision)", 0),
+)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -235,3 +243,23 @@ def _greedy(game: Game, n: int, rng: random.Random, has_heuristic: bool) -> int:
         elif worth == top:
             best.append(i)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def standing_worth(world: Game, options: Sequence[int], seat: int) -> dict[int, float]:
+    """Each option's worth to `seat` one step on (its chance steps rolled): the seat's
+    margin by the rules' heuristic or scores (`Game.standing`), or, where the option ends
+    the game, its place far above any margin. The prior progressive widening opens a wide
+    decision's options by, best first (empty where the game has no standing)."""
+    if world.standing() is None:
+        return {}
+    worth = {}
+    for i in options:
+        after = world.copy()
+        after.auto_chance = True
+        after.apply_index(i)
+        result = after.result
+        if result is not None:
+            worth[i] = (place_returns(result.ranking)[seat] - 0.5) * 1e9
+        else:
+            worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
+    return worth
