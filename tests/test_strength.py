@@ -258,3 +258,50 @@ def test_ismcts_takes_the_widening_parameters_and_checks_them():
     assert (agent.widen, agent.wide) == (1.5, 16)
     with pytest.raises(AgentError, match="widen"):
         make_agent("ismcts:widen=-1", seed=1)
+
+
+def test_progressive_bias_keeps_the_search_on_the_prior_best():
+    """`bias`: the searching seat's first options get bias * prior / (visits + 1), the
+    prior their rank (0 to 1) by the margin one step on; a bias far above any return
+    keeps the simulations, once each option is tried, on the options the prior rates
+    best, in both searches."""
+    import random
+
+    from rulesdsl import Observation
+    from rulesdsl.agents import mcts
+    from rulesdsl.agents.ismcts import Search as InfoSearch
+    from rulesdsl.agents.search import Budget, Settings, rank_prior, standing_worth
+    from rulesdsl.loader import load
+
+    assert rank_prior({0: -3.0, 1: 5.0, 2: 5.0, 3: 1e9}) == {0: 0.0, 1: 0.5, 2: 0.5, 3: 1.0}
+    game = load(GAMES / "cromlech" / "cromlech.rules").new_game(players=2, seed=4)
+    rng = random.Random(5)
+    while True:  # a decision of a few options that the margin one step on tells apart
+        n = game.num_options()
+        if game.decider is not None and 3 <= n <= 12:
+            worth = standing_worth(game, range(n), game.decider)
+            if len(set(worth.values())) > 1:
+                break
+        game.apply_index(rng.randrange(n))
+    observation = Observation(game, game.decider)
+    world = observation.sample_game(random.Random(1))
+    settings = Settings(sims=40, depth=2, bias=1000.0)
+    search = mcts.Search(world, settings, random.Random(2), False)
+    search.run(Budget(settings), 40)
+    top = {i for i, r in search.prior.items() if r == 1.0}
+    assert top and len(top) < n
+    visits = [k.n if k is not None else 0 for k in search.root.kids]
+    assert sum(visits[i] for i in top) >= 40 - n
+    info = InfoSearch(observation, settings, random.Random(2))
+    info.run(Budget(settings))
+    edges = info.roots[observation.seat].edges
+    best = {oid for oid, r in info.bias.items() if r == 1.0}
+    assert best and sum(e.n for oid, e in edges.items() if oid in best) >= 40 - n
+
+
+def test_a_negative_bias_is_refused():
+    from rulesdsl.agents import make_agent
+
+    for spec in ("mcts:bias=-1", "ismcts:bias=-0.5"):
+        with pytest.raises(AgentError, match="bias"):
+            make_agent(spec, seed=1)

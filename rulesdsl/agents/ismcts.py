@@ -45,6 +45,7 @@ from .search import (
     Scale,
     Settings,
     mean_worth,
+    rank_prior,
     returns_of,
     rollout,
     score_share,
@@ -96,11 +97,14 @@ class Search:
         self.scale = Scale()
         self.roots = [Info() for _ in range(observation.players)]
         self.own = self.roots[observation.seat]
-        self.prior: dict[str, float] = {}
-        if widen and self._is_wide(len(observation.options)):
+        self.prior: dict[str, float] = {}  # by option id: the margin one step on
+        self.bias: dict[str, float] = {}    # by option id: its rank among those, 0 to 1
+        if (widen and self._is_wide(len(observation.options))) or settings.bias:
             ids = first.option_ids()
             worth = standing_worth(first, range(len(ids)), observation.seat)
             self.prior = {ids[i]: w for i, w in worth.items()}
+            if settings.bias:
+                self.bias = {ids[i]: r for i, r in rank_prior(worth).items()}
 
     def run(self, budget: Budget) -> None:
         while budget.more():
@@ -161,12 +165,16 @@ class Search:
             edge.avail = 1
             return edge, i, True
         c, lam, unit = self.settings.c, self.lam, self.scale.unit
+        prior = self.bias if node is self.own else None
+        bias = self.settings.bias if prior else 0.0
         best, top = available[0], float("-inf")
         for i, e in available:
             v = e.w / e.n
             if lam:
                 v = (1 - lam) * v + lam * unit(e.m / e.n)
             v += c * math.sqrt(math.log(e.avail) / e.n)
+            if bias:
+                v += bias * prior.get(ids[i], 0.0) / (e.n + 1)  # type: ignore[union-attr]
             if v > top:
                 best, top = (i, e), v
         return best[1], best[0], False

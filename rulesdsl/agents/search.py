@@ -40,6 +40,9 @@ SEARCH_PARAMETERS: tuple[Parameter, ...] = (
               "judges it (only when the rules declare one; 0: judge at once)", 0),
     Parameter("score", "float", 0.1, "the share of a return that comes from the score or "
               "heuristic margin rather than the ranking", 0, 1),
+    Parameter("bias", "float", 0.0, "progressive bias at the searching seat's first "
+              "decision: each option's value gets bias * its prior / (visits + 1), the "
+              "prior from the seat's margin one step on, by rank from 0 to 1", 0),
 )
 
 WIDENING_PARAMETERS: tuple[Parameter, ...] = (
@@ -61,6 +64,7 @@ class Settings:
     rollout: str = "random"
     depth: int = 40
     score: float = 0.1
+    bias: float = 0.0
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> Settings:
@@ -69,7 +73,8 @@ class Settings:
             raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         made = cls(**params)
         if made.sims < 1 or made.time < 0 or made.c < 0 or made.depth < 0 or \
-                not 0 <= made.score <= 1 or made.rollout not in ("random", "greedy"):
+                made.bias < 0 or not 0 <= made.score <= 1 or \
+                made.rollout not in ("random", "greedy"):
             raise ValueError(f"a parameter is out of its range: {made}")
         return made
 
@@ -263,3 +268,12 @@ def standing_worth(world: Game, options: Sequence[int], seat: int) -> dict[int, 
         else:
             worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
     return worth
+
+
+def rank_prior(worth: dict[int, float]) -> dict[int, float]:
+    """Worths as a prior from 0 (the worst) to 1 (the best), by rank (ties alike): a
+    margin in points and an option that ends the game fit one scale."""
+    levels = sorted(set(worth.values()))
+    top = max(len(levels) - 1, 1)
+    place = {w: k / top for k, w in enumerate(levels)}
+    return {i: place[w] for i, w in worth.items()}
