@@ -24,7 +24,7 @@ stopped early keeps its games, and runs over other seeds add up.
 Usage, from the repository root:
 
     python -m benchmarks.mcts_versions FILE [--players N] [--seeds 50] [--seed 1]
-        [--time 0.05] [--new mcts:depth=10,reuse=true] [--old mcts] [--ref 3bbe4f3]
+        [--time 0.05] [--new mcts:depth=10,reuse=true,score=0.5] [--old mcts] [--ref 3bbe4f3]
         [--workers 2] [--clock cpu] [--out FILE] [--from FILE ...] [--json]
 """
 
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seeds", type=int, default=50)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time", type=float, default=0.05, help="seconds a decision, each bot")
-    p.add_argument("--new", default="mcts:depth=10,reuse=true",
+    p.add_argument("--new", default="mcts:depth=10,reuse=true,score=0.5",
                    help="this checkout's agent (its time and sims are set here)")
     p.add_argument("--old", default="mcts", help="the old version's mcts and parameters")
     p.add_argument("--ref", default=BEFORE, help="the commit of the old version (default: "

@@ -51,7 +51,7 @@ USAGE_ERRORS = {
                              "unknown agent 'nosuch'"),
     "agents empty": (["run", TICTACTOE, "--agents", ","], "no agent"),
     "agent parameter unknown": (["run", TICTACTOE, "--agents", "mcts:simz=4"],
-                                "mcts has no parameter 'simz' (its parameters: c, depth, "),
+                                "mcts has no parameter 'simz' (its parameters: bias, c, depth, "),
     "agent parameter not a number": (["play", TICTACTOE, "--agents", "mcts:sims=lots"],
                                      "mcts: sims must be a whole number of at least 1, "
                                      "not 'lots'"),

@@ -194,3 +194,114 @@ def test_a_spec_is_named_by_its_preset():
     assert preset_of("good") == "good"
     assert preset_of("greedy:samples=4") == "quick"  # the default written out
     assert preset_of("random") is None and preset_of("bogus!") is None
+
+
+def _wide_cronberg():
+    from rulesdsl import Observation
+    from rulesdsl.loader import load
+
+    game = load(GAMES / "cronberg" / "cronberg.rules").new_game(players=2, seed=3)
+    while game.num_options() < 20:
+        game.apply_index(0)
+    return game, Observation(game, game.decider)
+
+
+def test_ismcts_widening_opens_few_options_the_best_first():
+    """ISMCTS with widen=1 at a decision of dozens of places opens at most sqrt(16) + 1
+    of them in 16 simulations, each in a new made-up game, the first the one the seat's
+    margin one step on rates best; without widening it opens one a simulation."""
+    import random
+
+    from rulesdsl.agents.ismcts import Search
+    from rulesdsl.agents.search import Budget, Settings, standing_worth
+
+    game, observation = _wide_cronberg()
+    settings = Settings(sims=16, depth=5)
+    search = Search(observation, settings, random.Random(2), widen=1.0)
+    best = max(search.prior.values())
+    search.run(Budget(settings))
+    own = search.roots[observation.seat]
+    assert 1 <= len(own.edges) <= 5 < game.num_options()
+    assert own.n == 16
+    ids = game.option_ids()
+    worth = standing_worth(game, range(len(ids)), observation.seat)
+    assert worth and set(search.prior) <= set(ids)
+    first = next(iter(own.edges))  # edges are kept in the order they were opened
+    assert search.prior[first] == best
+    plain = Search(observation, settings, random.Random(2))
+    plain.run(Budget(settings))
+    assert not plain.prior and len(plain.roots[observation.seat].edges) == 16
+
+
+def test_ismcts_widens_only_a_decision_wider_than_wide():
+    import random
+
+    from rulesdsl.agents.ismcts import Search
+    from rulesdsl.agents.search import Budget, Settings
+
+    game, observation = _wide_cronberg()
+    settings = Settings(sims=16, depth=5)
+
+    def opened(**how: object) -> dict:
+        search = Search(observation, settings, random.Random(2), **how)  # type: ignore[arg-type]
+        search.run(Budget(settings))
+        return {k: e.n for k, e in search.roots[observation.seat].edges.items()}
+
+    assert 1 <= len(opened(widen=1.0, wide=game.num_options() - 1)) <= 5
+    assert opened(widen=1.0, wide=game.num_options()) == opened()
+
+
+def test_ismcts_takes_the_widening_parameters_and_checks_them():
+    from rulesdsl.agents import make_agent
+
+    agent = make_agent("ismcts:sims=5,widen=1.5,wide=16", seed=1)
+    assert (agent.widen, agent.wide) == (1.5, 16)
+    with pytest.raises(AgentError, match="widen"):
+        make_agent("ismcts:widen=-1", seed=1)
+
+
+def test_progressive_bias_keeps_the_search_on_the_prior_best():
+    """`bias`: the searching seat's first options get bias * prior / (visits + 1), the
+    prior their rank (0 to 1) by the margin one step on; a bias far above any return
+    keeps the simulations, once each option is tried, on the options the prior rates
+    best, in both searches."""
+    import random
+
+    from rulesdsl import Observation
+    from rulesdsl.agents import mcts
+    from rulesdsl.agents.ismcts import Search as InfoSearch
+    from rulesdsl.agents.search import Budget, Settings, rank_prior, standing_worth
+    from rulesdsl.loader import load
+
+    assert rank_prior({0: -3.0, 1: 5.0, 2: 5.0, 3: 1e9}) == {0: 0.0, 1: 0.5, 2: 0.5, 3: 1.0}
+    game = load(GAMES / "cromlech" / "cromlech.rules").new_game(players=2, seed=4)
+    rng = random.Random(5)
+    while True:  # a decision of a few options that the margin one step on tells apart
+        n = game.num_options()
+        if game.decider is not None and 3 <= n <= 12:
+            worth = standing_worth(game, range(n), game.decider)
+            if len(set(worth.values())) > 1:
+                break
+        game.apply_index(rng.randrange(n))
+    observation = Observation(game, game.decider)
+    world = observation.sample_game(random.Random(1))
+    settings = Settings(sims=40, depth=2, bias=1000.0)
+    search = mcts.Search(world, settings, random.Random(2), False)
+    search.run(Budget(settings), 40)
+    top = {i for i, r in search.prior.items() if r == 1.0}
+    assert top and len(top) < n
+    visits = [k.n if k is not None else 0 for k in search.root.kids]
+    assert sum(visits[i] for i in top) >= 40 - n
+    info = InfoSearch(observation, settings, random.Random(2))
+    info.run(Budget(settings))
+    edges = info.roots[observation.seat].edges
+    best = {oid for oid, r in info.bias.items() if r == 1.0}
+    assert best and sum(e.n for oid, e in edges.items() if oid in best) >= 40 - n
+
+
+def test_a_negative_bias_is_refused():
+    from rulesdsl.agents import make_agent
+
+    for spec in ("mcts:bias=-1", "ismcts:bias=-0.5"):
+        with pytest.raises(AgentError, match="bias"):
+            make_agent(spec, seed=1)

@@ -19,6 +19,12 @@ counting the visits in which each was available (not the parent's visits).
 
 Chance steps take an outcome drawn with the probability the game gives it. Rollouts are
 those of MCTS (`search.py`), on a copy that is not narrated.
+
+Progressive widening (`widen=C`, `wide=N`, as for MCTS): a decision of more than N options
+opens a new option only while it has fewer than C * sqrt(its visits) open, so that where a
+turn offers dozens of places the simulations, each in a new made-up game, go to a few. The
+searching seat's own options are opened best first by its margin one step on in the first
+made-up game (`standing_worth`); the other decisions open theirs at random.
 """
 
 from __future__ import annotations
@@ -32,15 +38,18 @@ from ..interpreter.observation import Observation
 from .parameters import Parameter
 from .search import (
     SEARCH_PARAMETERS,
+    WIDENING_PARAMETERS,
     Budget,
     Report,
     Returns,
     Scale,
     Settings,
     mean_worth,
+    rank_prior,
     returns_of,
     rollout,
     score_share,
+    standing_worth,
 )
 
 
@@ -59,29 +68,43 @@ class Edge:
 
 
 class Info:
-    """A node of one seat's tree: the seat's own options (by id) and, after another seat's
-    step or a chance step, the next nodes by what the seat was told."""
+    """A node of one seat's tree: the seat's own options (by id), how often the seat
+    decided here, and, after another seat's step or a chance step, the next nodes by what
+    the seat was told."""
 
-    __slots__ = ("edges", "after")
+    __slots__ = ("edges", "after", "n")
 
     def __init__(self) -> None:
         self.edges: dict[str, Edge] = {}
         self.after: dict[tuple[str, ...], Info] = {}
+        self.n = 0
 
 
 class Search:
     """One ISMCTS search for the seat of an observation."""
 
-    def __init__(self, observation: Observation, settings: Settings, rng: random.Random):
+    def __init__(self, observation: Observation, settings: Settings, rng: random.Random,
+                 widen: float = 0.0, wide: int = 0):
         self.observation = observation
         self.settings = settings
         self.rng = rng
+        self.widen = widen
+        self.wide = wide
         first = observation.sample_game(rng)
         self.first: Game | None = first
         self.lam = score_share(settings, first)
         self.has_heuristic = first.heuristic() is not None
         self.scale = Scale()
         self.roots = [Info() for _ in range(observation.players)]
+        self.own = self.roots[observation.seat]
+        self.prior: dict[str, float] = {}  # by option id: the margin one step on
+        self.bias: dict[str, float] = {}    # by option id: its rank among those, 0 to 1
+        if (widen and self._is_wide(len(observation.options))) or settings.bias:
+            ids = first.option_ids()
+            worth = standing_worth(first, range(len(ids)), observation.seat)
+            self.prior = {ids[i]: w for i, w in worth.items()}
+            if settings.bias:
+                self.bias = {ids[i]: r for i, r in rank_prior(worth).items()}
 
     def run(self, budget: Budget) -> None:
         while budget.more():
@@ -127,27 +150,53 @@ class Search:
 
     def _select(self, node: Info, ids: list[str]) -> tuple[Edge, int, bool]:
         """The option to take at `node` (an edge, its index, whether it is new): one never
-        tried, else the best by UCB1 among those available here."""
+        tried while the node may open one (always, without widening), else the best by
+        UCB1 among those available here."""
         edges = node.edges
         untried = [i for i, oid in enumerate(ids) if oid not in edges]
         available = [(i, edges[oid]) for i, oid in enumerate(ids) if oid in edges]
         for _, e in available:
             e.avail += 1
-        if untried:
-            i = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        opens = untried and (not available or self._opens(node, len(ids)))
+        node.n += 1
+        if opens:
+            i = self._first_of(node, untried, ids)
             edge = edges[ids[i]] = Edge()
             edge.avail = 1
             return edge, i, True
         c, lam, unit = self.settings.c, self.lam, self.scale.unit
+        prior = self.bias if node is self.own else None
+        bias = self.settings.bias if prior else 0.0
         best, top = available[0], float("-inf")
         for i, e in available:
             v = e.w / e.n
             if lam:
                 v = (1 - lam) * v + lam * unit(e.m / e.n)
             v += c * math.sqrt(math.log(e.avail) / e.n)
+            if bias:
+                v += bias * prior.get(ids[i], 0.0) / (e.n + 1)  # type: ignore[union-attr]
             if v > top:
                 best, top = (i, e), v
         return best[1], best[0], False
+
+    def _is_wide(self, options: int) -> bool:
+        return not self.wide or options > self.wide
+
+    def _opens(self, node: Info, options: int) -> bool:
+        """Whether a decision opens a new option now: always without `widen`; with it,
+        while fewer than `widen` * sqrt(the node's visits) are open (at least one)."""
+        if not self.widen or not self._is_wide(options):
+            return True
+        opened = len(node.edges)
+        return opened < 1 or opened < self.widen * math.sqrt(node.n)
+
+    def _first_of(self, node: Info, untried: list[int], ids: list[str]) -> int:
+        """The untried option to open: at the searching seat's first decision with
+        widening, the best by the prior; elsewhere one at random."""
+        if node is self.own and self.prior:
+            prior = self.prior
+            return max(untried, key=lambda i: prior.get(ids[i], float("-inf")))
+        return untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
 
     def _backup(self, path: list[tuple[int, Edge]], ret: Returns) -> None:
         places, margin = ret
@@ -179,11 +228,15 @@ class ISMCTSAgent:
     See the module's docstring."""
 
     name = "ismcts"
-    PARAMETERS: tuple[Parameter, ...] = SEARCH_PARAMETERS
+    PARAMETERS: tuple[Parameter, ...] = SEARCH_PARAMETERS + WIDENING_PARAMETERS
 
-    def __init__(self, seed: int = 0, **params: Any):
+    def __init__(self, seed: int = 0, widen: float = 0.0, wide: int = 0, **params: Any):
         self.rng = random.Random(seed)
         self.settings = Settings.of(params)
+        if widen < 0 or wide < 0:
+            raise ValueError("widen and wide must be at least 0")
+        self.widen = widen
+        self.wide = wide
         self.last: Report | None = None
 
     def choose(self, observation: Observation) -> int:
@@ -191,7 +244,7 @@ class ISMCTSAgent:
         if observation.num_options == 1:
             self.last = budget.report(1.0)
             return 0
-        search = Search(observation, self.settings, self.rng)
+        search = Search(observation, self.settings, self.rng, self.widen, self.wide)
         search.run(budget)
         best, mean = search.choice()
         self.last = budget.report(mean)

@@ -49,12 +49,12 @@ from .search import (
     Returns,
     Scale,
     Settings,
-    margins,
     mean_worth,
-    place_returns,
+    rank_prior,
     returns_of,
     rollout,
     score_share,
+    standing_worth,
 )
 
 CHANCE_SPREAD = 64  # chance steps with more outcomes are sampled, not spread
@@ -107,13 +107,21 @@ class Search:
         self.viewer = world.decider if world.decider is not None else 0
         # nodes from elsewhere (a kept tree, another line) are checked against the game
         self.checked = root is not None or table is not None
+        self.prior: dict[int, float] = {}  # progressive bias at the first position
 
     def run(self, budget: Budget, sims: int) -> None:
         """Up to `sims` simulations within the budget (fewer once the root is proved)."""
-        if self.widen and self.root.kids is None and not self.world.over:
+        bias = self.settings.bias
+        if (self.widen or bias) and self.root.kids is None and not self.world.over:
             self._expand(self.root, self.world.copy())
-            if self._is_wide(self.root):
-                self._order_by_standing(self.root)
+            wide = self.widen and self._is_wide(self.root)
+            if (wide or bias) and self.root.seat >= 0:
+                worth = standing_worth(self.world, list(self.root.untried),
+                                       self.root.seat)
+                if wide and worth:
+                    self.root.untried.sort(key=worth.__getitem__)  # popped: best first
+                if bias:
+                    self.prior = rank_prior(worth)
         for _ in range(sims):
             if self.root.proved is not None or not budget.more():
                 return
@@ -139,7 +147,7 @@ class Search:
                 if node.untried and self._widens(node):
                     i = node.untried.pop()
                 else:
-                    i = self._select(node)
+                    i = self._select(node, self.prior if node is self.root else None)
                 game.apply_index(i)
             kid = node.kids[i]
             if kid is None:  # a new node (a new outcome, too) ends the descent
@@ -185,25 +193,6 @@ class Search:
             node.untried = list(range(n))
             self.rng.shuffle(node.untried)
 
-    def _order_by_standing(self, node: Node) -> None:
-        """With widening, the first position's options are opened best first by the
-        decider's margin one step on (`Game.standing`; an option that ends the game by its
-        place), the prior that decides which of hundreds of options are searched at all."""
-        seat = node.seat
-        if seat < 0 or self.world.standing() is None:
-            return
-        worth = {}
-        for i in node.untried:
-            after = self.world.copy()
-            after.auto_chance = True
-            after.apply_index(i)
-            result = after.result
-            if result is not None:
-                worth[i] = (place_returns(result.ranking)[seat] - 0.5) * 1e9
-            else:
-                worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
-        node.untried.sort(key=worth.__getitem__)  # popped from the end: the best first
-
     def _widens(self, node: Node) -> bool:
         """Whether a decision node takes a new option now: always without `widen`; with
         it, while it has fewer than `widen` * sqrt(visits) options (at least one), so a
@@ -235,9 +224,11 @@ class Search:
                 best, gap = i, g
         return best
 
-    def _select(self, node: Node) -> int:
-        """UCB1 over the options (all tried): a proved option counts at its exact worth."""
+    def _select(self, node: Node, prior: dict[int, float] | None = None) -> int:
+        """UCB1 over the options (all tried): a proved option counts at its exact worth;
+        with a prior, each option's value gets `bias` * its prior / (visits + 1)."""
         c = self.settings.c
+        bias = self.settings.bias if prior else 0.0
         lam = self.lam
         log_n = math.log(node.n) if node.n > 1 else 0.0
         best, top = 0, float("-inf")
@@ -255,6 +246,8 @@ class Search:
                 if lam:
                     v = (1 - lam) * v + lam * self.scale.unit(kid.m / n)
                 v += c * math.sqrt(log_n / n)
+                if bias:
+                    v += bias * prior[i] / (n + 1)  # type: ignore[index]
             if v > top:
                 best, top = i, v
         return best

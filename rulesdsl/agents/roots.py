@@ -41,7 +41,7 @@ from ..interpreter.game import Game, Rules
 from ..interpreter.observation import Observation
 from .mcts import Node, Search, fits, seen_key
 from .parameters import Parameter
-from .search import SEARCH_PARAMETERS, Budget, Report, Scale, Settings
+from .search import SEARCH_PARAMETERS, WIDENING_PARAMETERS, Budget, Report, Scale, Settings
 
 MATCHES = 64  # the positions of its own a kept tree is searched through at most
 
@@ -269,11 +269,7 @@ class MCTSAgent:
         Parameter("worlds", "int", 1, "made-up games a move's simulations are shared "
                   "between (for hidden information)", 1),
         Parameter("solve", "bool", True, "prove finished lines (MCTS-Solver)"),
-        Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
-                  "option while it has fewer than widen * sqrt(visits) (0: every option "
-                  "at once)", 0),
-        Parameter("wide", "int", 0, "with widen: only a decision of more than this many "
-                  "options is widened (0: every decision)", 0),
+    ) + WIDENING_PARAMETERS + (
         Parameter("reuse", "bool", False, "keep the tree below the option taken for the "
                   "seat's next decision, where the next observation is in it"),
         Parameter("transpose", "bool", False, "share a node between lines to positions "

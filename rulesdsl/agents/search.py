@@ -40,6 +40,17 @@ SEARCH_PARAMETERS: tuple[Parameter, ...] = (
               "judges it (only when the rules declare one; 0: judge at once)", 0),
     Parameter("score", "float", 0.1, "the share of a return that comes from the score or "
               "heuristic margin rather than the ranking", 0, 1),
+    Parameter("bias", "float", 0.0, "progressive bias at the searching seat's first "
+              "decision: each option's value gets bias * its prior / (visits + 1), the "
+              "prior from the seat's margin one step on, by rank from 0 to 1", 0),
+)
+
+WIDENING_PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("widen", "float", 0.0, "progressive widening: a decision opens a new "
+              "option while it has fewer than widen * sqrt(visits) (0: every option "
+              "at once)", 0),
+    Parameter("wide", "int", 0, "with widen: only a decision of more than this many "
+              "options is widened (0: every decision)", 0),
 )
 
 
@@ -53,6 +64,7 @@ class Settings:
     rollout: str = "random"
     depth: int = 40
     score: float = 0.1
+    bias: float = 0.0
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> Settings:
@@ -61,7 +73,8 @@ class Settings:
             raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         made = cls(**params)
         if made.sims < 1 or made.time < 0 or made.c < 0 or made.depth < 0 or \
-                not 0 <= made.score <= 1 or made.rollout not in ("random", "greedy"):
+                made.bias < 0 or not 0 <= made.score <= 1 or \
+                made.rollout not in ("random", "greedy"):
             raise ValueError(f"a parameter is out of its range: {made}")
         return made
 
@@ -235,3 +248,32 @@ def _greedy(game: Game, n: int, rng: random.Random, has_heuristic: bool) -> int:
         elif worth == top:
             best.append(i)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def standing_worth(world: Game, options: Sequence[int], seat: int) -> dict[int, float]:
+    """Each option's worth to `seat` one step on (its chance steps rolled): the seat's
+    margin by the rules' heuristic or scores (`Game.standing`), or, where the option ends
+    the game, its place far above any margin. The prior progressive widening opens a wide
+    decision's options by, best first (empty where the game has no standing)."""
+    if world.standing() is None:
+        return {}
+    worth = {}
+    for i in options:
+        after = world.copy()
+        after.auto_chance = True
+        after.apply_index(i)
+        result = after.result
+        if result is not None:
+            worth[i] = (place_returns(result.ranking)[seat] - 0.5) * 1e9
+        else:
+            worth[i] = margins(after.standing() or [0.0] * after.players)[seat]
+    return worth
+
+
+def rank_prior(worth: dict[int, float]) -> dict[int, float]:
+    """Worths as a prior from 0 (the worst) to 1 (the best), by rank (ties alike): a
+    margin in points and an option that ends the game fit one scale."""
+    levels = sorted(set(worth.values()))
+    top = max(len(levels) - 1, 1)
+    place = {w: k / top for k, w in enumerate(levels)}
+    return {i: place[w] for i, w in worth.items()}
