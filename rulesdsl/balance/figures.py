@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import intervals as I
 from ..intervals import Estimate
@@ -64,6 +64,14 @@ class Figures:
         return {k: js(v) for k, v in self.__dict__.items()}
 
 
+class Firsts(NamedTuple):
+    """Who won a game, each seat's share of the win, and whether one player (team) won alone."""
+
+    winners: list[int]
+    shares: list[float]
+    decisive: bool
+
+
 def balance_of(shares: list[list[float]], players: int, exact: bool) -> Estimate:
     """1 - (max - min) of the mean win shares, with a Bonferroni interval."""
     level = 1 - (1 - I.LEVEL) / max(players, 1)
@@ -77,12 +85,13 @@ def balance_of(shares: list[list[float]], players: int, exact: bool) -> Estimate
 def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str],
             exact: bool = False) -> Figures:
     n = len(records)
-    shares = [g.shares() for g in records]
+    firsts = _firsts(records)
+    shares = [o.shares for o in firsts]
     by_seat = [[s[p] for s in shares] for p in range(players)]
     seat_share = [I.share(v, exact) for v in by_seat]
     # a seat's wins: the games it (its team) won alone
-    seat_wins = [sum(1 for g in records if g.decisive and p in g.winners)
-                 for p in range(players)]
+    alone = Counter(tuple(o.winners) for o in firsts if o.decisive)
+    seat_wins = [sum(k for won, k in alone.items() if p in won) for p in range(players)]
     position_share = position_balance = None
     if records and all(g.first is not None for g in records):
         by_place = [[0.0] * n for _ in range(players)]
@@ -91,7 +100,7 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
                 by_place[g.position(p)][i] = shares[i][p]  # type: ignore[index]
         position_share = [I.share(v, exact) for v in by_place]
         position_balance = balance_of(by_place, players, exact)
-    sole = sum(1 for g in records if g.decisive)
+    sole = sum(alone.values())
     limit = sum(1 for g in records if g.ended_by == "limit")
     lengths = [g.decisions for g in records]
     scores = margin = None
@@ -107,7 +116,7 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
         position_balance, I.mean(lengths), I.quantiles(lengths), scores, margin,
         {label: I.rate(k, n, exact) for label, k in sorted(endings.items(),
                                                            key=lambda kv: (-kv[1], kv[0]))},
-        declared(records, players, stat_shapes, exact), *_teams(records, shares, exact),
+        declared(records, players, stat_shapes, exact), *_teams(records, alone, shares, exact),
         *_agents(records, shares, exact))
 
 
@@ -125,13 +134,28 @@ def _agents(records: list[GameRecord], shares: list[list[float]], exact: bool) -
     return share, even
 
 
-def _teams(records: list[GameRecord], shares: list[list[float]], exact: bool) -> tuple:
+def _firsts(records: list[GameRecord]) -> list[Firsts]:
+    """Each game's winners, shares and whether it was decisive, worked out once for each
+    ranking the games came to (a study's games come to a few)."""
+    known: dict[tuple[tuple[int, ...], int], Firsts] = {}
+    out = []
+    for g in records:
+        key = (tuple(g.ranking), id(g.teams))
+        got = known.get(key)
+        if got is None:
+            got = known[key] = Firsts(g.winners, g.shares(), g.decisive)
+        out.append(got)
+    return out
+
+
+def _teams(records: list[GameRecord], alone: Counter[tuple[int, ...]],
+           shares: list[list[float]], exact: bool) -> tuple:
     """Each team's share of the wins (its players' shares added up) and its sole wins."""
     teams = records[0].teams if records else None
     if teams is None:
         return None, None, None
     team_share = [I.share([sum(s[p] for p in team) for s in shares], exact) for team in teams]
-    wins = [sum(1 for g in records if g.decisive and g.winners == team) for team in teams]
+    wins = [alone[tuple(team)] for team in teams]
     return teams, team_share, wins
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
 from .games import Batch, BatchResult, Plan
 from .rows import play_for_store
 from .store import Run, Store
+from .workers import play_in_workers
 
 MAX_BATCH = 100
 IN_WORKERS = True  # (for measuring) False: one worker plays in the command's own process
@@ -46,29 +46,7 @@ class Backend:
             for batch in batches:
                 yield play_for_store(batch)
         else:
-            yield from _pool(batches, max(1, self.workers))
-
-
-def _pool(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
-    """A process pool that keeps a few batches queued per worker (so an interruption
-    stops soon) and yields each result as it comes."""
-    todo = list(reversed(batches))
-    order: dict[Future, int] = {}  # batches finished together are yielded in their order:
-    # with one worker every batch before a failed one is then stored before it is seen
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: set[Future] = set()
-        try:
-            while todo or running:
-                while todo and len(running) < 2 * workers:
-                    fut = pool.submit(play_for_store, todo.pop())
-                    order[fut] = len(order)
-                    running.add(fut)
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for fut in sorted(done, key=order.__getitem__):
-                    yield fut.result()
-        finally:
-            for fut in running:
-                fut.cancel()
+            yield from play_in_workers(batches, max(1, self.workers))
 
 
 def batches_of(plan: Plan, numbers: list[int], workers: int, keep_steps: bool, run: int = 0

@@ -1,0 +1,121 @@
+"""Worker processes that play batches and hand back their rows, each over a pipe of its own.
+
+Stage: analysis (the local backend of running.py). The command's own thread sends each
+worker its next batches ahead (`AHEAD` of them), reads each result from the pipes as it
+comes, and sends that worker its next batch: nothing else runs in the command's process.
+`concurrent.futures`' process pool moved every batch and every result through two helper
+threads of the command's process instead, which waited for the interpreter's lock while
+the command stored a batch; the worker then waited for its next batch (measured: a third
+of tic-tac-toe's study, one worker, on an idle machine).
+
+A result is handed on in the order of the batches: with one worker every batch before a
+failed one is stored before the failure is seen. An exception in a worker is raised in the
+command's process; a worker that dies is an error that says so (G008). When the command stops
+reading (a failure, an interruption), the workers are stopped: they hold at most `AHEAD`
+batches, so an interruption loses little.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Iterator, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from ..diagnostics import Diagnostic, RulesError
+from .games import Batch, BatchResult
+from .rows import play_for_store
+
+AHEAD = 3  # batches sent to a worker before it hands back the first: it never waits
+
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's loop: play each batch received, send back its result, until None."""
+    try:
+        while True:
+            batch = conn.recv()
+            if batch is None:
+                return
+            try:
+                reply: tuple[str, Any] = ("done", play_for_store(batch))
+            except Exception as err:  # raised again in the command's process
+                reply = ("error", err)
+            try:
+                conn.send(reply)
+            except Exception as err:  # an exception that cannot be pickled: its text
+                conn.send(("error", RuntimeError(f"{type(err).__name__}: {err}")))
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+        return  # the command stopped: it says why
+
+
+class _Worker:
+    def __init__(self, context: Any):
+        self.conn, there = context.Pipe()
+        self.process = context.Process(target=_serve, args=(there,), daemon=True)
+        self.process.start()
+        there.close()
+        self.sent: deque[int] = deque()  # the batches it holds, by their place in the run
+
+    def send(self, index: int, batch: Batch) -> None:
+        self.conn.send(batch)
+        self.sent.append(index)
+
+    def receive(self) -> BatchResult:
+        try:
+            kind, got = self.conn.recv()
+        except (EOFError, OSError):
+            self.process.join(5)
+            raise RulesError([Diagnostic(
+                "G008", "a worker process ended while it played a batch of games (exit "
+                f"code {self.process.exitcode}): killed, or out of memory",
+                notes=["the games of the batches before it are stored: the same command "
+                       "again plays only the rest"])]) from None
+        self.sent.popleft()
+        if kind == "error":
+            raise got
+        return got  # type: ignore[no-any-return]
+
+    def stop(self, finished: bool) -> None:
+        try:
+            if finished:
+                self.conn.send(None)
+        except OSError:
+            pass
+        self.conn.close()
+        if not finished:
+            self.process.terminate()
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def play_in_workers(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
+    """Play the batches in `workers` processes (forked as the platform's default start
+    method makes them), yielding each result; in the order of the batches among those that
+    arrive together."""
+    todo = deque(enumerate(batches))
+    context = multiprocessing.get_context()
+    pool = [_Worker(context) for _ in range(max(1, min(workers, len(batches))))]
+    finished = False
+    try:
+        for _ in range(AHEAD):
+            for worker in pool:
+                if todo:
+                    worker.send(*todo.popleft())
+        busy = {worker.conn: worker for worker in pool if worker.sent}
+        while busy:
+            ready = sorted((busy[c] for c in wait(list(busy))), key=lambda w: w.sent[0])
+            for worker in ready:
+                result = worker.receive()
+                if todo:
+                    worker.send(*todo.popleft())
+                if not worker.sent:
+                    del busy[worker.conn]
+                yield result
+        finished = True
+    finally:
+        for worker in pool:
+            worker.stop(finished)
