@@ -148,6 +148,11 @@ def t_quantile(p: float, df: float) -> float:
     return _invert(lambda t: t_cdf(t, df), p, -bound, bound)
 
 
+def t_critical(n: int, level: float = LEVEL) -> float:
+    """The two-sided critical value of Student's t for the mean of n values (n >= 2)."""
+    return t_quantile(1 - (1 - level) / 2, n - 1)
+
+
 def wilson(k: float, n: int, level: float = LEVEL) -> Estimate:
     """The Wilson score interval of a rate of k in n: good at any n, never outside [0, 1]."""
     if n <= 0:
@@ -189,7 +194,7 @@ def mean_sd(values: Sequence[float]) -> tuple[float, float]:
     m = math.fsum(values) / n
     if n < 2:
         return m, 0.0
-    return m, math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
+    return m, math.sqrt(math.fsum([(v - m) ** 2 for v in values]) / (n - 1))
 
 
 def mean(values: Sequence[float], level: float = LEVEL) -> Estimate:
@@ -198,7 +203,7 @@ def mean(values: Sequence[float], level: float = LEVEL) -> Estimate:
     m, sd = mean_sd(values)
     if n < 2:
         return Estimate(m, m if n else math.nan, m if n else math.nan, n, level)
-    half = t_quantile(1 - (1 - level) / 2, n - 1) * sd / math.sqrt(n)
+    half = t_critical(n, level) * sd / math.sqrt(n)
     return Estimate(m, m - half, m + half, n, level)
 
 
@@ -208,7 +213,7 @@ def share(values: Sequence[float], exact: bool = False, level: float = LEVEL) ->
     of the mean share, whose variance counts each fractional result as it is (the exact
     half-win accounting of chess tests), clipped to [0, 1]."""
     n = len(values)
-    if all(v in (0, 1) for v in values):
+    if set(values) <= {0, 1}:
         return rate(sum(values), n, exact, level)
     est = mean(values, level)
     return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)

@@ -8,13 +8,14 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 
 import pytest
 
 from rulesdsl.balance import workers
 from rulesdsl.balance.figures import figures
-from rulesdsl.balance.games import Batch, GameRecord, Plan
-from rulesdsl.balance.rows import game_rows, read_rows
+from rulesdsl.balance.games import Batch, BatchResult, GameRecord, Plan, play_batch
+from rulesdsl.balance.rows import game_rows, play_to_send, read_rows, received
 from rulesdsl.balance.workers import play_in_workers
 from rulesdsl.diagnostics import RulesError
 
@@ -76,6 +77,15 @@ def test_the_games_read_from_rows_are_json_loads_own_each_with_lists_of_its_own(
     assert math.isnan(read[2].stats["x"])
 
 
+def test_a_record_sent_as_its_fields_is_the_same_record():
+    batch = Batch(Plan(PIG, 2, ("random",), seed=3, coverage=True), (1, 2), run=1)
+    played = play_batch(batch).records
+    sent = pickle.loads(pickle.dumps(play_to_send(batch)))
+    assert not sent.records and received(sent).records == played
+    assert all(g.fired is not None and g.turns is not None for g in played)
+    assert TRICKY == [GameRecord(*g.fields()) for g in TRICKY]
+
+
 def test_the_figures_count_sole_wins_of_seats_and_teams_as_the_games_say():
     """The figures work out each ranking's winners once: the wins by seat and by team are
     the games' own, one at a time."""
@@ -99,14 +109,25 @@ def pig_batches(numbers: list[tuple[int, ...]], path: str = PIG) -> list[Batch]:
     return [Batch(Plan(path, 2, ("random",), seed=3), n, run=1) for n in numbers]
 
 
+def numbers(result: BatchResult) -> list[int]:
+    """The game numbers of a result: of its rows when the worker made them (several
+    workers), else of its records."""
+    if result.rows is not None:
+        return [row[1] for row in result.rows[0]]
+    return [g.number for g in result.records]
+
+
 def test_the_workers_hand_back_every_batch_once_in_the_order_played():
+    """Several workers make the rows, one sends the records: the games the same."""
     batches = pig_batches([(1, 2), (3,), (4, 5, 6), (7,), (8, 9)])
-    for count in (1, 2):
-        got = list(play_in_workers(batches, count))
-        numbers = sorted(r[1] for result in got for r in result.rows[0])
-        assert numbers == list(range(1, 10))
     one = list(play_in_workers(batches, 1))
-    assert [r[1] for result in one for r in result.rows[0]] == list(range(1, 10))
+    assert [n for result in one for n in numbers(result)] == list(range(1, 10))
+    assert all(r.rows is None and r.fields is None for r in one)
+    two = list(play_in_workers(batches, 2))
+    assert sorted(n for result in two for n in numbers(result)) == list(range(1, 10))
+    assert all(r.rows is not None and not r.records for r in two)
+    made = [row for r in two for row in r.rows[0]]
+    assert sorted(made) == sorted(game_rows(1, [g for r in one for g in r.records])[0])
 
 
 def test_an_error_in_a_worker_is_raised_where_the_command_runs(tmp_path):
@@ -119,7 +140,7 @@ def test_an_error_in_a_worker_is_raised_where_the_command_runs(tmp_path):
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
                     reason="the stand-in reaches the worker only when it is forked")
 def test_a_worker_that_dies_is_an_error_that_says_so(monkeypatch):
-    monkeypatch.setattr(workers, "play_for_store", lambda batch: os._exit(3))
+    monkeypatch.setattr(workers, "play_to_send", lambda batch: os._exit(3))
     with pytest.raises(RulesError) as info:
         list(play_in_workers(pig_batches([(1,), (2,)]), 1))
     diag = info.value.diagnostics[0]
@@ -131,6 +152,39 @@ def test_the_workers_stop_when_the_command_stops_reading():
     for count in (1, 2):
         played = play_in_workers(pig_batches([(n,) for n in range(1, 30)]), count)
         first = next(played)
-        assert first.rows is not None and first.rows[0][0][1] in range(1, count + 1)
+        assert numbers(first)[0] in range(1, count + 1)
         played.close()
         assert not multiprocessing.active_children()
+
+
+def test_the_quantiles_worked_out_ahead_are_those_the_figures_ask_for():
+    """A study works out the figures' t quantiles while its worker plays: the figures
+    then ask for none it has not."""
+    from rulesdsl import intervals
+    from rulesdsl.balance.figures import quantiles_ahead
+
+    games = [GameRecord(n, n, 0, ["random"] * 3, n % 3, r, [n, 2 * n, 5], 4 + n % 5, "rules",
+                        "end", {"each": [n, 1, 2], "flag": n % 2 == 0})
+             for n, r in enumerate([[1, 1, 3], [1, 2, 3], [2, 1, 1]] * 7, 1)]
+    intervals.t_quantile.cache_clear()
+    steps = list(quantiles_ahead(len(games), 3))
+    assert len(steps) == 3
+    before = intervals.t_quantile.cache_info()
+    figures(games, 3, {"each": "player", "flag": "game"})
+    after = intervals.t_quantile.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
+
+
+def test_a_store_settled_beside_its_writing_keeps_every_row(tmp_path):
+    from rulesdsl.balance.store import Store
+
+    path = str(tmp_path / "s.db")
+    plan = Plan(PIG, 2, ("random",), seed=3)
+    batch = Batch(plan, (1, 2, 3), run=1)
+    with Store(path) as store:
+        run = store.run_for(PIG, "Pig", "digest", {}, plan, {}, 1000)
+        store.add(run.id, play_batch(batch).records)
+        store.settle()
+        store.add(run.id, play_batch(Batch(plan, (4, 5), run=run.id)).records)
+    with Store(path, create=False) as store:
+        assert store.numbers(run.id) == {1, 2, 3, 4, 5}

@@ -17,6 +17,7 @@ every game hands out exactly one win. The metrics, after Ludii and Browne:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -72,9 +73,28 @@ class Firsts(NamedTuple):
     decisive: bool
 
 
+def balance_level(players: int) -> float:
+    """The level of each seat's interval that balance's comes from (Bonferroni)."""
+    return 1 - (1 - I.LEVEL) / max(players, 1)
+
+
+def quantiles_ahead(games: int, players: int) -> Iterator[None]:
+    """Work out the t quantiles the figures of `games` games will ask for (intervals.py
+    remembers them), one a step: the caller takes a step when it has time to spare (a
+    study, while its worker plays). Each is a hundred steps of bisection, about 5 ms, that
+    the figures would otherwise ask for after the last game: the means over the games (and
+    over every seat's values, for a statistic per player), and the shares at balance's
+    level."""
+    for n, level in ((games, I.LEVEL), (games, balance_level(players)),
+                     (games * players, I.LEVEL)):
+        if n >= 2:
+            I.t_critical(n, level)
+            yield
+
+
 def balance_of(shares: list[list[float]], players: int, exact: bool) -> Estimate:
     """1 - (max - min) of the mean win shares, with a Bonferroni interval."""
-    level = 1 - (1 - I.LEVEL) / max(players, 1)
+    level = balance_level(players)
     ests = [I.share(s, exact, level) for s in shares]
     value = 1 - (max(e.value for e in ests) - min(e.value for e in ests))
     widest = max(e.high for e in ests) - min(e.low for e in ests)
@@ -95,9 +115,10 @@ def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str]
     position_share = position_balance = None
     if records and all(g.first is not None for g in records):
         by_place = [[0.0] * n for _ in range(players)]
-        for i, g in enumerate(records):
+        for i, g in enumerate(records):  # a seat's place in the turn order: g.position
+            first, seats, share = g.first, len(g.ranking), shares[i]
             for p in range(players):
-                by_place[g.position(p)][i] = shares[i][p]  # type: ignore[index]
+                by_place[(p - first) % seats][i] = share[p]  # type: ignore[operator]
         position_share = [I.share(v, exact) for v in by_place]
         position_balance = balance_of(by_place, players, exact)
     sole = sum(alone.values())

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,9 +175,33 @@ class Store:
         # per run this store made (so it has seen every game of it): its games by number,
         # as `games` reads them back, and the run's teams
         self.kept: dict[int, tuple[dict[int, GameRecord], list[list[int]] | None]] = {}
+        self.settling: threading.Thread | None = None  # a checkpoint under way (settle)
 
     def close(self) -> None:
+        if self.settling is not None:
+            self.settling.join()
         self.db.close()
+
+    def settle(self) -> None:
+        """Copy what the write-ahead log holds into the database file in a thread of its
+        own (a connection of its own, a passive checkpoint: writing goes on beside it),
+        while the caller sums up; closing then has little left to copy. It was a tenth of
+        a 5000-game tic-tac-toe study's time, after its last game, on a slow disk."""
+        if self.path == ":memory:" or self.settling is not None:
+            return
+
+        def checkpoint() -> None:
+            try:
+                other = sqlite3.connect(self.path)
+                try:
+                    other.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                finally:
+                    other.close()
+            except sqlite3.Error:
+                pass  # closing checkpoints what is left, and says what goes wrong
+
+        self.settling = threading.Thread(target=checkpoint, name="checkpoint")
+        self.settling.start()
 
     def __enter__(self) -> Store:
         return self

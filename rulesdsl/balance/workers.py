@@ -8,6 +8,11 @@ threads of the command's process instead, which waited for the interpreter's loc
 the command stored a batch; the worker then waited for its next batch (measured: a third
 of tic-tac-toe's study, one worker, on an idle machine).
 
+What a worker sends back: where one worker plays, its records as their fields, the least
+work for the games' process (the command's process makes the rows on a core of its own);
+where several play, the rows themselves (rows.py), or the command's process would be the
+slower side.
+
 A result is handed on in the order of the batches: with one worker every batch before a
 failed one is stored before the failure is seen. An exception in a worker is raised in the
 command's process; a worker that dies is an error that says so (G008). When the command stops
@@ -25,21 +30,26 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
 from .games import Batch, BatchResult
-from .rows import play_for_store
+from .rows import play_for_store, play_to_send, received
 
-AHEAD = 3  # batches sent to a worker before it hands back the first: it never waits
+AHEAD = 4  # batches sent to a worker before it hands back the first: it never waits
 
 
 
-def _serve(conn: Connection) -> None:
-    """A worker's loop: play each batch received, send back its result, until None."""
+def _serve(conn: Connection, rows_here: bool) -> None:
+    """A worker's loop: play each batch received, send back its result, until None. It
+    makes the rows of its games where several workers play (`rows_here`: the command's
+    process would be the slower side otherwise), and sends the records alone where one
+    does (the command's process makes the rows on a core of its own: the games' process
+    keeps the least work)."""
+    play = play_for_store if rows_here else play_to_send
     try:
         while True:
             batch = conn.recv()
             if batch is None:
                 return
             try:
-                reply: tuple[str, Any] = ("done", play_for_store(batch))
+                reply: tuple[str, Any] = ("done", play(batch))
             except Exception as err:  # raised again in the command's process
                 reply = ("error", err)
             try:
@@ -51,9 +61,9 @@ def _serve(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any):
+    def __init__(self, context: Any, rows_here: bool):
         self.conn, there = context.Pipe()
-        self.process = context.Process(target=_serve, args=(there,), daemon=True)
+        self.process = context.Process(target=_serve, args=(there, rows_here), daemon=True)
         self.process.start()
         there.close()
         self.sent: deque[int] = deque()  # the batches it holds, by their place in the run
@@ -75,7 +85,7 @@ class _Worker:
         self.sent.popleft()
         if kind == "error":
             raise got
-        return got  # type: ignore[no-any-return]
+        return received(got)
 
     def stop(self, finished: bool) -> None:
         try:
@@ -92,13 +102,17 @@ class _Worker:
             self.process.join()
 
 
-def play_in_workers(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
+def play_in_workers(batches: Sequence[Batch], workers: int,
+                    spare: Iterator[None] | None = None) -> Iterator[BatchResult]:
     """Play the batches in `workers` processes (forked as the platform's default start
     method makes them), yielding each result; in the order of the batches among those that
-    arrive together."""
+    arrive together. While no result is there, the steps of `spare` are taken, one at a
+    time (work the command will need later)."""
     todo = deque(enumerate(batches))
+    spare = spare if spare is not None else iter(())
     context = multiprocessing.get_context()
-    pool = [_Worker(context) for _ in range(max(1, min(workers, len(batches))))]
+    count = max(1, min(workers, len(batches)))
+    pool = [_Worker(context, count > 1) for _ in range(count)]
     finished = False
     try:
         for _ in range(AHEAD):
@@ -107,8 +121,11 @@ def play_in_workers(batches: Sequence[Batch], workers: int) -> Iterator[BatchRes
                     worker.send(*todo.popleft())
         busy = {worker.conn: worker for worker in pool if worker.sent}
         while busy:
-            ready = sorted((busy[c] for c in wait(list(busy))), key=lambda w: w.sent[0])
-            for worker in ready:
+            ready = wait(list(busy), timeout=0)
+            if not ready and next(spare, False) is None:
+                continue
+            ready = ready or wait(list(busy))
+            for worker in sorted((busy[c] for c in ready), key=lambda w: w.sent[0]):
                 result = worker.receive()
                 if todo:
                     worker.send(*todo.popleft())
