@@ -188,3 +188,31 @@ def test_a_store_settled_beside_its_writing_keeps_every_row(tmp_path):
         store.add(run.id, play_batch(Batch(plan, (4, 5), run=run.id)).records)
     with Store(path, create=False) as store:
         assert store.numbers(run.id) == {1, 2, 3, 4, 5}
+
+
+def test_the_figures_added_up_as_the_games_are_stored_are_those_of_the_games(tmp_path):
+    """A store that made a run adds up its figures batch by batch: the same figures as
+    those of its games read back, and none when it does not hold exactly games 1 to N."""
+    from rulesdsl.balance.games import rules_of
+    from rulesdsl.balance.store import Store
+    from rulesdsl.balance.study import stat_shapes
+
+    plan = Plan(PIG, 2, ("random", "greedy"), seed=2, rotations=2,
+                stats="stat banked of p = score of p\n")
+    rules = rules_of(plan)
+    shapes = stat_shapes(rules)
+    assert shapes == {"banked": "player"}
+    with Store(str(tmp_path / "s.db")) as store:
+        run = store.run_for(PIG, rules.name, rules.digest, {}, plan, shapes, rules.limit)
+        assert store.figures(run.id, 0, False) is not None  # no games, none expected
+        for numbers in ((3, 4), (1, 2), (5,)):
+            store.add(run.id, play_batch(Batch(plan, numbers, run=run.id)).records)
+        assert store.figures(run.id, 4, False) is None  # holds 5 games, asked for 4
+        for exact in (False, True):
+            got = store.figures(run.id, 5, exact)
+            assert got is not None and got.agent_share is not None
+            assert got.stats["banked"]["position"][1]["estimate"].n == 5
+            read = list(store.iter_games(run.id))
+            assert got == figures(read, 2, shapes, exact)
+    with Store(str(tmp_path / "s.db"), create=False) as again:  # a run it did not make
+        assert again.figures(run.id, 5, False) is None

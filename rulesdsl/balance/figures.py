@@ -17,7 +17,7 @@ every game hands out exactly one win. The metrics, after Ludii and Browne:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -104,112 +104,177 @@ def balance_of(shares: list[list[float]], players: int, exact: bool) -> Estimate
 
 def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str],
             exact: bool = False) -> Figures:
-    n = len(records)
-    firsts = _firsts(records)
-    shares = [o.shares for o in firsts]
-    by_seat = [[s[p] for s in shares] for p in range(players)]
-    seat_share = [I.share(v, exact) for v in by_seat]
-    # a seat's wins: the games it (its team) won alone
-    alone = Counter(tuple(o.winners) for o in firsts if o.decisive)
-    seat_wins = [sum(k for won, k in alone.items() if p in won) for p in range(players)]
-    position_share = position_balance = None
-    if records and all(g.first is not None for g in records):
-        by_place = [[0.0] * n for _ in range(players)]
-        for i, g in enumerate(records):  # a seat's place in the turn order: g.position
-            first, seats, share = g.first, len(g.ranking), shares[i]
-            for p in range(players):
-                by_place[(p - first) % seats][i] = share[p]  # type: ignore[operator]
-        position_share = [I.share(v, exact) for v in by_place]
-        position_balance = balance_of(by_place, players, exact)
-    sole = sum(alone.values())
-    limit = sum(1 for g in records if g.ended_by == "limit")
-    lengths = [g.decisions for g in records]
-    scores = margin = None
-    if records and all(g.scores is not None for g in records):
-        scores = [I.mean([g.scores[p] for g in records]) for p in range(players)]  # type: ignore[index]
-        if players > 1:
-            margin = I.mean([_margin(g.scores) for g in records])  # type: ignore[arg-type]
-    endings = Counter(g.ending for g in records)
-    return Figures(
-        n, players, seat_share, seat_wins, position_share,
-        I.rate(sole, n, exact), I.rate(n - sole - limit, n, exact), I.rate(limit, n, exact),
-        balance_of(by_seat, players, exact) if n else Estimate(float("nan"), 0, 1, 0),
-        position_balance, I.mean(lengths), I.quantiles(lengths), scores, margin,
-        {label: I.rate(k, n, exact) for label, k in sorted(endings.items(),
-                                                           key=lambda kv: (-kv[1], kv[0]))},
-        declared(records, players, stat_shapes, exact), *_teams(records, alone, shares, exact),
-        *_agents(records, shares, exact))
+    tally = Tally(players, stat_shapes)
+    tally.add(records)
+    return tally.figures(exact)
 
 
-def _agents(records: list[GameRecord], shares: list[list[float]], exact: bool) -> tuple:
-    """Each agent's share of the wins (of the seats it plays, added up), when the seats
-    have different agents; with rotations, every agent sits in every seat in turn."""
-    names = sorted({a for g in records for a in g.agents})
-    if len(names) < 2:
-        return None, None
-    share = {a: I.share([sum(s[p] for p, x in enumerate(g.agents) if x == a)
-                         for g, s in zip(records, shares)], exact) for a in names}
-    seats = len(records[0].agents)
-    even = {a: sum(g.agents.count(a) for g in records) / (seats * len(records))
-            for a in names}
-    return share, even
+class Tally:
+    """The columns the figures are worked out from, added to game by game: a study adds
+    each batch as it stores it, while its worker plays the next, and the figures after the
+    last game are then sums over these lists (every figure is the same whatever order the
+    games were added in: rates of whole counts, exact sums, sorted quantiles)."""
 
+    def __init__(self, players: int, stat_shapes: dict[str, str]):
+        self.players, self.shapes = players, stat_shapes
+        self.n = self.limit = 0
+        self.last = 0  # the largest game number added
+        self.firsts: dict[tuple[tuple[int, ...], int], Firsts] = {}  # by ranking, teams
+        self.shares: list[list[float]] = []
+        self.by_seat: list[list[float]] = [[] for _ in range(players)]
+        self.by_place: list[list[float]] | None = [[] for _ in range(players)]
+        self.alone: Counter[tuple[int, ...]] = Counter()  # the winners of a sole win
+        self.lengths: list[int] = []
+        self.scores: list[list[Any]] | None = [[] for _ in range(players)]
+        self.margins: list[float] = []
+        self.endings: Counter[str] = Counter()
+        self.teams: list[list[int]] | None = None
+        self.team_shares: list[list[float]] = []
+        self.seats = 0  # the agents of a game (of the first one added)
+        self.seated: Counter[str] = Counter()  # the seats each agent played
+        self.agent_shares: list[dict[str, float]] = []
+        self.stats: dict[str, list[Any]] = {name: [] for name in stat_shapes}
+        self.stat_places: dict[str, list[list[Any]]] = {
+            name: [[] for _ in range(players)] for name, shape in stat_shapes.items()
+            if shape == "player"}
 
-def _firsts(records: list[GameRecord]) -> list[Firsts]:
-    """Each game's winners, shares and whether it was decisive, worked out once for each
-    ranking the games came to (a study's games come to a few)."""
-    known: dict[tuple[tuple[int, ...], int], Firsts] = {}
-    out = []
-    for g in records:
+    def add(self, records: Iterable[GameRecord]) -> None:
+        for g in records:
+            if not self.n:
+                self.teams, self.seats = g.teams, len(g.agents)
+                self.team_shares = [[] for _ in g.teams or ()]
+            self.n += 1
+            self.last = max(self.last, g.number)
+            won = self._firsts(g)
+            share = won.shares
+            self.shares.append(share)
+            for p, column in enumerate(self.by_seat):
+                column.append(share[p])
+            if won.decisive:
+                self.alone[tuple(won.winners)] += 1
+            self._places(g, share)
+            self.limit += g.ended_by == "limit"
+            self.lengths.append(g.decisions)
+            self._scores(g.scores)
+            self.endings[g.ending] += 1
+            for team, column in zip(self.teams or (), self.team_shares):
+                column.append(sum(share[p] for p in team))
+            self.seated.update(g.agents)
+            self.agent_shares.append({a: sum(share[p] for p, x in enumerate(g.agents)
+                                             if x == a) for a in set(g.agents)})
+            self._stats(g)
+
+    def _firsts(self, g: GameRecord) -> Firsts:
+        """The game's winners, shares and whether it was decisive, worked out once for
+        each ranking the games come to (a study's games come to a few)."""
         key = (tuple(g.ranking), id(g.teams))
-        got = known.get(key)
+        got = self.firsts.get(key)
         if got is None:
-            got = known[key] = Firsts(g.winners, g.shares(), g.decisive)
-        out.append(got)
-    return out
+            got = self.firsts[key] = Firsts(g.winners, g.shares(), g.decisive)
+        return got
 
+    def _places(self, g: GameRecord, share: list[float]) -> None:
+        """Each place in the turn order's share (`g.position`), while every game has one."""
+        if self.by_place is None:
+            return
+        if g.first is None:
+            self.by_place = None
+            return
+        row = [0.0] * self.players
+        for p in range(self.players):
+            row[(p - g.first) % len(g.ranking)] = share[p]
+        for place, column in enumerate(self.by_place):
+            column.append(row[place])
 
-def _teams(records: list[GameRecord], alone: Counter[tuple[int, ...]],
-           shares: list[list[float]], exact: bool) -> tuple:
-    """Each team's share of the wins (its players' shares added up) and its sole wins."""
-    teams = records[0].teams if records else None
-    if teams is None:
-        return None, None, None
-    team_share = [I.share([sum(s[p] for p in team) for s in shares], exact) for team in teams]
-    wins = [alone[tuple(team)] for team in teams]
-    return teams, team_share, wins
+    def _scores(self, scores: list[Any] | None) -> None:
+        if self.scores is None:
+            return
+        if scores is None:
+            self.scores = None
+            return
+        for p, column in enumerate(self.scores):
+            column.append(scores[p])
+        if self.players > 1:
+            self.margins.append(_margin(scores))
+
+    def _stats(self, g: GameRecord) -> None:
+        for name, column in self.stats.items():
+            value = g.stats.get(name)
+            column.append(value)
+            places = self.stat_places.get(name)
+            if places is not None and value is not None and g.first is not None:
+                for p in range(self.players):
+                    places[g.position(p)].append(value[p])  # type: ignore[index]
+
+    def figures(self, exact: bool = False) -> Figures:
+        n, players = self.n, self.players
+        seat_share = [I.share(v, exact) for v in self.by_seat]
+        # a seat's wins: the games it (its team) won alone
+        seat_wins = [sum(k for won, k in self.alone.items() if p in won)
+                     for p in range(players)]
+        position_share = position_balance = None
+        if n and self.by_place is not None:
+            position_share = [I.share(v, exact) for v in self.by_place]
+            position_balance = balance_of(self.by_place, players, exact)
+        sole = sum(self.alone.values())
+        scores = margin = None
+        if n and self.scores is not None:
+            scores = [I.mean(column) for column in self.scores]
+            if players > 1:
+                margin = I.mean(self.margins)
+        return Figures(
+            n, players, seat_share, seat_wins, position_share,
+            I.rate(sole, n, exact), I.rate(n - sole - self.limit, n, exact),
+            I.rate(self.limit, n, exact),
+            balance_of(self.by_seat, players, exact) if n else Estimate(float("nan"), 0, 1, 0),
+            position_balance, I.mean(self.lengths), I.quantiles(self.lengths), scores, margin,
+            {label: I.rate(k, n, exact) for label, k in sorted(
+                self.endings.items(), key=lambda kv: (-kv[1], kv[0]))},
+            self._declared(exact), *self._teams(exact), *self._agents(exact))
+
+    def _agents(self, exact: bool) -> tuple:
+        """Each agent's share of the wins (of the seats it plays, added up), when the seats
+        have different agents; with rotations, every agent sits in every seat in turn."""
+        names = sorted(self.seated)
+        if len(names) < 2:
+            return None, None
+        share = {a: I.share([row.get(a, 0) for row in self.agent_shares], exact)
+                 for a in names}
+        even = {a: self.seated[a] / (self.seats * self.n) for a in names}
+        return share, even
+
+    def _teams(self, exact: bool) -> tuple:
+        """Each team's share of the wins (its players' shares added up) and its sole wins."""
+        if self.teams is None:
+            return None, None, None
+        team_share = [I.share(column, exact) for column in self.team_shares]
+        return self.teams, team_share, [self.alone[tuple(team)] for team in self.teams]
+
+    def _declared(self, exact: bool) -> dict[str, Any]:
+        """Each declared statistic: a rate (true/false), or a mean with its interval and
+        quantiles; one per seat and per place in the turn order for one kept per player."""
+        out: dict[str, Any] = {}
+        for name, shape in self.shapes.items():
+            values = self.stats[name]
+            if shape != "player":
+                out[name] = {"per": "game", "all": _summary(
+                    [v for v in values if v is not None], exact)}
+                continue
+            per_seat = [[v[p] for v in values if v is not None]
+                        for p in range(self.players)]
+            entry: dict[str, Any] = {"per": "player",
+                                     "seat": [_summary(v, exact) for v in per_seat],
+                                     "all": _summary([x for v in per_seat for x in v], exact)}
+            if self.n and self.by_place is not None:
+                entry["position"] = [_summary(v, exact) for v in self.stat_places[name]]
+            out[name] = entry
+        return out
 
 
 def _margin(scores: list[int]) -> float:
     """The best score less the second best (0 when they tie)."""
     top = sorted(scores, reverse=True)
     return top[0] - top[1]
-
-
-def declared(records: list[GameRecord], players: int, shapes: dict[str, str],
-             exact: bool = False) -> dict[str, Any]:
-    """Each declared statistic: a rate (true/false), or a mean with its interval and
-    quantiles; one per seat and per place in the turn order for one kept per player."""
-    out: dict[str, Any] = {}
-    for name, shape in shapes.items():
-        values = [g.stats.get(name) for g in records]
-        if shape == "player":
-            per_seat = [[v[p] for v in values if v is not None] for p in range(players)]
-            entry: dict[str, Any] = {"per": "player",
-                                     "seat": [_summary(v, exact) for v in per_seat],
-                                     "all": _summary([x for v in per_seat for x in v], exact)}
-            if records and all(g.first is not None for g in records):
-                per_place: list[list[Any]] = [[] for _ in range(players)]
-                for g, v in zip(records, values):
-                    if v is not None:
-                        for p in range(players):
-                            per_place[g.position(p)].append(v[p])  # type: ignore[index]
-                entry["position"] = [_summary(v, exact) for v in per_place]
-            out[name] = entry
-        else:
-            out[name] = {"per": "game", "all": _summary([v for v in values if v is not None],
-                                                        exact)}
-    return out
 
 
 def _summary(values: list[Any], exact: bool) -> dict[str, Any]:

@@ -10,7 +10,9 @@ depends on the time or the number of workers: the same run gives the same rows.
 
 A run this store made keeps its games in memory too, as reading them back would give them
 (`games`): a study sums up what it played without reading every row back and decoding it
-again, which cost as much as a fifth of playing tic-tac-toe's games.
+again, which cost as much as a fifth of playing tic-tac-toe's games. The columns its
+figures come from are added up as each batch is stored (`figures`: figures.Tally), while
+the worker plays the next, not after the last game.
 
 Beside the games: the coverage points of a run's rules (`points`) and how often each fired
 in each game, by seat (`fired`, a JSON object per game: fired.py); the runs that measured
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, RulesError
+from .figures import Figures, Tally
 from .games import GameRecord, Plan
 from .rows import Rows, game_rows, kept_records, read_rows
 
@@ -173,8 +176,9 @@ class Store:
         except OSError as err:
             raise bad_db(f"cannot open the database {path}: {err}") from None
         # per run this store made (so it has seen every game of it): its games by number,
-        # as `games` reads them back, and the run's teams
+        # as `games` reads them back, and the run's teams; and the columns of its figures
         self.kept: dict[int, tuple[dict[int, GameRecord], list[list[int]] | None]] = {}
+        self.tallies: dict[int, Tally] = {}
         self.settling: threading.Thread | None = None  # a checkpoint under way (settle)
 
     def close(self) -> None:
@@ -231,6 +235,7 @@ class Store:
             run_id = cur.lastrowid
             assert run_id is not None
             self.kept[run_id] = ({}, teams)
+            self.tallies[run_id] = Tally(plan.players, stats)
         else:
             run_id = row[0]
         return self.run(int(run_id))  # type: ignore[arg-type]
@@ -360,9 +365,22 @@ class Store:
         self.db.commit()
         if run in self.kept:
             games, teams = self.kept[run]
+            new = []
             for g in (kept_records(records, rows[0], teams) if made_here
                       else read_rows(rows, teams)):
+                if g.number not in games:
+                    new.append(g)
                 games[g.number] = g
+            self.tallies[run].add(new)
+
+    def figures(self, run: int, upto: int, exact: bool) -> Figures | None:
+        """The figures of a run's games 1 to `upto` from the columns added up as they were
+        stored, when this store made the run and holds exactly those games; else None
+        (the caller works them out from the games)."""
+        tally = self.tallies.get(run)
+        if tally is None or not tally.n == tally.last == upto == len(self.kept[run][0]):
+            return None
+        return tally.figures(exact)
 
     def games(self, run: int, upto: int | None = None, steps: bool = False
               ) -> list[GameRecord]:

@@ -176,8 +176,10 @@ def _summary(store: Store, runs: list[tuple[Run, Plan]], paths: list[str],
     outcomes = []
     for (run, _), path, rules, secs in zip(runs, paths, loaded, seconds):
         records = store.games(run.id, upto)
-        outcomes.append(Outcome(str(path), rules, run, records,
-                                figures(records, o.players, run.stats, o.exact), secs))
+        figs = store.figures(run.id, upto, o.exact)
+        if figs is None:
+            figs = figures(records, o.players, run.stats, o.exact)
+        outcomes.append(Outcome(str(path), rules, run, records, figs, secs))
     if len(outcomes) > 1:
         base = outcomes[0].records
         metric = o.metric or default_metric(base)
