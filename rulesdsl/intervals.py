@@ -199,8 +199,10 @@ def mean_sd(values: Sequence[float]) -> tuple[float, float]:
 
 def mean(values: Sequence[float], level: float = LEVEL) -> Estimate:
     """A mean and its Student t interval."""
-    n = len(values)
-    m, sd = mean_sd(values)
+    return _t_interval(*mean_sd(values), len(values), level)
+
+
+def _t_interval(m: float, sd: float, n: int, level: float) -> Estimate:
     if n < 2:
         return Estimate(m, m if n else math.nan, m if n else math.nan, n, level)
     half = t_critical(n, level) * sd / math.sqrt(n)
@@ -212,11 +214,19 @@ def share(values: Sequence[float], exact: bool = False, level: float = LEVEL) ->
     no shared first place it is a rate of wins (Wilson or exact); with some, the t interval
     of the mean share, whose variance counts each fractional result as it is (the exact
     half-win accounting of chess tests), clipped to [0, 1]."""
+    return shares(values, exact, (level,))[0]
+
+
+def shares(values: Sequence[float], exact: bool, levels: Sequence[float]) -> list[Estimate]:
+    """`share` at each of several levels, the values gone over once (a figure and the
+    balance made from it)."""
     n = len(values)
     if set(values) <= {0, 1}:
-        return rate(sum(values), n, exact, level)
-    est = mean(values, level)
-    return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)
+        k = sum(values)
+        return [rate(k, n, exact, level) for level in levels]
+    m, sd = mean_sd(values)
+    return [Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)
+            for level, est in ((level, _t_interval(m, sd, n, level)) for level in levels)]
 
 
 def quantiles(values: Sequence[float], qs: Sequence[float] = (0, .25, .5, .75, 1)

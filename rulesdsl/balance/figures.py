@@ -92,14 +92,21 @@ def quantiles_ahead(games: int, players: int) -> Iterator[None]:
             yield
 
 
-def balance_of(shares: list[list[float]], players: int, exact: bool) -> Estimate:
-    """1 - (max - min) of the mean win shares, with a Bonferroni interval."""
-    level = balance_level(players)
-    ests = [I.share(s, exact, level) for s in shares]
+def shares_and_balance(columns: list[list[float]], players: int, exact: bool
+                       ) -> tuple[list[Estimate], Estimate]:
+    """Each column's share (intervals.share), and the balance of the columns: each column
+    gone over once for both."""
+    both = [I.shares(c, exact, (I.LEVEL, balance_level(players))) for c in columns]
+    return [e[0] for e in both], balance_from([e[1] for e in both], len(columns[0]))
+
+
+def balance_from(ests: list[Estimate], n: int) -> Estimate:
+    """1 - (max - min) of the mean win shares, with a Bonferroni interval: from the
+    seats' shares, each at balance's level (`balance_level`)."""
     value = 1 - (max(e.value for e in ests) - min(e.value for e in ests))
     widest = max(e.high for e in ests) - min(e.low for e in ests)
     narrowest = max(0.0, max(e.low for e in ests) - min(e.high for e in ests))
-    return Estimate(value, max(0.0, 1 - widest), 1 - narrowest, len(shares[0]))
+    return Estimate(value, max(0.0, 1 - widest), 1 - narrowest, n)
 
 
 def figures(records: list[GameRecord], players: int, stat_shapes: dict[str, str],
@@ -208,14 +215,14 @@ class Tally:
 
     def figures(self, exact: bool = False) -> Figures:
         n, players = self.n, self.players
-        seat_share = [I.share(v, exact) for v in self.by_seat]
+        seat_share, balance = shares_and_balance(self.by_seat, players, exact)
         # a seat's wins: the games it (its team) won alone
         seat_wins = [sum(k for won, k in self.alone.items() if p in won)
                      for p in range(players)]
         position_share = position_balance = None
         if n and self.by_place is not None:
-            position_share = [I.share(v, exact) for v in self.by_place]
-            position_balance = balance_of(self.by_place, players, exact)
+            position_share, position_balance = shares_and_balance(self.by_place, players,
+                                                                  exact)
         sole = sum(self.alone.values())
         scores = margin = None
         if n and self.scores is not None:
@@ -226,7 +233,7 @@ class Tally:
             n, players, seat_share, seat_wins, position_share,
             I.rate(sole, n, exact), I.rate(n - sole - self.limit, n, exact),
             I.rate(self.limit, n, exact),
-            balance_of(self.by_seat, players, exact) if n else Estimate(float("nan"), 0, 1, 0),
+            balance if n else Estimate(float("nan"), 0, 1, 0),
             position_balance, I.mean(self.lengths), I.quantiles(self.lengths), scores, margin,
             {label: I.rate(k, n, exact) for label, k in sorted(
                 self.endings.items(), key=lambda kv: (-kv[1], kv[0]))},
