@@ -6,7 +6,10 @@ loaded (`run_study` with a new SQLite file: one worker process plays, the comman
 stores each batch and sums the games up). The CPU of the command's process and of its
 worker process are taken apart (`getrusage`, to the microsecond where `os.times` counts
 hundredths: a tenth of tic-tac-toe's 5000 games; the children's counted when they end), and
-each is divided by the worker's own CPU; the clock's times too. Medians of the rounds.
+each is divided by the worker's own CPU; the clock's times too. Medians of the rounds. The
+rules are loaded as the command loads them, the cycle collector's permanent generation
+holding them (loader.lasting), or its collections would look through them while the
+command's process reads the games back.
 
     python -m benchmarks.command GAME N [--repeat R]
 
@@ -25,6 +28,7 @@ import rulesdsl
 from rulesdsl.balance.games import Batch, Plan, play_batch, remember
 from rulesdsl.balance.running import MAX_BATCH
 from rulesdsl.balance.study import Options, run_study
+from rulesdsl.loader import lasting
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,7 +66,8 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     path = str(ROOT / "games" / args.game / f"{args.game}.rules")
-    rules = rulesdsl.load(path)
+    with lasting(freeze=True):  # as the command loads them: frozen, never looked through
+        rules = rulesdsl.load(path)
     players = rules.player_range[0]
     load = os.getloadavg()[0]
     rows = [round_of(path, rules, players, args.games) for _ in range(args.repeat)]
