@@ -65,12 +65,17 @@ class Figures:
         return {k: js(v) for k, v in self.__dict__.items()}
 
 
-class Firsts(NamedTuple):
-    """Who won a game, each seat's share of the win, and whether one player (team) won alone."""
+class Outcome(NamedTuple):
+    """What a game's ranking, first player and agents come to, worked out once for each
+    such game (a study's games come to a few): each seat's share of the win, each place
+    in the turn order's (None without turns), each team's, each agent's, and the winners
+    of a sole win (None when first place was shared)."""
 
-    winners: list[int]
     shares: list[float]
-    decisive: bool
+    places: list[float] | None
+    teams: list[float]
+    agents: dict[str, float]
+    alone: tuple[int, ...] | None
 
 
 def balance_level(players: int) -> float:
@@ -126,20 +131,17 @@ class Tally:
         self.players, self.shapes = players, stat_shapes
         self.n = self.limit = 0
         self.last = 0  # the largest game number added
-        self.firsts: dict[tuple[tuple[int, ...], int], Firsts] = {}  # by ranking, teams
-        self.shares: list[list[float]] = []
-        self.by_seat: list[list[float]] = [[] for _ in range(players)]
-        self.by_place: list[list[float]] | None = [[] for _ in range(players)]
+        self.known: dict[tuple[tuple[int, ...], int | None, tuple[str, ...]], Outcome] = {}
+        self.outcomes: list[Outcome] = []  # game by game
+        self.turns = True  # every game had a first player
         self.alone: Counter[tuple[int, ...]] = Counter()  # the winners of a sole win
         self.lengths: list[int] = []
         self.scores: list[list[Any]] | None = [[] for _ in range(players)]
         self.margins: list[float] = []
         self.endings: Counter[str] = Counter()
         self.teams: list[list[int]] | None = None
-        self.team_shares: list[list[float]] = []
         self.seats = 0  # the agents of a game (of the first one added)
-        self.seated: Counter[str] = Counter()  # the seats each agent played
-        self.agent_shares: list[dict[str, float]] = []
+        self.lineups: Counter[tuple[str, ...]] = Counter()  # the agents of the games
         self.stats: dict[str, list[Any]] = {name: [] for name in stat_shapes}
         self.stat_places: dict[str, list[list[Any]]] = {
             name: [[] for _ in range(players)] for name, shape in stat_shapes.items()
@@ -149,57 +151,43 @@ class Tally:
         for g in records:
             if not self.n:
                 self.teams, self.seats = g.teams, len(g.agents)
-                self.team_shares = [[] for _ in g.teams or ()]
             self.n += 1
             self.last = max(self.last, g.number)
-            won = self._firsts(g)
-            share = won.shares
-            self.shares.append(share)
-            for p, column in enumerate(self.by_seat):
-                column.append(share[p])
-            if won.decisive:
-                self.alone[tuple(won.winners)] += 1
-            self._places(g, share)
+            lineup = tuple(g.agents)
+            key = (tuple(g.ranking), g.first, lineup)
+            got = self.known.get(key)
+            if got is None:
+                got = self.known[key] = self._outcome(g)
+            self.outcomes.append(got)
+            if got.alone is not None:
+                self.alone[got.alone] += 1
+            self.turns = self.turns and got.places is not None
+            self.lineups[lineup] += 1
             self.limit += g.ended_by == "limit"
             self.lengths.append(g.decisions)
-            self._scores(g.scores)
             self.endings[g.ending] += 1
-            for team, column in zip(self.teams or (), self.team_shares):
-                column.append(sum(share[p] for p in team))
-            self.seated.update(g.agents)
-            self.agent_shares.append({a: sum(share[p] for p, x in enumerate(g.agents)
-                                             if x == a) for a in set(g.agents)})
-            self._stats(g)
+            if self.scores is not None:
+                self._scores(g.scores)
+            if self.stats:
+                self._stats(g)
 
-    def _firsts(self, g: GameRecord) -> Firsts:
-        """The game's winners, shares and whether it was decisive, worked out once for
-        each ranking the games come to (a study's games come to a few)."""
-        key = (tuple(g.ranking), id(g.teams))
-        got = self.firsts.get(key)
-        if got is None:
-            got = self.firsts[key] = Firsts(g.winners, g.shares(), g.decisive)
-        return got
-
-    def _places(self, g: GameRecord, share: list[float]) -> None:
-        """Each place in the turn order's share (`g.position`), while every game has one."""
-        if self.by_place is None:
-            return
-        if g.first is None:
-            self.by_place = None
-            return
-        row = [0.0] * self.players
-        for p in range(self.players):
-            row[(p - g.first) % len(g.ranking)] = share[p]
-        for place, column in enumerate(self.by_place):
-            column.append(row[place])
+    def _outcome(self, g: GameRecord) -> Outcome:
+        share = g.shares()
+        places = None
+        if g.first is not None:  # each place in the turn order's share (`g.position`)
+            places = [0.0] * self.players
+            for p in range(self.players):
+                places[(p - g.first) % len(g.ranking)] = share[p]
+        return Outcome(share, places, [sum(share[p] for p in team) for team in self.teams or ()],
+                       {a: sum(share[p] for p, x in enumerate(g.agents) if x == a)
+                        for a in set(g.agents)},
+                       tuple(g.winners) if g.decisive else None)
 
     def _scores(self, scores: list[Any] | None) -> None:
-        if self.scores is None:
-            return
         if scores is None:
             self.scores = None
             return
-        for p, column in enumerate(self.scores):
+        for p, column in enumerate(self.scores or ()):
             column.append(scores[p])
         if self.players > 1:
             self.margins.append(_margin(scores))
@@ -215,14 +203,16 @@ class Tally:
 
     def figures(self, exact: bool = False) -> Figures:
         n, players = self.n, self.players
-        seat_share, balance = shares_and_balance(self.by_seat, players, exact)
+        by_seat = [[o.shares[p] for o in self.outcomes] for p in range(players)]
+        seat_share, balance = shares_and_balance(by_seat, players, exact)
         # a seat's wins: the games it (its team) won alone
         seat_wins = [sum(k for won, k in self.alone.items() if p in won)
                      for p in range(players)]
         position_share = position_balance = None
-        if n and self.by_place is not None:
-            position_share, position_balance = shares_and_balance(self.by_place, players,
-                                                                  exact)
+        if n and self.turns:
+            by_place = [[o.places[q] for o in self.outcomes]  # type: ignore[index]
+                        for q in range(players)]
+            position_share, position_balance = shares_and_balance(by_place, players, exact)
         sole = sum(self.alone.values())
         scores = margin = None
         if n and self.scores is not None:
@@ -242,19 +232,24 @@ class Tally:
     def _agents(self, exact: bool) -> tuple:
         """Each agent's share of the wins (of the seats it plays, added up), when the seats
         have different agents; with rotations, every agent sits in every seat in turn."""
-        names = sorted(self.seated)
+        seated: Counter[str] = Counter()  # the seats each agent played, game by game
+        for lineup, k in self.lineups.items():
+            for a in lineup:
+                seated[a] += k
+        names = sorted(seated)
         if len(names) < 2:
             return None, None
-        share = {a: I.share([row.get(a, 0) for row in self.agent_shares], exact)
+        share = {a: I.share([o.agents.get(a, 0) for o in self.outcomes], exact)
                  for a in names}
-        even = {a: self.seated[a] / (self.seats * self.n) for a in names}
+        even = {a: seated[a] / (self.seats * self.n) for a in names}
         return share, even
 
     def _teams(self, exact: bool) -> tuple:
         """Each team's share of the wins (its players' shares added up) and its sole wins."""
         if self.teams is None:
             return None, None, None
-        team_share = [I.share(column, exact) for column in self.team_shares]
+        team_share = [I.share([o.teams[t] for o in self.outcomes], exact)
+                      for t in range(len(self.teams))]
         return self.teams, team_share, [self.alone[tuple(team)] for team in self.teams]
 
     def _declared(self, exact: bool) -> dict[str, Any]:
@@ -272,7 +267,7 @@ class Tally:
             entry: dict[str, Any] = {"per": "player",
                                      "seat": [_summary(v, exact) for v in per_seat],
                                      "all": _summary([x for v in per_seat for x in v], exact)}
-            if self.n and self.by_place is not None:
+            if self.n and self.turns:
                 entry["position"] = [_summary(v, exact) for v in self.stat_places[name]]
             out[name] = entry
         return out
