@@ -216,3 +216,24 @@ def test_the_figures_added_up_as_the_games_are_stored_are_those_of_the_games(tmp
             assert got == figures(read, 2, shapes, exact)
     with Store(str(tmp_path / "s.db"), create=False) as again:  # a run it did not make
         assert again.figures(run.id, 5, False) is None
+
+
+def test_a_study_closes_its_database_beside_what_follows_and_loses_nothing(tmp_path):
+    """The study returns while its database is closed (Store.close_soon): opened again at
+    once, it holds every game; once closed, the write-ahead log is copied in."""
+    import threading
+
+    import rulesdsl
+    from rulesdsl.balance.store import Store
+    from rulesdsl.balance.study import Options, run_study
+
+    db = str(tmp_path / "s.db")
+    rules = rulesdsl.load(PIG)
+    for games in (30, 60):  # the second study opens it while the first may be closing
+        run_study([PIG], [rules], Options(players=2, games=games, db=db))
+        with Store(db, create=False) as again:
+            assert again.numbers(again.runs()[0].id) == set(range(1, games + 1))
+    for thread in threading.enumerate():
+        if thread.name == "close":
+            thread.join()
+    assert not (tmp_path / "s.db-wal").exists()

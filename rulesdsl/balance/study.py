@@ -159,7 +159,9 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
         seconds = [elapsed / len(runs)] * len(runs)
         store.settle()
         try:
-            return _summary(store, runs, paths, loaded, o, upto, seconds, strengths)
+            summed = _summary(store, runs, paths, loaded, o, upto, seconds, strengths)
+            store.close_soon()
+            return summed
         except RulesError:
             raise
         except Exception as err:  # the games are stored: say where, never a traceback
