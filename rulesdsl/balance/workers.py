@@ -1,12 +1,11 @@
-"""Worker processes that play batches and hand back their rows, each over a pipe of its own.
+"""Worker processes that play batches and hand back their games, each over a pipe of its own.
 
 Stage: analysis (the local backend of running.py). The command's own thread sends each
 worker its next batches ahead (`AHEAD` of them), reads each result from the pipes as it
 comes, and sends that worker its next batch: nothing else runs in the command's process.
 `concurrent.futures`' process pool moved every batch and every result through two helper
-threads of the command's process instead, which waited for the interpreter's lock while
-the command stored a batch; the worker then waited for its next batch (measured: a third
-of tic-tac-toe's study, one worker, on an idle machine).
+threads of the command's process, which had to take the interpreter's lock from the
+thread storing the games (a switch every 5 ms at most), and kept two batches in flight.
 
 What a worker sends back: where one worker plays, its records as their fields, the least
 work for the games' process (the command's process makes the rows on a core of its own);
@@ -33,7 +32,6 @@ from .games import Batch, BatchResult
 from .rows import play_for_store, play_to_send, received
 
 AHEAD = 4  # batches sent to a worker before it hands back the first: it never waits
-
 
 
 def _serve(conn: Connection, rows_here: bool) -> None:
