@@ -203,7 +203,10 @@ class Store:
     def _close(self) -> None:
         if self.settling is not None:
             self.settling.join()
-        self.db.close()
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass  # every batch was committed: the log is read back at the next opening
 
     def settle(self) -> None:
         """Copy what the write-ahead log holds into the database file in a thread of its
