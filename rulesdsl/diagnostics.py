@@ -141,6 +141,10 @@ class RulesError(Exception):
     def render(self) -> str:
         return "\n".join(d.render(self.sources) for d in self.diagnostics)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its diagnostics (a worker process hands its error back so)."""
+        return (type(self), (self.diagnostics, self.sources), {"made_up": self.made_up})
+
 
 def error(code: str, message: str, span: Span | None = None, hint: str | None = None) -> RulesError:
     """A RulesError holding one diagnostic."""

@@ -148,6 +148,11 @@ def t_quantile(p: float, df: float) -> float:
     return _invert(lambda t: t_cdf(t, df), p, -bound, bound)
 
 
+def t_critical(n: int, level: float = LEVEL) -> float:
+    """The two-sided critical value of Student's t for the mean of n values (n >= 2)."""
+    return t_quantile(1 - (1 - level) / 2, n - 1)
+
+
 def wilson(k: float, n: int, level: float = LEVEL) -> Estimate:
     """The Wilson score interval of a rate of k in n: good at any n, never outside [0, 1]."""
     if n <= 0:
@@ -189,16 +194,18 @@ def mean_sd(values: Sequence[float]) -> tuple[float, float]:
     m = math.fsum(values) / n
     if n < 2:
         return m, 0.0
-    return m, math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
+    return m, math.sqrt(math.fsum([(v - m) ** 2 for v in values]) / (n - 1))
 
 
 def mean(values: Sequence[float], level: float = LEVEL) -> Estimate:
     """A mean and its Student t interval."""
-    n = len(values)
-    m, sd = mean_sd(values)
+    return _t_interval(*mean_sd(values), len(values), level)
+
+
+def _t_interval(m: float, sd: float, n: int, level: float) -> Estimate:
     if n < 2:
         return Estimate(m, m if n else math.nan, m if n else math.nan, n, level)
-    half = t_quantile(1 - (1 - level) / 2, n - 1) * sd / math.sqrt(n)
+    half = t_critical(n, level) * sd / math.sqrt(n)
     return Estimate(m, m - half, m + half, n, level)
 
 
@@ -207,11 +214,19 @@ def share(values: Sequence[float], exact: bool = False, level: float = LEVEL) ->
     no shared first place it is a rate of wins (Wilson or exact); with some, the t interval
     of the mean share, whose variance counts each fractional result as it is (the exact
     half-win accounting of chess tests), clipped to [0, 1]."""
+    return shares(values, exact, (level,))[0]
+
+
+def shares(values: Sequence[float], exact: bool, levels: Sequence[float]) -> list[Estimate]:
+    """`share` at each of several levels, the values gone over once (a figure and the
+    balance made from it)."""
     n = len(values)
-    if all(v in (0, 1) for v in values):
-        return rate(sum(values), n, exact, level)
-    est = mean(values, level)
-    return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)
+    if set(values) <= {0, 1}:
+        k = sum(values)
+        return [rate(k, n, exact, level) for level in levels]
+    m, sd = mean_sd(values)
+    return [Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)
+            for level, est in ((level, _t_interval(m, sd, n, level)) for level in levels)]
 
 
 def quantiles(values: Sequence[float], qs: Sequence[float] = (0, .25, .5, .75, 1)

@@ -55,7 +55,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
     class Stops(Backend):
         """A backend interrupted after its first batch."""
 
-        def play(self, batches):
+        def play(self, batches, spare=None):
             yield play_batch(batches[0])
             raise Interrupted
 

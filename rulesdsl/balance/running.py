@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
-from .games import Batch, BatchResult, Plan
-from .rows import play_for_store
+from .games import Batch, BatchResult, Plan, play_batch
 from .store import Run, Store
+from .workers import play_in_workers
 
 MAX_BATCH = 100
 IN_WORKERS = True  # (for measuring) False: one worker plays in the command's own process
@@ -30,45 +29,26 @@ class Backend:
     for a single batch) or "ray" (an address, or a local cluster started for the run).
     With one worker, the games are played in one process beside the command's, which
     stores each batch and sums it up while the next is played: storing is off the path of
-    the games (in the same process it added two thirds to tic-tac-toe's time), and the
-    worker makes the rows the store writes (rows.py)."""
+    the games (in the same process it added two thirds to tic-tac-toe's time). The
+    workers are workers.py's."""
 
     kind: str = "local"
     workers: int = 1
     address: str | None = None
 
-    def play(self, batches: Sequence[Batch]) -> Iterator[BatchResult]:
+    def play(self, batches: Sequence[Batch], spare: Iterator[None] | None = None
+             ) -> Iterator[BatchResult]:
+        """The batches' results as they come; the steps of `spare` taken while the
+        workers play and no result is there (none where the games are played here)."""
         if self.kind == "ray":
             from .ray_backend import play_on_ray
 
             yield from play_on_ray(batches, self.address, self.workers)
         elif len(batches) <= 1 or not IN_WORKERS:
             for batch in batches:
-                yield play_for_store(batch)
+                yield play_batch(batch)
         else:
-            yield from _pool(batches, max(1, self.workers))
-
-
-def _pool(batches: Sequence[Batch], workers: int) -> Iterator[BatchResult]:
-    """A process pool that keeps a few batches queued per worker (so an interruption
-    stops soon) and yields each result as it comes."""
-    todo = list(reversed(batches))
-    order: dict[Future, int] = {}  # batches finished together are yielded in their order:
-    # with one worker every batch before a failed one is then stored before it is seen
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: set[Future] = set()
-        try:
-            while todo or running:
-                while todo and len(running) < 2 * workers:
-                    fut = pool.submit(play_for_store, todo.pop())
-                    order[fut] = len(order)
-                    running.add(fut)
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for fut in sorted(done, key=order.__getitem__):
-                    yield fut.result()
-        finally:
-            for fut in running:
-                fut.cancel()
+            yield from play_in_workers(batches, max(1, self.workers), spare)
 
 
 def batches_of(plan: Plan, numbers: list[int], workers: int, keep_steps: bool, run: int = 0
@@ -121,12 +101,13 @@ class Progress:
 
 def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend: Backend,
               progress: Progress | None = None, keep_steps: bool = True,
-              on_batch: Callable[[BatchResult], None] | None = None
-              ) -> list[tuple[Run, int, Any]]:
+              on_batch: Callable[[BatchResult], None] | None = None,
+              spare: Iterator[None] | None = None) -> list[tuple[Run, int, Any]]:
     """Play every game number up to `upto` that each run does not hold yet, storing each
     batch as it arrives (the caller shows `progress`); returns the failures (run, game
     number, what stopped it). A failure ends the run: the games before it in its batch are
-    stored; the games after it, and the batches not finished yet, are left unplayed."""
+    stored; the games after it, and the batches not finished yet, are left unplayed.
+    `spare`: steps of work to take while waiting for the workers (Backend.play)."""
     batches: list[Batch] = []
     by_id = {run.id: run for run, _ in runs}
     for run, plan in runs:
@@ -134,7 +115,7 @@ def play_runs(store: Store, runs: Sequence[tuple[Run, Plan]], upto: int, backend
         missing = [n for n in range(1, upto + 1) if n not in have]
         batches += batches_of(plan, missing, backend.workers, keep_steps, run.id)
     failures: list[tuple[Run, int, Any]] = []
-    for result in backend.play(batches):
+    for result in backend.play(batches, spare):
         run = by_id[result.run]
         store.add(run.id, result.records, result.rows)
         if result.failed is not None:

@@ -24,7 +24,7 @@ from ..interpreter.game import Rules
 from .bots import RANDOM, Strength, StrengthSource, calibration_agents, measured
 from .changes import changed_keys
 from .compare import Comparison, compare, default_metric, differences, metrics_for
-from .figures import Figures, figures
+from .figures import Figures, figures, quantiles_ahead
 from .fired import point_rows
 from .games import GameRecord, Plan, remember
 from .reading import Bots, Reading, bots, reading
@@ -138,8 +138,10 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
             bar.__enter__()
         try:
             upto = o.games if o.sprt is None else min(o.games, LOOK)
+            spare = quantiles_ahead(o.games, o.players) if o.sprt is None else None
             while True:
-                failures = play_runs(store, runs, upto, o.backend, bar, o.keep_steps)
+                failures = play_runs(store, runs, upto, o.backend, bar, o.keep_steps,
+                                     spare=spare)
                 if failures:
                     raise _failure(failures, paths, loaded, runs, o, store)
                 if o.sprt is None or len(runs) < 2:
@@ -155,8 +157,11 @@ def run_study(paths: list[str], loaded: list[Rules], options: Options) -> StudyR
                 bar.__exit__(None, None, None)
         elapsed = time.perf_counter() - start
         seconds = [elapsed / len(runs)] * len(runs)
+        store.settle()
         try:
-            return _summary(store, runs, paths, loaded, o, upto, seconds, strengths)
+            summed = _summary(store, runs, paths, loaded, o, upto, seconds, strengths)
+            store.close_soon()
+            return summed
         except RulesError:
             raise
         except Exception as err:  # the games are stored: say where, never a traceback
@@ -173,8 +178,10 @@ def _summary(store: Store, runs: list[tuple[Run, Plan]], paths: list[str],
     outcomes = []
     for (run, _), path, rules, secs in zip(runs, paths, loaded, seconds):
         records = store.games(run.id, upto)
-        outcomes.append(Outcome(str(path), rules, run, records,
-                                figures(records, o.players, run.stats, o.exact), secs))
+        figs = store.figures(run.id, upto, o.exact)
+        if figs is None:
+            figs = figures(records, o.players, run.stats, o.exact)
+        outcomes.append(Outcome(str(path), rules, run, records, figs, secs))
     if len(outcomes) > 1:
         base = outcomes[0].records
         metric = o.metric or default_metric(base)
