@@ -1,8 +1,8 @@
 """Named presets for studies: `--agents quick|good|strong`.
 
 Stage: run (the agents' side). A preset is a name for an agent and its parameters, chosen
-by measuring (docs/agents.md, "Presets", gives each one's strength against the one below
-it and its cost per game in every seed game). Where an agent list is read (`--agents` of
+by measuring (docs/agents.md, "Presets", gives each one's cost per game in every seed
+game and its strength against the one below it, in the seed games where it was measured). Where an agent list is read (`--agents` of
 run, play, simulate, validate and strength), a preset's name stands for its agent: the
 registry replaces it by the spec it names, so records and reports show the agent that
 really played. A preset takes no parameters: to change one, name the agent.
