@@ -305,3 +305,18 @@ def test_a_negative_bias_is_refused():
     for spec in ("mcts:bias=-1", "ismcts:bias=-0.5"):
         with pytest.raises(AgentError, match="bias"):
             make_agent(spec, seed=1)
+
+
+def test_the_ratings_line_up_whatever_the_agents_names():
+    """Each rating's score starts in one column, however long an agent's name and its
+    preset are (`mcts:sims=200,depth=10 (strong)` is longer than a fixed column)."""
+    from rulesdsl.agents.strength import Ladder, Rating, describe
+
+    ratings = [Rating("mcts:sims=200,depth=10", 0.788, 0.743, 0.834, 300, 0.0649),
+               Rating("greedy", 0.690, 0.638, 0.742, 300, 0.0067),
+               Rating("random", 0.003, 0.001, 0.019, 300, 0.0)]
+    text = describe(Ladder("game.rules", 2, 100, [], ratings))
+    rows = [line for line in text.splitlines() if " over 300 games" in line]
+    assert [r.split()[0] for r in rows] == ["mcts:sims=200,depth=10", "greedy", "random"]
+    assert "(strong)" in rows[0] and "(quick)" in rows[1]
+    assert len({r.index("0.") for r in rows}) == 1

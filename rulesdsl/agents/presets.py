@@ -2,8 +2,9 @@
 
 Stage: run (the agents' side). A preset is a name for an agent and its parameters, chosen
 by measuring (docs/agents.md, "Presets", gives each one's cost per game in every seed
-game and its strength against the one below it, in the seed games where it was measured). Where an agent list is read (`--agents` of
-run, play, simulate, validate and strength), a preset's name stands for its agent: the
+game and its strength against the one below it, in the seed games where it was
+measured). Where an agent list is read (`--agents` of run, play, simulate, validate and
+strength), a preset's name stands for its agent: the
 registry replaces it by the spec it names, so records and reports show the agent that
 really played. A preset takes no parameters: to change one, name the agent.
 """

@@ -242,10 +242,11 @@ def describe(out: Ladder) -> str:
     lines = [f"{out.file}: {out.players} players, {out.games} games a pairing; chance "
              f"scores {out.chance:.2f}", "", "ratings (mean share of first places seated "
              "with the others, 95% interval; CPU seconds a decision):"]
-    for r in sorted(out.ratings, key=lambda r: -r.score):
-        preset = preset_of(r.agent)
-        name = f"{r.agent} ({preset})" if preset else r.agent
-        lines.append(f"  {name:<28} {r.score:.3f} ({r.low:.3f} to {r.high:.3f}) over "
+    ranked = sorted(out.ratings, key=lambda r: -r.score)
+    names = [f"{r.agent} ({p})" if (p := preset_of(r.agent)) else r.agent for r in ranked]
+    width = max(map(len, names), default=0)
+    for r, name in zip(ranked, names):
+        lines.append(f"  {name:<{width}}  {r.score:.3f} ({r.low:.3f} to {r.high:.3f}) over "
                      f"{r.games} games; {r.seconds_per_move:.4f} s a decision")
     lines += ["", "pairings (the first agent in one seat, the second in every other):"]
     lines += [describe_pairing(p) for p in out.pairings]
