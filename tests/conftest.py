@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 import rulesdsl
 
+# hypothesis keeps its files (a cache of the constants in the code it tests) in a folder
+# of its own, made here outside the checkout: a test run writes nothing into it
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="rulesdsl-hypothesis-"))
 settings.register_profile("fixed", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("RULESDSL_HYPOTHESIS", "fixed"))
