@@ -225,8 +225,12 @@ def shares(values: Sequence[float], exact: bool, levels: Sequence[float]) -> lis
         k = sum(values)
         return [rate(k, n, exact, level) for level in levels]
     m, sd = mean_sd(values)
-    return [Estimate(est.value, max(0.0, est.low), min(1.0, est.high), n, level)
-            for level, est in ((level, _t_interval(m, sd, n, level)) for level in levels)]
+    return [_clipped(_t_interval(m, sd, n, level)) for level in levels]
+
+
+def _clipped(est: Estimate) -> Estimate:
+    """An estimate of a share, its interval held within [0, 1]."""
+    return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n, est.level)
 
 
 def quantiles(values: Sequence[float], qs: Sequence[float] = (0, .25, .5, .75, 1)

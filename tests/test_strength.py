@@ -295,7 +295,7 @@ def test_progressive_bias_keeps_the_search_on_the_prior_best():
     info = InfoSearch(observation, settings, random.Random(2))
     info.run(Budget(settings))
     edges = info.roots[observation.seat].edges
-    best = {oid for oid, r in info.bias.items() if r == 1.0}
+    best = {oid for oid, r in info.ranks.items() if r == 1.0}
     assert best and sum(e.n for oid, e in edges.items() if oid in best) >= 40 - n
 
 

@@ -98,13 +98,13 @@ class Search:
         self.roots = [Info() for _ in range(observation.players)]
         self.own = self.roots[observation.seat]
         self.prior: dict[str, float] = {}  # by option id: the margin one step on
-        self.bias: dict[str, float] = {}    # by option id: its rank among those, 0 to 1
+        self.ranks: dict[str, float] = {}   # by option id: its rank among those, 0 to 1
         if (widen and self._is_wide(len(observation.options))) or settings.bias:
             ids = first.option_ids()
             worth = standing_worth(first, range(len(ids)), observation.seat)
             self.prior = {ids[i]: w for i, w in worth.items()}
             if settings.bias:
-                self.bias = {ids[i]: r for i, r in rank_prior(worth).items()}
+                self.ranks = {ids[i]: r for i, r in rank_prior(worth).items()}
 
     def run(self, budget: Budget) -> None:
         while budget.more():
@@ -165,7 +165,7 @@ class Search:
             edge.avail = 1
             return edge, i, True
         c, lam, unit = self.settings.c, self.lam, self.scale.unit
-        prior = self.bias if node is self.own else None
+        prior = self.ranks if node is self.own else None
         bias = self.settings.bias if prior else 0.0
         best, top = available[0], float("-inf")
         for i, e in available:

@@ -174,10 +174,10 @@ class Tally:
     def _outcome(self, g: GameRecord) -> Outcome:
         share = g.shares()
         places = None
-        if g.first is not None:  # each place in the turn order's share (`g.position`)
+        if g.first is not None:  # each place in the turn order's share
             places = [0.0] * self.players
             for p in range(self.players):
-                places[(p - g.first) % len(g.ranking)] = share[p]
+                places[g.position(p)] = share[p]  # type: ignore[index]
         return Outcome(share, places, [sum(share[p] for p in team) for team in self.teams or ()],
                        {a: sum(share[p] for p, x in enumerate(g.agents) if x == a)
                         for a in set(g.agents)},

@@ -20,7 +20,6 @@ from .store import Run, Store
 from .workers import play_in_workers
 
 MAX_BATCH = 100
-IN_WORKERS = True  # (for measuring) False: one worker plays in the command's own process
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ class Backend:
             from .ray_backend import play_on_ray
 
             yield from play_on_ray(batches, self.address, self.workers)
-        elif len(batches) <= 1 or not IN_WORKERS:
+        elif len(batches) <= 1:
             for batch in batches:
                 yield play_batch(batch)
         else:
