@@ -8,8 +8,10 @@ RULESDSL_HYPOTHESIS=explore (or `python benchmarks/fuzz.py --seed N` for the lon
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,12 +21,17 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 import rulesdsl
 
-# hypothesis keeps its files (a cache of the constants in the code it tests) in a folder
-# of its own, made here outside the checkout: a test run writes nothing into it
-set_hypothesis_home_dir(tempfile.mkdtemp(prefix="rulesdsl-hypothesis-"))
 settings.register_profile("fixed", derandomize=True, database=None)
 settings.register_profile("explore")
-settings.load_profile(os.environ.get("RULESDSL_HYPOTHESIS", "fixed"))
+_PROFILE = os.environ.get("RULESDSL_HYPOTHESIS", "fixed")
+settings.load_profile(_PROFILE)
+if _PROFILE == "fixed":
+    # hypothesis keeps its files (a cache of the constants in the code it tests) in a
+    # folder of its own outside the checkout, removed at the end: a test run writes
+    # nothing into the checkout (exploring keeps its examples in .hypothesis, as usual)
+    _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="rulesdsl-hypothesis-")
+    atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+    set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_FILES = sorted(ROOT.glob("games/*/*.rules"))
