@@ -2,13 +2,16 @@
 with Cython, and the run-time helpers built with them, play the same games, move for
 move, with the same records and results.
 
-The small shipped games and their variants are built and compared here (a few seconds of
-building each, kept in the user's cache by the digest of the generated text, so a second
-run only loads them). The seed games take minutes each to build (Cromlech about three on
-a loaded machine): their comparison runs with RULESDSL_NATIVE_SEEDS=1 (marked slow), as
-docs/performance.md says. Without Cython or a C compiler the comparisons are skipped,
-with what is missing as the reason; the fallback, the sandbox's check before a build and
-the cache's care are tested everywhere.
+Every shipped rule file, game and variant, is built and compared here. The small games
+are built as users get them (`-O2`, a few seconds each) and played by random and greedy
+bots. The seed games and their variants take minutes each to build so (Cromlech's about
+two of CPU), so here they are built without optimising (`native.CHECK_FLAGS`: the same C,
+Cromlech's in about 11 s) and played by random bots; with RULESDSL_NATIVE_SEEDS=1 they
+are compared built as users get them too (marked slow), as docs/performance.md says.
+Builds are kept in the user's cache by the digest of the generated text and the flags,
+so a second run only loads them. Without Cython or a C compiler the comparisons are
+skipped, with what is missing as the reason; the fallback, the sandbox's check before a
+build and the cache's care are tested everywhere.
 """
 
 from __future__ import annotations
@@ -34,20 +37,23 @@ needs_build = pytest.mark.skipif(MISSING is not None, reason=f"no native build: 
 SMALL = ["tictactoe/tictactoe", "connect_four/connect_four", "pig/pig", "pig/one-or-two",
          "pig/pig-to-50", "goofspiel/goofspiel", "yacht/yacht"]
 SEEDS = ["cromlech", "cleromancy", "cronberg", "solstice", "isle_of_skye"]
-SEED_FILES = sorted(str(p.relative_to(ROOT / "games").with_suffix(""))
-                    for game in SEEDS for p in (ROOT / "games" / game).glob("*.rules"))
+SHIPPED = sorted(str(p.relative_to(ROOT / "games").with_suffix(""))
+                 for p in (ROOT / "games").glob("*/*.rules"))
+SEED_FILES = [name for name in SHIPPED if name.partition("/")[0] in SEEDS]
 
-_loaded: dict[tuple[str, str], rulesdsl.Rules] = {}
+_loaded: dict[tuple[str, tuple[str, ...]], rulesdsl.Rules] = {}
 
 
-def both(name: str) -> tuple[rulesdsl.Rules, rulesdsl.Rules]:
-    """A shipped rule file on the plain path and built (each loaded once a session)."""
+def both(name: str, flags: tuple[str, ...] = native.C_FLAGS
+         ) -> tuple[rulesdsl.Rules, rulesdsl.Rules]:
+    """A shipped rule file on the plain path and built with these C compiler flags (each
+    loaded once a session)."""
     path = ROOT / "games" / f"{name}.rules"
-    for kind in ("plain", "native"):
+    for kind in ((), flags):
         if (name, kind) not in _loaded:
-            backend = native.Cython() if kind == "native" else rulesdsl.loader.PLAIN
+            backend = native.Cython(flags=kind) if kind else rulesdsl.loader.PLAIN
             _loaded[(name, kind)] = rulesdsl.load(path, backend=backend)
-    plain, built = _loaded[(name, "plain")], _loaded[(name, "native")]
+    plain, built = _loaded[(name, ())], _loaded[(name, flags)]
     assert plain.program.backend == "plain" and built.program.backend == "native"
     return plain, built
 
@@ -67,10 +73,11 @@ def game_of(rules: rulesdsl.Rules, players: int, seed: int, agents: list[str]) -
             "lines": [line.text for line in game.lines(0)]}
 
 
-def compare(name: str, seeds: range, agent_sets: list[list[str]]) -> int:
-    """Play every seed with each set of agents at each number of players on both paths;
-    returns how many games were compared."""
-    plain, built = both(name)
+def compare(name: str, seeds: range, agent_sets: list[list[str]],
+            flags: tuple[str, ...] = native.C_FLAGS) -> int:
+    """Play every seed with each set of agents at each number of players on both paths,
+    built with `flags`; returns how many games were compared."""
+    plain, built = both(name, flags)
     low, high = plain.player_range
     played = 0
     for players in sorted({low, min(high, low + 1)}):
@@ -192,7 +199,7 @@ def test_the_run_time_helpers_are_built_from_their_own_source():
 
 @needs_build
 def test_without_the_helpers_built_the_rules_still_are(monkeypatch):
-    def fails(family, building):
+    def fails(family, building, flags):
         raise native.NativeUnavailable("the C compiler failed on the module: x")
 
     monkeypatch.setattr(native, "_built_family", fails)
@@ -242,7 +249,7 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
     monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
     builds: list[str] = []
 
-    def build(name, text, cython=()):
+    def build(name, text, cython=(), flags=native.C_FLAGS):
         builds.append(name)
         return b"built " + text.encode()
 
@@ -261,6 +268,27 @@ def test_a_kept_build_is_loaded_only_as_the_cache_signed_it(tmp_path, monkeypatc
         assert folder.read(kept.name) == b"built one"
 
 
+def test_a_build_is_kept_by_its_flags_too(monkeypatch):
+    """A module built without optimising (the tests' builds) is never the one a user's
+    run loads: the flags are in the build's name, for the rules and the helpers alike."""
+    assert native._digest("x", native.C_FLAGS) != native._digest("x", native.CHECK_FLAGS)
+    seen: list[tuple[str, ...]] = []
+
+    def kept(name, text, building, flags=native.C_FLAGS, module=None, cython=()):
+        seen.append(flags)
+        raise native.NativeUnavailable("stop here")
+
+    monkeypatch.setattr(native, "_kept_or_built", kept)
+    monkeypatch.setattr(native, "_helpers", {})
+    monkeypatch.setattr(native, "missing", lambda: None)
+    for flags in (native.C_FLAGS, native.CHECK_FLAGS):
+        rules = rulesdsl.load(ROOT / "games" / "pig" / "pig.rules",
+                              backend=native.Cython(flags=flags))
+        assert rules.program.backend == "plain"
+        assert seen == [flags, flags]   # the helpers, then the rules
+        seen.clear()
+
+
 def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
     """The helpers' modules are built from their source under their own names, said once,
     kept in the cache: another process (here, the loaded ones forgotten) only loads them."""
@@ -271,7 +299,7 @@ def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(native, "_helpers", {})
     builds: list[tuple[str, str, tuple]] = []
 
-    def build(name, text, cython=()):
+    def build(name, text, cython=(), flags=native.C_FLAGS):
         builds.append((name, text, cython))
         return b"built " + name.encode()
 
@@ -334,11 +362,23 @@ def test_the_text_built_maps_each_line_to_its_rule():
     assert ours[2:] == theirs and max(ours) >= 0
 
 
+def test_every_shipped_rule_file_is_compared():
+    """No shipped game or variant is left out of the comparisons."""
+    assert set(SMALL) | set(SEED_FILES) == set(SHIPPED) and len(SHIPPED) >= 32
+
+
+@pytest.mark.slow  # a build each (Cromlech's about 11 s of CPU), then 40 games on each path
+@needs_build
+@pytest.mark.parametrize("name", SEED_FILES)
+def test_a_seed_game_or_variant_plays_the_same_built(name):
+    assert compare(name, range(1, 21), [["random"]], native.CHECK_FLAGS) >= 20
+
+
 @pytest.mark.slow
 @needs_build
 @pytest.mark.skipif(not os.environ.get("RULESDSL_NATIVE_SEEDS"),
-                    reason="building the seed games takes minutes each: "
-                           "RULESDSL_NATIVE_SEEDS=1 compares them")
+                    reason="building the seed games as users get them (-O2) takes minutes "
+                           "each: RULESDSL_NATIVE_SEEDS=1 compares them")
 @pytest.mark.parametrize("name", SEED_FILES)
-def test_a_seed_game_plays_the_same_built(name):
+def test_a_seed_game_plays_the_same_built_as_users_get_it(name):
     assert compare(name, range(1, 6), [["random"]]) >= 5

@@ -54,6 +54,10 @@ DIRECTIVES = "# cython: language_level=3, emit_code_comments=False"
 # -O2: Cromlech's module plays 1.22 times as fast as with -O1, for twice the build (103 s
 # of CPU against 45: docs/performance.md); no -g: debugging information made it 16 MB
 C_FLAGS = ("-O2", "-fwrapv", "-fPIC", "-DNDEBUG", "-w")
+# a build that only has to be right, not fast (the tests' comparison of every shipped rule
+# file on both paths): the same C, not optimised, Cromlech's in about 11 s of CPU (Cython
+# 3.3 s, the C compiler 7.8 s) where -O2 takes minutes
+CHECK_FLAGS = ("-O0", "-fwrapv", "-fPIC", "-DNDEBUG", "-w")
 BUILD_SECONDS = 1800  # the C compiler on a module of tens of thousands of lines
 # the run-time helpers are built from their source as it is: their type hints are not
 # taken as C types (an argument of another type would then fail where it runs now)
@@ -148,8 +152,10 @@ class Cython:
 
     name = "native"
 
-    def __init__(self, report: Callable[[str], None] | None = None):
+    def __init__(self, report: Callable[[str], None] | None = None,
+                 flags: tuple[str, ...] = C_FLAGS):
         self.report = report or (lambda message: None)
+        self.flags = flags  # the C compiler's, for the rules and the helpers alike
         self.fell_back: str | None = None  # why the last load ran on the plain path
 
     def helpers(self, env: Env) -> dict[str, Any]:
@@ -157,7 +163,7 @@ class Cython:
         if missing() is not None:
             return PLAIN.helpers(env)   # `load` says why
         try:
-            return make_helpers(env, built_helpers(self.report))
+            return make_helpers(env, built_helpers(self.report, self.flags))
         except NativeUnavailable as why:
             self.report(f"--native: {why}: the run-time helpers run on the plain path")
             return PLAIN.helpers(env)
@@ -178,17 +184,18 @@ class Cython:
         if lacking:
             raise NativeUnavailable(lacking)
         text, table = source_of(module, line_sids, namespace)
-        name = "rules_" + _digest(text)
+        name = "rules_" + _digest(text, self.flags)
         built = _kept_or_built(name, text, lambda: self.report(
             f"building the native module of {_shown(filename)} (once: it is kept in the "
-            "cache)"))
+            "cache)"), self.flags)
         loaded = _instance(name, built)
         loaded.__dict__.update(namespace)
         self.fell_back = None
         return Loaded(loaded.__dict__, f"{name}.pyx", table, self.name)
 
 
-def built_helpers(report: Callable[[str], None]) -> tuple[ModuleType, ...]:
+def built_helpers(report: Callable[[str], None],
+                  flags: tuple[str, ...] = C_FLAGS) -> tuple[ModuleType, ...]:
     """The run-time helpers' modules (program/helpers/, `runtime.FAMILIES`) built with
     Cython from their own source, unchanged, each kept in the cache as a rule file's build
     is (named by a digest of its source, Cython's version, Python's and the flags), and
@@ -201,19 +208,20 @@ def built_helpers(report: Callable[[str], None]) -> tuple[ModuleType, ...]:
             said.append(True)
             report("building the native run-time helpers (once: they are kept in the cache)")
 
-    return tuple(_built_family(family, building) for family in FAMILIES)
+    return tuple(_built_family(family, building, flags) for family in FAMILIES)
 
 
-def _built_family(family: ModuleType, building: Callable[[], None]) -> ModuleType:
+def _built_family(family: ModuleType, building: Callable[[], None],
+                  flags: tuple[str, ...]) -> ModuleType:
     name = family.__name__
     try:
         text = inspect.getsource(family)
     except (OSError, TypeError) as err:
         raise NativeUnavailable(f"the source of {name} cannot be read ({err})") from None
     options = (*HELPER_OPTIONS, "--module-name", name)
-    stem = f"helpers_{name.rpartition('.')[2]}_{_digest(text, *options)}"
+    stem = f"helpers_{name.rpartition('.')[2]}_{_digest(text, flags, *options)}"
     if stem not in _helpers:
-        built = _kept_or_built(stem, text, building, name, options)
+        built = _kept_or_built(stem, text, building, flags, name, options)
         _helpers[stem] = _instance(name, built)
     return _helpers[stem]
 
@@ -223,11 +231,11 @@ def _shown(filename: str) -> str:
     return filename.removeprefix("<rules ").removesuffix(">")
 
 
-def _digest(text: str, *more: str) -> str:
+def _digest(text: str, flags: tuple[str, ...], *more: str) -> str:
     import Cython
 
     key = "\0".join((FORMAT, Cython.__version__, sys.version,
-                     " ".join(C_FLAGS), *more, text))
+                     " ".join(flags), *more, text))
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -236,32 +244,34 @@ def _suffix() -> str:
 
 
 def _kept_or_built(name: str, text: str, building: Callable[[], None],
-                   module: str | None = None, cython: tuple[str, ...] = ()) -> bytes:
-    """The build kept as `name`: as the user's cache folder keeps it (a file of the
-    user's own that the folder's key signed: loading it runs its code, as unpickling a
-    kept tree does), else built (said first by `building`; `module`, the module's whole
-    name, `name` if not given, and `cython`, Cython's arguments, see `_build`) and kept,
-    signed."""
+                   flags: tuple[str, ...] = C_FLAGS, module: str | None = None,
+                   cython: tuple[str, ...] = ()) -> bytes:
+    """The build kept as `name` (which the digest of the text and `flags` names): as the
+    user's cache folder keeps it (a file of the user's own that the folder's key signed:
+    loading it runs its code, as unpickling a kept tree does), else built (said first by
+    `building`; `module`, the module's whole name, `name` if not given, and `cython`,
+    Cython's arguments, see `_build`) and kept, signed."""
     file = f"{name}{_suffix()}"
     folder = cachedir.open_private()
     if folder is None:
         building()
-        return _build(module or name, text, cython)
+        return _build(module or name, text, cython, flags)
     with folder:
         built = folder.read(file)
         if built is not None:
             folder.used(file)
             return built
         building()
-        built = _build(module or name, text, cython)
+        built = _build(module or name, text, cython, flags)
         folder.write(file, built)
         return built
 
 
-def _build(name: str, text: str, cython: tuple[str, ...] = ()) -> bytes:
-    """Cython (with the arguments `cython`, if any), then the C compiler, in a private
-    temporary folder: the extension's bytes. Its entry is named after the last part of
-    `name`, which Cython also takes for the module's own."""
+def _build(name: str, text: str, cython: tuple[str, ...] = (),
+           flags: tuple[str, ...] = C_FLAGS) -> bytes:
+    """Cython (with the arguments `cython`, if any), then the C compiler (with `flags`),
+    in a private temporary folder: the extension's bytes. Its entry is named after the
+    last part of `name`, which Cython also takes for the module's own."""
     cc = _compiler()
     if cc is None:
         raise NativeUnavailable("no C compiler was found")
@@ -271,7 +281,7 @@ def _build(name: str, text: str, cython: tuple[str, ...] = ()) -> bytes:
         _run([sys.executable, "-m", "cython", "-3", *cython, f"{base}.pyx",
               "-o", f"{base}.c"], work, "Cython")
         include = sysconfig.get_paths()["include"]
-        _run([*cc, *C_FLAGS, "-shared", f"-I{include}", f"{base}.c",
+        _run([*cc, *flags, "-shared", f"-I{include}", f"{base}.c",
               "-o", f"{base}{_suffix()}"], work, "the C compiler")
         return Path(work, f"{base}{_suffix()}").read_bytes()
 
