@@ -20,10 +20,14 @@ Cronberg against its triple parks, Solstice at 4 players against a shorter year 
 months: a variant written to a temporary folder that extends the base, `replace const
 MONTHS = 9`), Isle of Skye against the Druids.
 
+With `--native`, the rules are built with Cython (compile/native.py, as `simulate
+--native` builds them; the first run builds and keeps them): the same games, so the same
+decisions a game.
+
 Usage, from the repository root:
 
     python -m benchmarks.study_cost [--agents good] [--games 20] [--workers 2]
-        [--only NAME ...] [--target 1000] [--json]
+        [--only NAME ...] [--target 1000] [--native] [--json]
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ import rulesdsl
 from benchmarks.stats import Z95
 from rulesdsl.agents import parse_agents
 from rulesdsl.agents.play import agents_for, play_out
+from rulesdsl.compile.backends import PLAIN
+from rulesdsl.loader import native_backend
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -59,16 +65,20 @@ STUDIES: list[tuple[str, str, str | None, int]] = [
 
 
 @lru_cache(maxsize=8)
-def _rules(path: str) -> rulesdsl.Rules:
+def _rules(path: str, native: bool = False) -> rulesdsl.Rules:
     # the shorter year extends the base from there
-    return rulesdsl.load(path, include=[str(SOLSTICE.parent)])
+    rules = rulesdsl.load(path, include=[str(SOLSTICE.parent)],
+                          backend=native_backend() if native else PLAIN)
+    if native and rules.program.backend != "native":
+        raise SystemExit(f"{path}: the rules could not be built (see the message above)")
+    return rules
 
 
-def play(job: tuple[str, int, int, str]) -> tuple[float, float, int]:
+def play(job: tuple[str, int, int, str, bool]) -> tuple[float, float, int]:
     """One game with the agents at every seat: its wall and CPU seconds (the rules loaded
     before the clocks start) and its decisions."""
-    path, players, seed, agents = job
-    rules = _rules(path)
+    path, players, seed, agents, native = job
+    rules = _rules(path, native)
     wall, cpu = time.perf_counter(), time.process_time()
     game = rules.new_game(players=players, seed=seed)
     play_out(game, agents_for([agents], players, seed))
@@ -76,8 +86,8 @@ def play(job: tuple[str, int, int, str]) -> tuple[float, float, int]:
 
 
 def measure(name: str, base: str, variant: str, players: int, agents: str, games: int,
-            workers: int, target: int) -> dict[str, Any]:
-    jobs = [(path, players, seed, agents) for path in (base, variant)
+            workers: int, target: int, native: bool = False) -> dict[str, Any]:
+    jobs = [(path, players, seed, agents, native) for path in (base, variant)
             for seed in range(1, games + 1)]
     start = time.perf_counter()
     if workers > 1:
@@ -96,7 +106,8 @@ def measure(name: str, base: str, variant: str, players: int, agents: str, games
     def study(x: float) -> float:
         return 2 * target * x * per_game
 
-    return {"study": name, "players": players, "agents": agents, "games": games,
+    return {"study": name, "players": players, "agents": agents, "native": native,
+            "games": games,
             "workers": workers, "wall_seconds": round(wall, 1),
             "wall_per_game": round(mean, 3),
             "wall_per_game_interval": [round(max(0.0, mean - half), 3), round(mean + half, 3)],
@@ -113,7 +124,9 @@ def describe(out: dict[str, Any]) -> str:
     low, high = out["study_interval"]
     how = (f"extrapolated from {out['games']} games of each file"
            if out["extrapolated"] else "measured")
-    return (f"{out['study']} ({out['players']} players, {out['agents']}): {out['games']} "
+    built = ", built" if out["native"] else ""
+    return (f"{out['study']} ({out['players']} players, {out['agents']}{built}): "
+            f"{out['games']} "
             f"games of each file in {out['wall_seconds']} s with {out['workers']} workers; "
             f"{out['wall_per_game']} s a game ({out['wall_per_game_interval'][0]} to "
             f"{out['wall_per_game_interval'][1]}; {out['cpu_per_game']} s of CPU), "
@@ -130,6 +143,8 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--target", type=int, default=1000, help="the study's games per file")
     p.add_argument("--only", nargs="+", metavar="NAME", help="only these studies")
+    p.add_argument("--native", action="store_true",
+                   help="the rules built with Cython, as simulate --native builds them")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.games < 2 or args.workers < 1 or args.target < 1:
@@ -144,7 +159,7 @@ def main() -> None:
                 continue
             out = measure(name, str(GAMES / base),
                           str(GAMES / variant) if variant else str(shorter), players,
-                          agents, args.games, args.workers, args.target)
+                          agents, args.games, args.workers, args.target, args.native)
             print(json.dumps(out) if args.json else describe(out), flush=True)
 
 
