@@ -369,6 +369,40 @@ def test_areas_are_what_flooding_the_tiles_finds(data: st.DataObject) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(st.data())
+def test_the_areas_of_some_cells_join_only_the_tiles_among_them(data: st.DataObject) -> None:
+    """`areas` of a list of cells that is not a whole territory: the tiles in those cells,
+    joined across the edges they share with each other (a tile next to them outside the
+    list is not looked at), as flooding finds them; asked again after a tile is put down
+    or taken away, the answer is that of the tiles then."""
+    board, edges, centres, geo, cells, turns = random_territory(data, 1, centres=True)
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
+    for _ in range(3):
+        xs = data.draw(st.lists(st.integers(0, board.size - 1), unique=True), "cells")
+        expected = areas_by_the_rule(board, edges, centres, cells, turns, xs)
+        assert helpers["_tareas"](geo, cells, turns, xs, False) == [c for _, c, _ in expected]
+        cell = data.draw(st.integers(0, board.size - 1), "changed")
+        cells[cell] = None if cells[cell] is not None else 0
+        turns[cell] = None if cells[cell] is None else data.draw(st.integers(0, 3), "turn")
+
+
+def test_the_areas_kept_are_those_of_their_own_geometry() -> None:
+    """Two territories of other tiles, the same cells holding the same tile numbers at the
+    same turns: each gets its own areas (what is kept is kept with its geometry)."""
+    board = TerritoryBoard("land", 2, 1, 1, "Tile", ["n", "e", "s", "w"])
+    one = geometry(board, [["G"], ["G"], ["G"], ["G"]], None, [[]])
+    other = geometry(board, [["G"], ["W"], ["G"], ["G"]], None, [[]])
+    cells, turns = [0, 0], [0, 0]
+    helpers = tiles.bind(Faults(lambda code, message, sid: ValueError(message), []))
+    for geo, edges in ((one, ["GGGG"]), (other, ["GWGG"]), (one, ["GGGG"])):
+        expected = areas_by_the_rule(board, edges, [None], cells, turns, [0, 1])
+        assert helpers["_tareas"](geo, cells, turns, [0, 1], False) == [
+            c for _, c, _ in expected]
+    assert helpers["_tareas"](one, cells, turns, [0, 1], False) == [[0, 1]]
+    assert helpers["_tareas"](other, cells, turns, [0, 1], False) == [[0], [0], [1], [1]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
 def test_a_centre_is_completed_when_the_flooded_area_around_it_is_closed(
         data: st.DataObject) -> None:
     """`completed_at(cell)` (the helper `_tcentre_done`): the area of the tile's centre,

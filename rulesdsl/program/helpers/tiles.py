@@ -20,6 +20,11 @@ from .faults import Faults
 KEPT = 4096   # the territories' lists of cells, and the tile looks, each cache keeps
 _LANDS: dict[tuple[int, int], list[int]] = {}   # (cells per seat, seat): its cells
 _LOOKS: dict[tuple[Any, ...], tuple[list[int], list[tuple[Any, list[int]]]]] = {}
+Areas = list[tuple[Any, list[tuple[int, int]]]]
+# the areas of the tiles of a territory (see _parts), by the geometry's id and the placed
+# cells, their tiles and turns; each with its geometry, so that another geometry made
+# where a freed one was is never given its areas
+_AREAS: dict[tuple[Any, ...], tuple[Geometry, Areas]] = {}
 _EVERY = object()      # the areas of every terrain (see _parts)
 
 
@@ -197,14 +202,32 @@ def _grouped(shown: tuple[Any, ...]) -> tuple[list[int], list[tuple[Any, list[in
     return [roots.index(root(p)) if p in parts else -1 for p in range(5)], groups
 
 
-def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
-           only: Any = _EVERY) -> list[tuple[Any, list[tuple[int, int]]]]:
+def _parts(geo: Geometry, cells: list, turns: list, xs: Any, only: Any = _EVERY) -> Areas:
     """The areas of a territory: (terrain, parts), a part being (cell, side) with side
-    4 the centre; each area's parts in order. Each tile's groups (`_inside`) are joined
-    across the edges tiles share; a group is numbered cell * 5 + its first part (numbers
-    order as the pairs do, and an area's smallest number is its first part). With
-    `only`, the areas of that terrain alone (the others' groups are not made: a group
-    joins only groups of its own terrain)."""
+    4 the centre; each area's parts in order; with `only`, the areas of that terrain alone
+    (a group joins only groups of its own terrain, so they are those of every terrain
+    that are of it). The areas of the same tiles in the same places are worked out once
+    (kept while KEPT others are): a search judges the positions of its rollouts by them,
+    each scoring tile asking again of the same territory. The lists given are shared:
+    the callers read them and make their own."""
+    placed = [c for c in xs if cells[c] is not None]
+    key = (id(geo), *placed, None, *[cells[c] for c in placed], None,
+           *[turns[c] or 0 for c in placed])
+    found = _AREAS.get(key)
+    if found is None or found[0] is not geo:
+        if len(_AREAS) >= KEPT:
+            _AREAS.clear()
+        found = _AREAS[key] = (geo, _every_area(geo, cells, turns, placed))
+    if only is _EVERY:
+        return found[1]
+    return [area for area in found[1] if area[0] == only]
+
+
+def _every_area(geo: Geometry, cells: list, turns: list, placed: list[int]) -> Areas:
+    """The areas of the tiles in the cells `placed`, of every terrain, in the order of
+    their first parts. Each tile's groups (`_inside`) are joined across the edges tiles
+    share; a group is numbered cell * 5 + its first part (numbers order as the pairs do,
+    and an area's smallest number is its first part)."""
     parent: dict[int, int] = {}
 
     def find(p: int) -> int:
@@ -213,7 +236,6 @@ def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
         return p
 
     printed, centres, steps = geo.sides, geo.centres, geo.steps
-    placed = [c for c in xs if cells[c] is not None]
     members: dict[int, list[int]] = {}
     terrain: dict[int, Any] = {}
     side_group: dict[int, int] = {}   # cell * 4 + side: the group it belongs to
@@ -225,9 +247,6 @@ def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
         k = c * 5
         nodes = []
         for kind, ps in groups:
-            if only is not _EVERY and kind != only:
-                nodes.append(-1)  # a group of another terrain: left out
-                continue
             node = k + ps[0]
             parent[node] = node
             terrain[node] = kind
@@ -238,9 +257,11 @@ def _parts(geo: Geometry, cells: list, turns: list, xs: Any,
     for c in placed:
         for d in (0, 1):   # each shared edge once: towards north and east
             n = steps[c][d]
-            if n is not None and cells[n] is not None:
-                a, b = side_group[c * 4 + d], side_group[n * 4 + d + 2]
-                if a >= 0 and b >= 0 and terrain[a] == terrain[b]:
+            # a tile next to it among those placed (a cell outside them is not looked at)
+            b = side_group.get(n * 4 + d + 2, -1) if n is not None else -1
+            if b >= 0:
+                a = side_group[c * 4 + d]
+                if terrain[a] == terrain[b]:
                     ra, rb = find(a), find(b)
                     if ra < rb:
                         parent[rb] = ra
