@@ -17,6 +17,7 @@ build and the cache's care are tested everywhere.
 from __future__ import annotations
 
 import ast
+import json
 import os
 from pathlib import Path
 
@@ -130,6 +131,35 @@ def test_a_search_bot_decides_the_same_built():
         a = game_of(plain, 2, seed, ["mcts:sims=30", "random"])
         b = game_of(built, 2, seed, ["mcts:sims=30", "random"])
         assert a == b
+
+
+@pytest.mark.slow  # 40 games of MCTS on each path, in two worker processes for one
+@needs_build
+def test_the_agents_round_robin_plays_the_same_games_built(capsys, monkeypatch):
+    """`rulesdsl strength --native`: the same games, so the same scores pairing by
+    pairing, in this process and in workers (which load the build the cache keeps)."""
+    from rulesdsl.agents import strength
+    from rulesdsl.cli import main
+
+    path = str(ROOT / "games" / "pig" / "pig.rules")
+    agents = ["random", "mcts:sims=20"]
+    played_on: list[str] = []
+
+    def play_game(rules, *rest):
+        played_on.append(rules.program.backend)
+        return real(rules, *rest)
+
+    real = strength.play_game
+    monkeypatch.setattr(strength, "play_game", play_game)
+    plain = strength.ladder(path, agents, 2, games=10)
+    for workers in (1, 2):
+        built = strength.ladder(path, agents, 2, games=10, workers=workers, native=True)
+        assert [p.scores for p in built.pairings] == [p.scores for p in plain.pairings]
+    assert played_on == ["plain"] * 10 + ["native"] * 10  # the workers' are their own
+    assert main(["strength", path, "--agents", ",".join(agents), "--games", "10",
+                 "--native", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["score"] for r in out["ratings"]] == [r.score for r in plain.ratings]
 
 
 @needs_build

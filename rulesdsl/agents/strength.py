@@ -118,13 +118,17 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def play_one(job: tuple[str, dict[str, Any] | None, tuple[str, ...], int, int, int, str, str]
-             ) -> Game1:
-    """One game: `agent` at seat `me`, `against` at every other seat."""
-    from ..loader import load
+Job = tuple[str, dict[str, Any] | None, tuple[str, ...], bool, int, int, int, str, str]
 
-    path, settings, include, players, seed, me, agent, against = job
-    rules = load(path, settings or None, include=include)
+
+def play_one(job: Job) -> Game1:
+    """One game: `agent` at seat `me`, `against` at every other seat (the rules loaded
+    in a worker, built with Cython if `native`: kept in the cache, so only loaded)."""
+    from ..loader import PLAIN, load, native_backend
+
+    path, settings, include, native, players, seed, me, agent, against = job
+    rules = load(path, settings or None, include=include,
+                 backend=native_backend() if native else PLAIN)
     return play_game(rules, players, seed, me, agent, against)
 
 
@@ -175,29 +179,32 @@ def pairs(agents: Sequence[str], players: int) -> list[tuple[str, str]]:
 def ladder(path: str, agents: Sequence[str], players: int | None, games: int,
            seed: int = 1, workers: int = 1, settings: dict[str, Any] | None = None,
            progress: Callable[[Pairing], None] | None = None,
-           rules: Rules | None = None, include: Sequence[str] = ()) -> Ladder:
+           rules: Rules | None = None, include: Sequence[str] = (),
+           native: bool = False) -> Ladder:
     """Play the round robin among `agents` (spec texts or preset names, checked here
     before any game) on the rule file `path` with `settings`, reaching the folders
-    `include` beyond its own (`rules`: the rules already loaded so)."""
+    `include` beyond its own (`rules`: the rules already loaded so), built with Cython
+    if `native` (the same games, only faster)."""
     names = [str(spec) for text in agents for spec in parse_agents(text)]
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a round robin needs at least two different agents")
     if rules is None:
-        from ..loader import load
+        from ..loader import PLAIN, load, native_backend
 
-        rules = load(path, settings or None, include=include)
+        rules = load(path, settings or None, include=include,
+                     backend=native_backend() if native else PLAIN)
     players = rules.check_players(players)
     if games < 1 or workers < 1:
         raise ValueError("games and workers must be at least 1")
     plan = pairs(names, players)
-    jobs = [(path, settings, rules.include, players, seed + k, k % players, a, b)
-            for a, b in plan for k in range(games)]
+    jobs: list[Job] = [(path, settings, rules.include, native, players, seed + k,
+                        k % players, a, b) for a, b in plan for k in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             done = list(_gather(pool.map(play_one, jobs, chunksize=1), plan, games,
                                 progress))
     else:
-        done = list(_gather((play_game(rules, *job[3:]) for job in jobs), plan, games,
+        done = list(_gather((play_game(rules, *job[4:]) for job in jobs), plan, games,
                             progress))
     return _rate(path, players, games, names, done)
 

@@ -464,7 +464,7 @@ def cmd_strength(args: argparse.Namespace) -> int:
             print(describe_pairing(pairing), file=sys.stderr, flush=True)
 
     out = ladder(args.file, agents, players, args.games, args.seed, args.workers,
-                 dict(args.settings) or None, show, rules)
+                 dict(args.settings) or None, show, rules, native=args.native)
     print(json.dumps(out.to_json(), indent=1) if args.json else describe(out))
     return 0
 

@@ -287,6 +287,7 @@ def strength_arguments(st: Parser) -> None:
     st.add_argument("--seed", type=_natural, default=1, help="the first game's seed")
     st.add_argument("--workers", type=_positive, default=1)
     settings_option(st)
+    _native_option(st)
     st.add_argument("--json", action="store_true")
 
 
