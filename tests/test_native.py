@@ -163,6 +163,18 @@ def test_the_agents_round_robin_plays_the_same_games_built(capsys, monkeypatch):
 
 
 @needs_build
+def test_perft_counts_the_same_built(capsys):
+    from rulesdsl.cli import main
+
+    counts = []
+    for extra in ([], ["--native"]):
+        assert main(["perft", str(ROOT / "games" / "connect_four" / "connect_four.rules"),
+                     "--depth", "4", *extra]) == 0
+        counts.append(capsys.readouterr().out)
+    assert counts[0] == counts[1] == "2401\n"
+
+
+@needs_build
 def test_a_runtime_error_names_the_rule_file_line_built(monkeypatch):
     """A Python error inside the built code (here from a helper that fails without naming
     its rule) is reported at the rule file's line, as on the plain path."""

@@ -333,7 +333,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from ..loader import lasting, load
 
     with lasting(_own_process):
-        rules = load(args.file, include=args.include)
+        rules = load(args.file, include=args.include, backend=_backend(args))
     game = rules.new_game(players=rules.check_players(args.players), seed=args.seed,
                           auto_chance=False)
     print(perft(game, args.depth))

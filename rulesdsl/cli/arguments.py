@@ -255,6 +255,7 @@ def perft_arguments(f: Parser) -> None:
     f.add_argument("--depth", type=_natural, required=True)
     f.add_argument("--players", type=_positive)
     f.add_argument("--seed", type=_natural, default=1)
+    _native_option(f)
 
 
 def serve_arguments(sv: Parser) -> None:
