@@ -23,9 +23,16 @@ save and seeded result depends on) in place of `random.Random.randrange` (Mersen
 written in C): its ratio to the hand-written rate is what the draws alone leave of 1, a
 bound no engine that draws from that generator can pass through simulate.
 
+With `--native`, the seed games instead (Cromlech, Cleromancy, Solstice, Isle of Skye, or
+those `--games` names): random games a second and MCTS simulations a second (`--sims`,
+default 100, a search a round), on the plain path and built with Cython, paired round by
+round (benchmarks/native.py, which this runs; the first run builds the rules and keeps
+them in the user's cache).
+
 Usage, from the repository root:
 
     python -m benchmarks.run [--games NAME ...] [--seconds S] [--repeat N] [--seed N] [--json]
+    python -m benchmarks.run --native [--games NAME ...] [--seconds S] [--repeat N] [--sims N]
 """
 
 import argparse
@@ -36,12 +43,14 @@ import time
 from pathlib import Path
 
 import rulesdsl
+from benchmarks import native
 from benchmarks.handwritten import connect_four, pig, tictactoe, yacht
 from rulesdsl.balance.games import Batch, Plan, play_batch, remember
 from rulesdsl.balance.running import MAX_BATCH
 from rulesdsl.interpreter.state import Generator
 
 ROOT = Path(__file__).resolve().parent.parent
+SEED_GAMES = ["cromlech", "cleromancy", "solstice", "isle_of_skye"]
 
 # name -> (rule file relative to the repository root, hand-written module)
 GAMES = {
@@ -228,9 +237,15 @@ def print_table(results: list[dict]) -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES),
+    parser.add_argument("--games", nargs="+", choices=[*GAMES, *native.GAMES],
                         metavar="NAME",
-                        help="games to run (default: all: " + ", ".join(GAMES) + ")")
+                        help="games to run (default: all: " + ", ".join(GAMES) + "; with "
+                             "--native: " + ", ".join(SEED_GAMES) + ")")
+    parser.add_argument("--native", action="store_true",
+                        help="the seed games, plain against built with Cython")
+    parser.add_argument("--sims", type=int, default=100,
+                        help="with --native: an MCTS search of this many simulations a "
+                             "round on each side (default: %(default)s)")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time budget per side per game (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
@@ -238,8 +253,18 @@ def main(argv=None) -> None:
                         help="timed runs of each side; medians are reported (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     args = parser.parse_args(argv)
-
-    results = [run_game(name, args.seconds, args.seed, args.repeat) for name in args.games]
+    if args.native:
+        built = [native.run_game(name, args.seconds, args.repeat, args.seed, sims=args.sims)
+                 for name in args.games or SEED_GAMES]
+        if args.json:
+            print(json.dumps(built, indent=2))
+        else:
+            native.print_table(built)
+        return
+    if not set(args.games or GAMES) <= set(GAMES):
+        parser.error("the seed games are measured with --native")
+    results = [run_game(name, args.seconds, args.seed, args.repeat)
+               for name in args.games or GAMES]
     if args.json:
         print(json.dumps(results, indent=2))
     else:

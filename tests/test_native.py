@@ -163,6 +163,24 @@ def test_the_agents_round_robin_plays_the_same_games_built(capsys, monkeypatch):
 
 
 @needs_build
+def test_the_benchmark_pairs_games_and_searches_on_both_paths(capsys):
+    """`python -m benchmarks.run --native` (benchmarks/native.py): random games and MCTS
+    simulations a second on each path, their ratios, the same games and choices."""
+    from benchmarks import native as bench
+    from benchmarks import run
+
+    got = bench.run_game("tictactoe", 0.05, 2, 1, sims=10)
+    for key in ("plain_per_sec", "native_per_sec", "ratio", "plain_sims_per_sec",
+                "native_sims_per_sec", "sims_ratio"):
+        assert got[key] > 0
+    assert got["same_games"] and got["same_choices"]
+    run.main(["--native", "--games", "tictactoe", "--seconds", "0.02", "--repeat", "1",
+              "--sims", "5"])
+    header, row = capsys.readouterr().out.splitlines()
+    assert "MCTS plain/s" in header and row.startswith("tictactoe") and row.count("yes") == 2
+
+
+@needs_build
 def test_perft_counts_the_same_built(capsys):
     from rulesdsl.cli import main
 
