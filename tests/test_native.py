@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -375,6 +376,61 @@ def test_the_helpers_are_built_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(native, "_helpers", {})
     assert native.built_helpers(told.append) == first
     assert len(told) == 1 and len(builds) == len(runtime.FAMILIES)
+
+
+def test_loop_variables_over_integer_tables_are_declared_c_integers():
+    """The text built declares a loop variable `Py_ssize_t` only where that changes nothing
+    but the speed (compile/typedloops.py): every value an int from an integer table (or the
+    players), every read one Cython turns back into a Python int or compares as Python
+    does. The module the plain path runs is left as it was."""
+    from rulesdsl.compile import typedloops
+
+    text = """
+def Q1(st, B0, a0):
+    d1 = K1
+    for c1 in d1:
+        if B0[c1] is not None and K2[c1] == a0:
+            return c1
+    return None
+
+def Q2(st, B0):
+    for c2 in K1:
+        if B0[c2 + 1] is None:
+            return True
+    for c3 in K3:
+        B0.append(c3)
+    for c4 in st.pl:
+        B0.append(f'{c4}')
+    for c5 in K1:
+        c5 = None
+    for c6 in K1:
+        B0.append(any(c6 == x for x in B0))
+    for c7 in K1:
+        B0.append(c7 or 0)
+    for c8 in K1:
+        B0.append([c8, (c8,)])
+    for c9 in st.pl:
+        B0.append(K2[c9] < c9)
+    for c10 in K4:
+        B0.append(c10)
+    return False
+"""
+    module = ast.parse(text)
+    namespace = {"K1": list(range(9)), "K2": [0] * 9, "K3": [1, None, 2],
+                 "K4": [True, False]}
+    body, typed = typedloops.declared(module, namespace)
+    assert typed
+    names = {fn.name: [k.arg for d in fn.decorator_list for k in d.keywords]
+             for fn in body if isinstance(fn, ast.FunctionDef)}
+    # c2: arithmetic; c3: a table with None; c4: formatted; c5: set again; c6: read in a
+    # generator; c7: an operand of `or`; c10: a table of truth values
+    assert names == {"Q1": ["c1"], "Q2": ["c8", "c9"]}
+    assert all(not fn.decorator_list for fn in module.body)  # the plain path's, untouched
+    big, _ = typedloops.declared(module, {"K1": [sys.maxsize + 1], "K2": [], "K3": [], "K4": []})
+    assert big[0] is module.body[0]  # too big for a C integer either way: the players only
+    assert [k.arg for d in big[1].decorator_list for k in d.keywords] == ["c9"]
+    built, _ = native.source_of(module, [-1] * 40, namespace)
+    assert built.count("@cython.locals(") == 2 and "\nimport cython\n" in built
 
 
 def test_a_truth_value_in_and_or_is_read_from_a_name():

@@ -7,7 +7,9 @@ emits reaches Cython); the C it becomes plays the same games move for move, only
 - a first line of Cython directives, and a header giving each name the engine puts into
   the module's namespace (the runtime helpers, the tables) a placeholder, since Cython
   refuses a name it cannot see defined; the real values are put in after the module is
-  loaded, as the plain path passes them to `exec`.
+  loaded, as the plain path passes them to `exec`;
+- the loop variables that can be C integers without changing anything but the speed
+  (those over the cells of a board, the players) declared so (typedloops.py).
 Each statement is on a line of its own, and the table from the text's lines to the rules
 is made from the text itself, so a runtime error names the rule file's line as on the
 plain path (Cython adds each function it leaves to the traceback, with its line).
@@ -46,6 +48,7 @@ from typing import Any
 
 from ..files import cachedir
 from ..program.runtime import FAMILIES, Env, make_helpers
+from . import typedloops
 from .backends import PLAIN, Loaded
 from .sandbox import check
 
@@ -100,7 +103,11 @@ def source_of(module: ast.Module, line_sids: list[int],
     header += [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
                           value=ast.Constant(value), lineno=0)
                for value, name in TRUTH_NAMES.items() if truths]
-    whole = ast.Module(body=header + module.body, type_ignores=[])
+    # loop variables declared C integers where that changes nothing but the speed
+    statements, typed = typedloops.declared(module, namespace)
+    if typed:
+        header.insert(0, ast.Import(names=[ast.alias(name=typedloops.CYTHON)], lineno=0))
+    whole = ast.Module(body=header + statements, type_ignores=[])
     body = ast.unparse(whole)
     if truths:   # the same statements, line for line: only operands are renamed
         body = ast.unparse(_TruthsNamed().visit(ast.parse(body)))
