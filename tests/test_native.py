@@ -413,7 +413,10 @@ def Q2(st, B0):
         B0.append(K2[c9] < c9)
     for c10 in K4:
         B0.append(c10)
-    return False
+    return [c11 for c11 in K1 if B0[c11] is None] + [c12 + 1 for c12 in K1]
+
+def Q3(st, B0):
+    return {c13: B0[c13] for c13 in st.pl}
 """
     module = ast.parse(text)
     namespace = {"K1": list(range(9)), "K2": [0] * 9, "K3": [1, None, 2],
@@ -423,14 +426,15 @@ def Q2(st, B0):
     names = {fn.name: [k.arg for d in fn.decorator_list for k in d.keywords]
              for fn in body if isinstance(fn, ast.FunctionDef)}
     # c2: arithmetic; c3: a table with None; c4: formatted; c5: set again; c6: read in a
-    # generator; c7: an operand of `or`; c10: a table of truth values
-    assert names == {"Q1": ["c1"], "Q2": ["c8", "c9"]}
+    # generator; c7: an operand of `or`; c10: a table of truth values; c12: arithmetic
+    assert names == {"Q1": ["c1"], "Q2": ["c11", "c8", "c9"], "Q3": ["c13"]}
     assert all(not fn.decorator_list for fn in module.body)  # the plain path's, untouched
     big, _ = typedloops.declared(module, {"K1": [sys.maxsize + 1], "K2": [], "K3": [], "K4": []})
     assert big[0] is module.body[0]  # too big for a C integer either way: the players only
     assert [k.arg for d in big[1].decorator_list for k in d.keywords] == ["c9"]
+    assert [k.arg for d in big[2].decorator_list for k in d.keywords] == ["c13"]
     built, _ = native.source_of(module, [-1] * 40, namespace)
-    assert built.count("@cython.locals(") == 2 and "\nimport cython\n" in built
+    assert built.count("@cython.locals(") == 3 and "\nimport cython\n" in built
 
 
 def test_a_truth_value_in_and_or_is_read_from_a_name():

@@ -11,15 +11,17 @@ docs/performance.md). So the text built declares such a variable a C integer
 (`@cython.locals(c14=cython.Py_ssize_t)`) where that can change nothing but the speed:
 
 - every value the variable takes is an integer of Python's own `int` type that a C
-  integer holds: it is only ever the target of `for` loops, each over a table of the
-  module whose every item is such an integer (the cells of a board; a name the function
-  sets once to such a table and reads only there), or over the players (`st.pl`);
+  integer holds: it is only ever the target of `for` loops or of list, set and dict
+  comprehensions (which Cython writes into the function itself; a generator is a closure,
+  left out), each over a table of the module whose every item is such an integer (the
+  cells of a board; a name the function sets once to such a table and reads only there),
+  or over the players (`st.pl`);
 - it is only read where Cython makes a Python integer of it again, or compares it as
   Python would: an index (`X[c]`), an operand of a comparison, an argument of a call, an
-  item of a list or tuple, a value returned or assigned. Never an operand of arithmetic
-  (`c + 1` would be C arithmetic, which can overflow where Python's cannot), of `and`,
-  `or` or `if ... else`, a formatted value, or read inside a nested function, lambda or
-  generator (a closure).
+  item of a list or tuple or of what a comprehension makes, a value returned or
+  assigned. Never an operand of arithmetic (`c + 1` would be C arithmetic, which can
+  overflow where Python's cannot), of `and`, `or` or `if ... else`, a formatted value,
+  or read inside a nested function, lambda or generator (a closure).
 
 The plain path never sees any of it: the module the sandbox checked is left as it is,
 and the functions of the text built are copies with the declaration added. Which variables
@@ -115,8 +117,9 @@ def _loop_integers(fn: ast.FunctionDef, tables: set[str]) -> list[str]:
     for name, places in stores.items():
         if name in params or name in nested or name == CYTHON:
             continue
-        if not all(isinstance(p, ast.For) and isinstance(p.target, ast.Name)
-                   and p.target.id == name and integer_table(p.iter) for p in places):
+        if not all(isinstance(p, ast.For | ast.comprehension)
+                   and isinstance(p.target, ast.Name) and p.target.id == name
+                   and integer_table(p.iter) for p in places):
             continue
         if all(_read_as_python(node, parents) for node in loads.get(name, [])):
             chosen.append(name)
@@ -125,8 +128,8 @@ def _loop_integers(fn: ast.FunctionDef, tables: set[str]) -> list[str]:
 
 def _read_as_python(node: ast.Name, parents: dict[int, ast.AST]) -> bool:
     """Whether Cython reads a C integer here as Python reads an int: an index, a
-    comparison's operand, a call's argument, an item of a list or tuple, a value
-    returned or assigned."""
+    comparison's operand, a call's argument, an item of a list or tuple or of what a
+    comprehension makes, a value returned or assigned."""
     up = parents[id(node)]
     if isinstance(up, ast.Subscript):
         return up.slice is node
@@ -136,6 +139,10 @@ def _read_as_python(node: ast.Name, parents: dict[int, ast.AST]) -> bool:
         return node in up.args
     if isinstance(up, ast.List | ast.Tuple):
         return isinstance(up.ctx, ast.Load)
+    if isinstance(up, ast.ListComp | ast.SetComp):
+        return up.elt is node
+    if isinstance(up, ast.DictComp):
+        return node in (up.key, up.value)
     if isinstance(up, ast.Return | ast.Assign):
         return up.value is node
     return False
