@@ -4,8 +4,10 @@ The loop is that of a rule listing the cells whose piece's owner differs from a 
 piece's and lie within its reach (Cleromancy's D8, the hottest function of its module):
 for each cell of a board, items of lists by Python integers, a comparison, an append.
 It is run by Python's own interpreter, built with Cython as compile/native.py builds a
-rule file (the same Cython options and C flags, `native._build`), and built again with
-its lists typed `list` (as a typed backend might declare them). Each timing is the best of
+rule file (the same Cython options and C flags, `native._build`), built again with its
+lists typed `list` (as a typed backend might declare them), and built with its loop
+variable declared a C integer (`Py_ssize_t`), as the text built declares the loop
+variables over the cells of a board (compile/typedloops.py). Each timing is the best of
 5 repeats; the ratios say what building buys on code made of Python objects.
 
 Usage, from the repository root:
@@ -21,6 +23,7 @@ import timeit
 from rulesdsl.compile import native
 
 LOOP = '''
+import cython
 CELLS = list(range(100))
 DISTANCE = [[abs(i - j) % 9 for j in range(100)] for i in range(100)]
 
@@ -39,13 +42,25 @@ def typed(V: list, B0: list, a0):
         if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
             r.append(c)
     return r
+
+
+@cython.locals(c=cython.Py_ssize_t)
+def index_typed(V, B0, a0):
+    r = []
+    for c in CELLS:
+        if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
+            r.append(c)
+    return r
 '''
+# interpreted, the declaration is left out (the plain path's text has none)
+DECLARED = "import cython\n", "@cython.locals(c=cython.Py_ssize_t)\n"
+
+
+ARGS = (list(range(200)), [i % 7 if i % 3 else None for i in range(100)], 5)
 
 
 def best(function, number: int) -> float:
-    values = list(range(200))
-    board = [i % 7 if i % 3 else None for i in range(100)]
-    return min(timeit.repeat(lambda: function(values, board, 5), number=number, repeat=5))
+    return min(timeit.repeat(lambda: function(*ARGS), number=number, repeat=5))
 
 
 def main(argv=None) -> None:
@@ -58,7 +73,10 @@ def main(argv=None) -> None:
     if lacking:
         raise SystemExit(f"no build: {lacking}")
     interpreted: dict = {}
-    exec(compile(LOOP, "<loop>", "exec"), interpreted)
+    plain = LOOP
+    for line in DECLARED:
+        plain = plain.replace(line, "")
+    exec(compile(plain, "<loop>", "exec"), interpreted)
     # a module-level nested comprehension, built, aborts Python 3.11 at exit under
     # Cython 3.3.1 (none_dealloc): the built module gets its tables from here instead
     text = f"{native.DIRECTIVES}\n" + LOOP.replace(
@@ -68,7 +86,9 @@ def main(argv=None) -> None:
     built.CELLS, built.DISTANCE = interpreted["CELLS"], interpreted["DISTANCE"]
     times = {"interpreted": best(interpreted["untyped"], args.number),
              "built": best(built.untyped, args.number),
-             "built, lists typed": best(built.typed, args.number)}
+             "built, lists typed": best(built.typed, args.number),
+             "built, loop variable typed": best(built.index_typed, args.number)}
+    assert built.index_typed(*ARGS) == interpreted["untyped"](*ARGS)
     base = times["interpreted"]
     result = {"seconds": {k: round(v, 4) for k, v in times.items()},
               "speed against interpreted": {k: round(base / v, 3) for k, v in times.items()},
@@ -77,7 +97,7 @@ def main(argv=None) -> None:
         print(json.dumps(result, indent=1))
         return
     for name, seconds in times.items():
-        print(f"{name:<20}{seconds:>9.4f} s{base / seconds:>8.3f}x")
+        print(f"{name:<28}{seconds:>9.4f} s{base / seconds:>8.3f}x")
     print(f"load {result['load']}")
 
 
