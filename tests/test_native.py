@@ -92,11 +92,15 @@ def compare(name: str, seeds: range, agent_sets: list[list[str]],
     return played
 
 
-@pytest.mark.slow  # builds, then plays 60 games on each path (yacht's greedy: a minute)
+@pytest.mark.slow  # builds, then plays 60 games on each path (36 in Yacht)
 @needs_build
 @pytest.mark.parametrize("name", SMALL)
 def test_a_small_game_plays_the_same_built(name):
-    assert compare(name, range(1, 16), [["random"], ["greedy", "random"]]) >= 30
+    # Yacht's greedy bot scores every option over four made-up games of the turn: 15 of its
+    # games on each path took a minute and a half, so it plays 3
+    greedy = range(1, 4) if name == "yacht/yacht" else range(1, 16)
+    assert compare(name, range(1, 16), [["random"]]) + compare(
+        name, greedy, [["greedy", "random"]]) >= 18
 
 
 @needs_build
