@@ -22,40 +22,22 @@ import timeit
 
 from rulesdsl.compile import native
 
-LOOP = '''
-import cython
-CELLS = list(range(100))
-DISTANCE = [[abs(i - j) % 9 for j in range(100)] for i in range(100)]
-
-
+UNTYPED = '''
 def untyped(V, B0, a0):
     r = []
     for c in CELLS:
         if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
             r.append(c)
     return r
-
-
-def typed(V: list, B0: list, a0):
-    r = []
-    for c in CELLS:
-        if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
-            r.append(c)
-    return r
-
-
-@cython.locals(c=cython.Py_ssize_t)
-def index_typed(V, B0, a0):
-    r = []
-    for c in CELLS:
-        if B0[c] is not None and V[57 + B0[c]] != V[57 + B0[a0]] and DISTANCE[a0][c] <= 3:
-            r.append(c)
-    return r
 '''
-# interpreted, the declaration is left out (the plain path's text has none)
-DECLARED = "import cython\n", "@cython.locals(c=cython.Py_ssize_t)\n"
-
-
+# the same loop with its lists typed `list`, and with its loop variable a C integer
+TYPED = UNTYPED.replace("def untyped(V, B0, a0)", "def typed(V: list, B0: list, a0)")
+INDEX_TYPED = "@cython.locals(c=cython.Py_ssize_t)\n" + UNTYPED.replace("untyped", "index_typed")
+TABLES = ("CELLS = list(range(100))\n"
+          "DISTANCE = [[abs(i - j) % 9 for j in range(100)] for i in range(100)]\n")
+# a module-level nested comprehension, built, aborts Python 3.11 at exit under Cython
+# 3.3.1 (none_dealloc): the built module gets its tables from the interpreted one instead
+BUILT = "import cython\nCELLS = None\nDISTANCE = None\n" + UNTYPED + TYPED + INDEX_TYPED
 ARGS = (list(range(200)), [i % 7 if i % 3 else None for i in range(100)], 5)
 
 
@@ -73,15 +55,8 @@ def main(argv=None) -> None:
     if lacking:
         raise SystemExit(f"no build: {lacking}")
     interpreted: dict = {}
-    plain = LOOP
-    for line in DECLARED:
-        plain = plain.replace(line, "")
-    exec(compile(plain, "<loop>", "exec"), interpreted)
-    # a module-level nested comprehension, built, aborts Python 3.11 at exit under
-    # Cython 3.3.1 (none_dealloc): the built module gets its tables from here instead
-    text = f"{native.DIRECTIVES}\n" + LOOP.replace(
-        "CELLS = list(range(100))\nDISTANCE = [[abs(i - j) % 9 for j in range(100)] "
-        "for i in range(100)]\n", "CELLS = None\nDISTANCE = None\n")
+    exec(compile(TABLES + UNTYPED, "<loop>", "exec"), interpreted)
+    text = f"{native.DIRECTIVES}\n{BUILT}"
     built = native._instance("native_loop", native._build("native_loop", text))
     built.CELLS, built.DISTANCE = interpreted["CELLS"], interpreted["DISTANCE"]
     times = {"interpreted": best(interpreted["untyped"], args.number),

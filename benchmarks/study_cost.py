@@ -46,8 +46,7 @@ import rulesdsl
 from benchmarks.stats import Z95
 from rulesdsl.agents import parse_agents
 from rulesdsl.agents.play import agents_for, play_out
-from rulesdsl.compile.backends import PLAIN
-from rulesdsl.loader import native_backend
+from rulesdsl.loader import backend_for
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -67,8 +66,7 @@ STUDIES: list[tuple[str, str, str | None, int]] = [
 @lru_cache(maxsize=8)
 def _rules(path: str, native: bool = False) -> rulesdsl.Rules:
     # the shorter year extends the base from there
-    rules = rulesdsl.load(path, include=[str(SOLSTICE.parent)],
-                          backend=native_backend() if native else PLAIN)
+    rules = rulesdsl.load(path, include=[str(SOLSTICE.parent)], backend=backend_for(native))
     if native and rules.program.backend != "native":
         raise SystemExit(f"{path}: the rules could not be built (see the message above)")
     return rules

@@ -86,6 +86,11 @@ def native_backend() -> Backend:
     return Cython(_tell_once)
 
 
+def backend_for(native: bool) -> Backend:
+    """The compiled path's backend if `native` (`--native`), else the plain path's."""
+    return native_backend() if native else PLAIN
+
+
 _told: set[str] = set()
 
 

@@ -124,11 +124,10 @@ Job = tuple[str, dict[str, Any] | None, tuple[str, ...], bool, int, int, int, st
 def play_one(job: Job) -> Game1:
     """One game: `agent` at seat `me`, `against` at every other seat (the rules loaded
     in a worker, built with Cython if `native`: kept in the cache, so only loaded)."""
-    from ..loader import PLAIN, load, native_backend
+    from ..loader import backend_for, load
 
     path, settings, include, native, players, seed, me, agent, against = job
-    rules = load(path, settings or None, include=include,
-                 backend=native_backend() if native else PLAIN)
+    rules = load(path, settings or None, include=include, backend=backend_for(native))
     return play_game(rules, players, seed, me, agent, against)
 
 
@@ -189,10 +188,9 @@ def ladder(path: str, agents: Sequence[str], players: int | None, games: int,
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a round robin needs at least two different agents")
     if rules is None:
-        from ..loader import PLAIN, load, native_backend
+        from ..loader import backend_for, load
 
-        rules = load(path, settings or None, include=include,
-                     backend=native_backend() if native else PLAIN)
+        rules = load(path, settings or None, include=include, backend=backend_for(native))
     players = rules.check_players(players)
     if games < 1 or workers < 1:
         raise ValueError("games and workers must be at least 1")

@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..compile.backends import PLAIN
 from ..diagnostics import UsageError
-from ..loader import native_backend
+from ..loader import backend_for
 from .compare import UnknownMetric, check_metric
 from .running import Backend
 from .sequential import Sprt
@@ -35,7 +34,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     stats = stat_source(args.stat)
     coverage = not args.no_coverage
     with lasting(getattr(args, "own_process", False)):  # kept to the end of the command
-        backend = native_backend() if args.native else PLAIN
+        backend = backend_for(args.native)
         loaded = [load_with_stats(path, settings or None, args.include, stats, coverage,
                                   backend)
                   for path in args.files]

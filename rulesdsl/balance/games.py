@@ -20,9 +20,8 @@ from typing import Any
 
 from ..agents import REGISTRY
 from ..agents.play import AGENT_SEED_STRIDE, Failed, play_game
-from ..compile.backends import PLAIN
 from ..interpreter.game import Game, Rules
-from ..loader import native_backend
+from ..loader import backend_for
 from .fired import play_counted
 
 
@@ -154,7 +153,7 @@ def rules_of(plan: Plan) -> Rules:
     if key not in _LOADED:
         _LOADED[key] = load_with_stats(plan.path, dict(plan.settings) or None, plan.include,
                                        plan.stats, plan.coverage,
-                                       native_backend() if plan.native else PLAIN)
+                                       backend_for(plan.native))
     return _LOADED[key]
 
 

@@ -171,10 +171,9 @@ def _load(args: argparse.Namespace) -> Rules:
 
 def _backend(args: argparse.Namespace) -> Backend:
     """The plain path, or with --native the compiled one (compile/native.py)."""
-    from ..compile.backends import PLAIN
-    from ..loader import native_backend
+    from ..loader import backend_for
 
-    return native_backend() if getattr(args, "native", False) else PLAIN
+    return backend_for(getattr(args, "native", False))
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.play import Failed, report_failure
-from ..compile.backends import PLAIN, Backend
+from ..compile.backends import Backend
 from ..diagnostics import Diagnostic, RulesError
 from ..interpreter.examples import run_examples
 from ..interpreter.game import Rules
-from ..loader import load, native_backend
+from ..loader import backend_for, load
 from . import findings
 from .chance import chance_notes
 from .explore import Exploration, explore, shuffles
@@ -56,7 +56,7 @@ class Options:
     include: tuple[str, ...] = ()  # folders the file may read beyond its own (--include)
 
     def backend(self) -> Backend:
-        return native_backend() if self.native else PLAIN
+        return backend_for(self.native)
 
 
 @dataclass
