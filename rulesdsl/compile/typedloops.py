@@ -5,10 +5,11 @@ code of Python objects: an item of a list by a Python integer is the C API's gen
 about as fast as Python 3.11's own interpreter makes it. A loop over the cells of a board
 (Cleromancy's `keep_of(p)`, the hottest function of its module, goes over the 64 cells of
 the field for each player's Keep) reads a list by its loop variable at every turn; with
-that variable a C integer (`Py_ssize_t`), Cython reads a list's item directly (measured on
-one such loop: 1.84 times the interpreted speed, against 1.08 untyped;
-docs/performance.md). So the text built declares such a variable a C integer
-(`@cython.locals(c14=cython.Py_ssize_t)`) where that can change nothing but the speed:
+that variable a C integer (`Py_ssize_t`), Cython reads a list's item directly (such a
+loop, `python -m benchmarks.native_loop`: 1.24 to 1.35 times the interpreted speed in
+three runs, against 0.95 to 1.02 untyped; docs/performance.md). So the text built declares
+such a variable a C integer (`@cython.locals(c14=cython.Py_ssize_t)`) where that can
+change nothing but the speed:
 
 - every value the variable takes is an integer of Python's own `int` type that a C
   integer holds: it is only ever the target of `for` loops or of list, set and dict
